@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Installs the Debian packages that `make test` and `make bench` need and that are missing.
+#   scripts/install-deps.sh test    the library, its tests and the bench smoke run
+#   scripts/install-deps.sh bench   the benchmark matrix (adds Boost.MPI, mpi4py, matplotlib)
+set -euo pipefail
+
+test_packages=(make cmake g++ clang clang-format pkg-config libgtest-dev googletest
+  openmpi-bin libopenmpi-dev mpich libmpich-dev openssh-client
+  python3 python3-matplotlib python3-numpy python3-mpi4py
+  libboost-mpi-dev libboost-serialization-dev)
+bench_packages=("${test_packages[@]}" binutils xz-utils dpkg-dev)
+
+case "${1:-test}" in
+  test) wanted=("${test_packages[@]}") ;;
+  bench) wanted=("${bench_packages[@]}") ;;
+  *) echo "usage: $0 test|bench" >&2; exit 2 ;;
+esac
+
+missing=()
+for package in "${wanted[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$package")
+  fi
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "thinmpi: installing missing Debian packages: ${missing[*]}"
+if [ "$(id -u)" -ne 0 ]; then
+  echo "thinmpi: not root; run: sudo apt-get install -y ${missing[*]}" >&2
+  exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -q
+apt-get install -y -q "${missing[@]}"
