@@ -1,0 +1,84 @@
+// The ping-pong shared by the Boost.MPI kernels: one template, one payload policy per variant.
+//
+// A policy is a struct with `using payload`, `static payload make(std::size_t count)`, and
+// `send`/`recv` written the way a Boost.MPI user writes them. Each variant's .cpp instantiates the
+// template with its policy, so its object file references exactly the calls of its own path.
+#ifndef WB_BOOST_KERNEL_HPP
+#define WB_BOOST_KERNEL_HPP
+
+#include <boost/mpi/communicator.hpp>
+#include <cstddef>
+#include <new>
+
+#include "variant.h"
+
+namespace wb_boost {
+
+inline constexpr int tag = 7;
+
+/// The value of element `index` of every int payload (the same on both ranks).
+inline int int_at(std::size_t index) {
+  return static_cast<int>(index * 2654435761u % 1000003u);
+}
+
+/// One variant's state on one rank: rank 0 sends `sent`, rank 1 echoes what it received.
+template <class Policy>
+struct state {
+  boost::mpi::communicator comm;
+  int rank;
+  int peer;
+  typename Policy::payload sent;
+  typename Policy::payload received;
+};
+
+/// variant.h's setup: attaches to `comm` (never frees it) and builds the payload.
+template <class Policy>
+void* setup(MPI_Comm comm, std::size_t count) {
+  boost::mpi::communicator attached(comm, boost::mpi::comm_attach);
+  const int rank = attached.rank();
+  return new (std::nothrow)
+      state<Policy>{attached, rank, 1 - rank, Policy::make(count), Policy::make(count)};
+}
+
+/// variant.h's round_trips.
+template <class Policy>
+void round_trips(void* opaque, long iterations) {
+  auto& s = *static_cast<state<Policy>*>(opaque);
+  const bool starts = s.rank == 0;
+  for (long i = 0; i < iterations; ++i) {
+    if (starts) Policy::send(s.comm, s.peer, s.sent);
+    Policy::recv(s.comm, s.peer, s.received);
+    if (!starts) Policy::send(s.comm, s.peer, s.received);
+  }
+}
+
+/// variant.h's verify: 0 when the last payload received is the pattern.
+template <class Policy>
+int verify(void* opaque) {
+  auto& s = *static_cast<state<Policy>*>(opaque);
+  return s.received == s.sent ? 0 : 1;
+}
+
+/// variant.h's teardown.
+template <class Policy>
+void teardown(void* opaque) {
+  delete static_cast<state<Policy>*>(opaque);
+}
+
+/// The table entry of a Boost.MPI variant.
+template <class Policy>
+wb_variant make_variant(const char* payload, const char* baseline, std::size_t max_count) {
+  return wb_variant{"boost",
+                    payload,
+                    baseline,
+                    Policy::element_bytes,
+                    max_count,
+                    setup<Policy>,
+                    round_trips<Policy>,
+                    verify<Policy>,
+                    teardown<Policy>};
+}
+
+}  // namespace wb_boost
+
+#endif  // WB_BOOST_KERNEL_HPP

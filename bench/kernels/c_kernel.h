@@ -1,0 +1,116 @@
+/* The ping-pong shared by the C kernels: buffers, the known-count and the matched-probe round trip.
+ *
+ * Every function is static inline so that each variant's object file references, and `nm` lists,
+ * exactly the MPI calls its own path makes (the symbol check of the report). Rank 0 sends first;
+ * rank 1 sends back what it received (an echo), so both ranks can check the payload. */
+#ifndef WB_C_KERNEL_H
+#define WB_C_KERNEL_H
+
+#include <limits.h>
+#include <mpi.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { WB_C_TAG = 7 };
+
+/* One variant's buffers on one rank. `sent` holds the pattern, `received` the last payload. */
+typedef struct wb_c_state {
+  MPI_Comm comm;
+  int rank;
+  int peer;
+  int count;
+  MPI_Datatype type;
+  size_t element_bytes;
+  size_t bytes;
+  unsigned char* sent;
+  unsigned char* received;
+  int last_matches; /* matched-probe receives free their buffer: they record the check here */
+} wb_c_state;
+
+/* Fills `buffer` with the byte pattern every C payload without fields carries. */
+static inline void wb_c_fill_bytes(unsigned char* buffer, size_t bytes) {
+  for (size_t i = 0; i < bytes; ++i)
+    buffer[i] = (unsigned char)((i * 31u + 7u) & 0x7fu);
+}
+
+/* Allocates zeroed buffers for `count` elements of `type` and fills `sent` with fill(). */
+static inline void* wb_c_setup(MPI_Comm comm, size_t count, MPI_Datatype type, size_t element_bytes,
+                               void (*fill)(unsigned char*, size_t)) {
+  if (count > (size_t)INT_MAX) return NULL;
+  wb_c_state* s = (wb_c_state*)calloc(1, sizeof *s);
+  if (!s) return NULL;
+  s->comm = comm;
+  MPI_Comm_rank(comm, &s->rank);
+  s->peer = 1 - s->rank;
+  s->count = (int)count;
+  s->type = type;
+  s->element_bytes = element_bytes;
+  s->bytes = count * element_bytes;
+  s->sent = (unsigned char*)calloc(s->bytes + 1, 1);
+  s->received = (unsigned char*)calloc(s->bytes + 1, 1);
+  if (!s->sent || !s->received) {
+    free(s->sent);
+    free(s->received);
+    free(s);
+    return NULL;
+  }
+  fill(s->sent, s->bytes);
+  return s;
+}
+
+/* Known count: MPI_Send and MPI_Recv of `count` elements, rank 1 echoes. */
+static inline void wb_c_known_count_round_trips(void* state, long iterations) {
+  wb_c_state* s = (wb_c_state*)state;
+  const void* reply = s->rank == 0 ? s->sent : s->received;
+  for (long i = 0; i < iterations; ++i) {
+    if (s->rank == 0) MPI_Send(reply, s->count, s->type, s->peer, WB_C_TAG, s->comm);
+    MPI_Recv(s->received, s->count, s->type, s->peer, WB_C_TAG, s->comm, MPI_STATUS_IGNORE);
+    if (s->rank == 1) MPI_Send(reply, s->count, s->type, s->peer, WB_C_TAG, s->comm);
+  }
+}
+
+/* Unknown count, the honest C way: MPI_Mprobe, MPI_Get_count, malloc, MPI_Mrecv; free after use. */
+static inline void* wb_c_mprobe_receive(wb_c_state* s, int* count) {
+  MPI_Message message;
+  MPI_Status status;
+  MPI_Mprobe(s->peer, WB_C_TAG, s->comm, &message, &status);
+  MPI_Get_count(&status, s->type, count);
+  void* buffer = malloc((size_t)*count * s->element_bytes + 1);
+  MPI_Mrecv(buffer, *count, s->type, &message, MPI_STATUS_IGNORE);
+  return buffer;
+}
+
+/* Round trips whose receives use wb_c_mprobe_receive; the last payload is checked before free. */
+static inline void wb_c_mprobe_round_trips(void* state, long iterations) {
+  wb_c_state* s = (wb_c_state*)state;
+  int count = 0;
+  for (long i = 0; i < iterations; ++i) {
+    if (s->rank == 0) MPI_Send(s->sent, s->count, s->type, s->peer, WB_C_TAG, s->comm);
+    void* payload = wb_c_mprobe_receive(s, &count);
+    if (s->rank == 1) MPI_Send(payload, count, s->type, s->peer, WB_C_TAG, s->comm);
+    if (i == iterations - 1)
+      s->last_matches = count == s->count && memcmp(payload, s->sent, s->bytes) == 0;
+    free(payload);
+  }
+}
+
+/* 0 when the last payload received by the known-count path is the pattern. */
+static inline int wb_c_verify_received(void* state) {
+  wb_c_state* s = (wb_c_state*)state;
+  return memcmp(s->received, s->sent, s->bytes) != 0;
+}
+
+/* 0 when the last payload received by the matched-probe path was the pattern. */
+static inline int wb_c_verify_last_match(void* state) {
+  return ((wb_c_state*)state)->last_matches ? 0 : 1;
+}
+
+/* Frees the buffers of wb_c_setup (not the datatype: its variant owns that). */
+static inline void wb_c_teardown(void* state) {
+  wb_c_state* s = (wb_c_state*)state;
+  free(s->sent);
+  free(s->received);
+  free(s);
+}
+
+#endif /* WB_C_KERNEL_H */

@@ -1,0 +1,13 @@
+/* The table of C variants (wb_c_variants of variant.h). */
+#include "c_variants.h"
+
+size_t wb_c_variants(const wb_variant** table) {
+  static wb_variant variants[5];
+  variants[0] = wb_c_int_buffer;
+  variants[1] = wb_c_mprobe;
+  variants[2] = wb_c_char_buffer;
+  variants[3] = wb_c_char_mprobe;
+  variants[4] = wb_c_struct;
+  *table = variants;
+  return sizeof variants / sizeof variants[0];
+}

@@ -1,0 +1,13 @@
+/* The C variants, one object file each (so `nm` shows each path's MPI calls). */
+#ifndef WB_C_VARIANTS_H
+#define WB_C_VARIANTS_H
+
+#include "variant.h"
+
+extern const wb_variant wb_c_int_buffer;
+extern const wb_variant wb_c_mprobe;
+extern const wb_variant wb_c_char_buffer;
+extern const wb_variant wb_c_char_mprobe;
+extern const wb_variant wb_c_struct;
+
+#endif /* WB_C_VARIANTS_H */

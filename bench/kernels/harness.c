@@ -1,0 +1,125 @@
+/* wb_kernels: the ping-pong harness of wrapper-bench (one binary per MPI implementation x
+ * compiler).
+ *
+ *   wb_kernels --list                 one JSON line per variant compiled in
+ *   wb_kernels --info                 one JSON line: MPI library, compilers, Boost version
+ *   mpiexec -n 2 wb_kernels --variants c/int_buffer,boost/vector --count N
+ *       [--iterations I] [--warmup W] [--blocks B] [--audit K]
+ *
+ * Timed mode runs the variants in interleaved blocks (block b of every variant, then block b+1),
+ * so that every ratio is measured side by side; audit mode runs K round trips of each variant
+ * inside an MPI_Pcontrol window for the PMPI counter (bench/audit). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness_info.h"
+#include "harness_json.h"
+#include "harness_run.h"
+
+static const char usage[] =
+    "usage: wb_kernels --list | --info | --variants NAMES --count N [--iterations I] "
+    "[--warmup W] [--blocks B] [--audit K]\n";
+
+/* The C compiler of the C kernels and of this harness. */
+static const char* c_compiler(void) {
+#if defined(__clang__)
+  return "clang " __clang_version__;
+#elif defined(__GNUC__)
+  return "gcc " __VERSION__;
+#else
+  return "unknown";
+#endif
+}
+
+static void print_list(void) {
+  const wb_variant* all[WB_MAX_VARIANTS];
+  size_t n = wb_all_variants(all, WB_MAX_VARIANTS);
+  for (size_t i = 0; i < n; ++i) {
+    char name[128];
+    snprintf(name, sizeof name, "%s/%s", all[i]->api, all[i]->payload);
+    fputc('{', stdout);
+    wb_json_field_string(stdout, "variant", name, 0);
+    wb_json_field_string(stdout, "api", all[i]->api, 0);
+    wb_json_field_string(stdout, "payload", all[i]->payload, 0);
+    wb_json_field_string(stdout, "baseline", all[i]->baseline, 0);
+    wb_json_field_number(stdout, "element_bytes", (double)all[i]->element_bytes, 0);
+    wb_json_field_number(stdout, "max_count", (double)all[i]->max_count, 1);
+    fputs("}\n", stdout);
+  }
+}
+
+/* MPI_Get_library_version may be called before MPI_Init, so --info needs no launcher. */
+static void print_info(void) {
+  char library[MPI_MAX_LIBRARY_VERSION_STRING];
+  int length = 0, version = 0, subversion = 0;
+  MPI_Get_library_version(library, &length);
+  MPI_Get_version(&version, &subversion);
+  fputc('{', stdout);
+  wb_json_field_string(stdout, "mpi_library_version", library, 0);
+  char standard[16];
+  snprintf(standard, sizeof standard, "%d.%d", version, subversion);
+  wb_json_field_string(stdout, "mpi_standard", standard, 0);
+  wb_json_field_string(stdout, "c_compiler", c_compiler(), 0);
+  wb_json_field_string(stdout, "cxx_compiler", wb_cxx_compiler(), 0);
+#ifdef WB_HAVE_BOOST
+  wb_json_field_string(stdout, "boost", wb_boost_version(), 0);
+#else
+  wb_json_field_string(stdout, "boost", NULL, 0);
+#endif
+#ifdef WB_HAVE_THINMPI
+  fputs("\"thinmpi\": true}\n", stdout);
+#else
+  fputs("\"thinmpi\": false}\n", stdout);
+#endif
+}
+
+/* Reads the options after argv[0]; returns 0 on a usage error. */
+static int parse(int argc, char** argv, wb_run_options* options) {
+  for (int i = 1; i + 1 < argc; i += 2) {
+    const char* key = argv[i];
+    long value = atol(argv[i + 1]);
+    if (strcmp(key, "--variants") == 0)
+      options->variants = argv[i + 1];
+    else if (strcmp(key, "--count") == 0)
+      options->count = (size_t)value;
+    else if (strcmp(key, "--iterations") == 0)
+      options->iterations = value;
+    else if (strcmp(key, "--warmup") == 0)
+      options->warmup = value;
+    else if (strcmp(key, "--blocks") == 0)
+      options->blocks = value;
+    else if (strcmp(key, "--audit") == 0)
+      options->audit = value;
+    else
+      return 0;
+  }
+  return argc % 2 == 1 && options->variants && options->count > 0 && options->warmup >= 0;
+}
+
+/* Runs the measurement that the options ask for; returns the exit status. */
+static int measure(const wb_run_options* options) {
+  const wb_variant* selected[WB_MAX_VARIANTS];
+  int size = 0;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  if (size != 2) return fputs("wb_kernels: run me with exactly 2 ranks\n", stderr), 2;
+  size_t n = wb_select_variants(options, selected);
+  if (n == 0) return 2;
+  int wrong =
+      options->audit > 0 ? wb_run_audit(options, selected, n) : wb_run_blocks(options, selected, n);
+  if (wrong) fputs("wb_kernels: a payload did not verify\n", stderr);
+  return wrong ? 3 : 0;
+}
+
+int main(int argc, char** argv) {
+  if (argc == 2 && strcmp(argv[1], "--list") == 0) return print_list(), 0;
+  if (argc == 2 && strcmp(argv[1], "--info") == 0) return print_info(), 0;
+  wb_run_options options = {NULL, 1, 10000, 1000, 10, 0};
+  if (!parse(argc, argv, &options)) return fputs(usage, stderr), 2;
+  MPI_Init(&argc, &argv);
+  int status = measure(&options);
+  fflush(stdout);
+  if (status != 0) MPI_Abort(MPI_COMM_WORLD, status);
+  MPI_Finalize();
+  return status;
+}

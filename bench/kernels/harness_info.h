@@ -1,0 +1,18 @@
+/* What the harness knows about how it was built, for the report's context block. */
+#ifndef WB_HARNESS_INFO_H
+#define WB_HARNESS_INFO_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The C++ compiler of the C++ kernels, e.g. "g++ 12.2.0" (cxx_info.cpp). */
+const char* wb_cxx_compiler(void);
+/* BOOST_LIB_VERSION of the Boost.MPI kernels, e.g. "1_74" (only when they are built). */
+const char* wb_boost_version(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* WB_HARNESS_INFO_H */

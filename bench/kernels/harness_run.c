@@ -1,0 +1,188 @@
+/* The harness's measuring modes. Both ranks run the same sequence of calls; only rank 0 prints. */
+#include "harness_run.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness_json.h"
+
+size_t wb_all_variants(const wb_variant** out, size_t capacity) {
+  size_t (*tables[])(const wb_variant**) = {
+      wb_c_variants,
+#ifdef WB_HAVE_BOOST
+      wb_boost_variants,
+#endif
+#ifdef WB_HAVE_THINMPI
+      wb_thinmpi_variants,
+#endif
+  };
+  size_t n = 0;
+  for (size_t t = 0; t < sizeof tables / sizeof tables[0]; ++t) {
+    const wb_variant* table = NULL;
+    size_t size = tables[t](&table);
+    for (size_t i = 0; i < size && n < capacity; ++i)
+      out[n++] = &table[i];
+  }
+  return n;
+}
+
+/* The variant called `name` ("api/payload"), or NULL. */
+static const wb_variant* find_variant(const char* name, size_t length) {
+  static const wb_variant* all[WB_MAX_VARIANTS];
+  size_t n = wb_all_variants(all, WB_MAX_VARIANTS);
+  for (size_t i = 0; i < n; ++i) {
+    size_t api_length = strlen(all[i]->api);
+    if (length == api_length + 1 + strlen(all[i]->payload) &&
+        strncmp(name, all[i]->api, api_length) == 0 && name[api_length] == '/' &&
+        strncmp(name + api_length + 1, all[i]->payload, length - api_length - 1) == 0)
+      return all[i];
+  }
+  return NULL;
+}
+
+/* Only rank 0 prints results. */
+static int rank_prints(void) {
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  return rank == 0;
+}
+
+/* Whether v can carry `count` elements. */
+static int admits(const wb_variant* v, size_t count) {
+  return v->max_count == 0 || count <= v->max_count;
+}
+
+size_t wb_select_variants(const wb_run_options* options, const wb_variant** selected) {
+  const wb_variant* all[WB_MAX_VARIANTS];
+  size_t n = 0;
+  if (strcmp(options->variants, "all") == 0) {
+    size_t total = wb_all_variants(all, WB_MAX_VARIANTS);
+    for (size_t i = 0; i < total; ++i)
+      if (admits(all[i], options->count)) selected[n++] = all[i];
+    return n;
+  }
+  for (const char* name = options->variants; *name && n < WB_MAX_VARIANTS;) {
+    size_t length = strcspn(name, ",");
+    const wb_variant* v = find_variant(name, length);
+    if (!v || !admits(v, options->count)) {
+      fprintf(stderr, "wb_kernels: %.*s: %s\n", (int)length, name,
+              v ? "does not take this count" : "no such variant in this build");
+      return 0;
+    }
+    selected[n++] = v;
+    name += length + (name[length] == ',');
+  }
+  return n;
+}
+
+/* Sets up every selected variant on this rank; 0 when it worked on both ranks. */
+static int setup_all(const wb_run_options* options, const wb_variant** selected, size_t n,
+                     void** states) {
+  int failed = 0, any_failed = 0;
+  for (size_t i = 0; i < n; ++i) {
+    states[i] = selected[i]->setup(MPI_COMM_WORLD, options->count);
+    if (!states[i]) failed = 1;
+  }
+  MPI_Allreduce(&failed, &any_failed, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  if (any_failed) fputs("wb_kernels: a variant's setup failed\n", stderr);
+  return any_failed;
+}
+
+/* Verifies and tears down one variant; returns 1 on rank 0 when either rank saw a wrong payload. */
+static int verify_and_teardown(const wb_variant* v, void* state) {
+  int wrong = v->verify(state) != 0, any_wrong = 0;
+  MPI_Reduce(&wrong, &any_wrong, 1, MPI_INT, MPI_MAX, 0, MPI_COMM_WORLD);
+  v->teardown(state);
+  return any_wrong;
+}
+
+/* Seconds for `iterations` round trips of v, started together on both ranks. */
+static double timed(const wb_variant* v, void* state, long iterations) {
+  MPI_Barrier(MPI_COMM_WORLD);
+  double start = MPI_Wtime();
+  v->round_trips(state, iterations);
+  return MPI_Wtime() - start;
+}
+
+/* Prints the JSON head shared by both modes: `{"variant": ..., ..., ` */
+static void print_head(const wb_variant* v, const wb_run_options* options) {
+  char name[128];
+  snprintf(name, sizeof name, "%s/%s", v->api, v->payload);
+  fputc('{', stdout);
+  wb_json_field_string(stdout, "variant", name, 0);
+  wb_json_field_string(stdout, "api", v->api, 0);
+  wb_json_field_string(stdout, "payload", v->payload, 0);
+  wb_json_field_string(stdout, "baseline", v->baseline, 0);
+  wb_json_field_number(stdout, "count", (double)options->count, 0);
+  wb_json_field_number(stdout, "bytes", (double)(options->count * v->element_bytes), 0);
+  wb_json_field_number(stdout, "warmup", (double)options->warmup, 0);
+}
+
+/* Prints the timing record of one variant: the whole run and each block. */
+static void print_timing(const wb_variant* v, const wb_run_options* options,
+                         const double* block_seconds, int wrong) {
+  double total = 0, block_us[1024];
+  long blocks = options->blocks;
+  for (long b = 0; b < blocks; ++b) {
+    long in_block = options->iterations * (b + 1) / blocks - options->iterations * b / blocks;
+    total += block_seconds[b];
+    block_us[b] = block_seconds[b] * 1e6 / (2.0 * (double)in_block);
+  }
+  print_head(v, options);
+  wb_json_field_number(stdout, "iterations", (double)options->iterations, 0);
+  wb_json_field_number(stdout, "blocks", (double)blocks, 0);
+  wb_json_field_number(stdout, "one_way_us", total * 1e6 / (2.0 * (double)options->iterations), 0);
+  wb_json_field_numbers(stdout, "block_one_way_us", block_us, blocks, 0);
+  printf("\"verified\": %s}\n", wrong ? "false" : "true");
+}
+
+int wb_run_blocks(const wb_run_options* options, const wb_variant** selected, size_t n) {
+  void* states[WB_MAX_VARIANTS];
+  if (options->blocks < 1 || options->blocks > 1024 || options->iterations < options->blocks)
+    return fputs("wb_kernels: need 1 <= blocks <= min(1024, iterations)\n", stderr), 1;
+  if (setup_all(options, selected, n, states)) return 1;
+  double* seconds = calloc(n * (size_t)options->blocks, sizeof *seconds);
+  for (size_t i = 0; i < n; ++i)
+    selected[i]->round_trips(states[i], options->warmup);
+  for (long b = 0; b < options->blocks; ++b) {
+    long in_block =
+        options->iterations * (b + 1) / options->blocks - options->iterations * b / options->blocks;
+    for (size_t k = 0; k < n; ++k) { /* each block starts with a different variant */
+      size_t i = ((size_t)b + k) % n;
+      seconds[i * (size_t)options->blocks + (size_t)b] = timed(selected[i], states[i], in_block);
+    }
+  }
+  int any_wrong = 0;
+  for (size_t i = 0; i < n; ++i) {
+    int wrong = verify_and_teardown(selected[i], states[i]);
+    any_wrong |= wrong;
+    if (rank_prints())
+      print_timing(selected[i], options, &seconds[i * (size_t)options->blocks], wrong);
+  }
+  free(seconds);
+  return any_wrong;
+}
+
+int wb_run_audit(const wb_run_options* options, const wb_variant** selected, size_t n) {
+  int any_wrong = 0;
+  for (size_t i = 0; i < n; ++i) {
+    void* state = NULL;
+    char name[128];
+    if (setup_all(options, &selected[i], 1, &state)) return 1;
+    snprintf(name, sizeof name, "%s/%s", selected[i]->api, selected[i]->payload);
+    selected[i]->round_trips(state, options->warmup);
+    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Pcontrol(1, name);
+    selected[i]->round_trips(state, options->audit);
+    MPI_Pcontrol(0);
+    MPI_Barrier(MPI_COMM_WORLD);
+    int wrong = verify_and_teardown(selected[i], state);
+    any_wrong |= wrong;
+    if (!rank_prints()) continue;
+    print_head(selected[i], options);
+    wb_json_field_number(stdout, "audit_round_trips", (double)options->audit, 0);
+    printf("\"verified\": %s}\n", wrong ? "false" : "true");
+  }
+  return any_wrong;
+}

@@ -1,0 +1,33 @@
+/* The harness's two modes: timed interleaved blocks, and audit windows for the PMPI counter. */
+#ifndef WB_HARNESS_RUN_H
+#define WB_HARNESS_RUN_H
+
+#include "variant.h"
+
+enum { WB_MAX_VARIANTS = 64 };
+
+typedef struct wb_run_options {
+  const char* variants; /* comma-separated "api/payload" names, or "all" */
+  size_t count;         /* elements per message */
+  long iterations;      /* measured round trips per variant, split over the blocks */
+  long warmup;          /* round trips per variant before the first block (or audit window) */
+  long blocks;          /* interleaved blocks */
+  long audit;           /* > 0: audit mode, this many round trips inside each counting window */
+} wb_run_options;
+
+/* Every variant compiled into this harness (C, then Boost.MPI, then thinmpi); returns how many. */
+size_t wb_all_variants(const wb_variant** out, size_t capacity);
+
+/* Resolves options->variants into `selected`; on error returns 0 and writes a message to stderr.
+ * "all" selects every variant whose max_count admits options->count. */
+size_t wb_select_variants(const wb_run_options* options, const wb_variant** selected);
+
+/* Runs the selected variants in interleaved blocks; rank 0 prints one JSON line per variant.
+ * Returns 0 when every payload verified. */
+int wb_run_blocks(const wb_run_options* options, const wb_variant** selected, size_t n);
+
+/* Runs options->audit round trips of each variant inside MPI_Pcontrol(1, "api/payload") ...
+ * MPI_Pcontrol(0); rank 0 prints one JSON line per variant. Returns 0 when all verified. */
+int wb_run_audit(const wb_run_options* options, const wb_variant** selected, size_t n);
+
+#endif /* WB_HARNESS_RUN_H */
