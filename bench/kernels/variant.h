@@ -21,8 +21,7 @@ typedef struct wb_variant {
   const char* baseline; /* "c/<payload>" of the C variant it is compared with; NULL for C itself */
   size_t element_bytes; /* bytes of one element: the message is count * element_bytes bytes */
   size_t max_count;     /* largest count it supports (1 for scalar payloads), 0 for no limit */
-  /* Allocates and fills the buffers for `count` elements on ranks 0 and 1 of comm. NULL on error.
-   */
+  /* Allocates and fills buffers for `count` elements on ranks 0 and 1 of comm; NULL on error. */
   void* (*setup)(MPI_Comm comm, size_t count);
   /* Runs `iterations` round trips (ranks 0 and 1 call it together; other ranks never do). */
   void (*round_trips)(void* state, long iterations);
