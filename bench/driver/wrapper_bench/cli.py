@@ -1,0 +1,199 @@
+"""python3 -m wrapper_bench [--full] [--mpi ..] [--compiler ..] [--api ..] [--sizes ..]
+
+Builds the kernels of every preset this machine has, runs the matrix (quick by default, the
+article's counts with --full), and writes bench-results/<timestamp>/ (results.json, results.csv,
+report.md, report.html, PNG charts) with a `latest` link next to it.
+"""
+
+import argparse
+import json
+import os
+import sys
+import time
+from datetime import datetime
+from pathlib import Path
+
+from . import audit, charts, compare, detect, matrix, schema
+from .render_html import render_html
+from .render_md import render_md
+from .runner import ROOT_ENV, Progress, estimated_seconds, launch
+from .session import Setup, add_harness, add_mpi4py
+
+REPO = Path(__file__).resolve().parents[3]
+KERNEL = REPO / "bench" / "kernels" / "mpi4py_kernel.py"
+SMOKE_SIZES = (4, 4096)
+
+
+def _list(text):
+    return tuple(part for part in text.split(",") if part) if text else None
+
+
+def _pairs(values):
+    """['mpich=/opt/x'] -> {'mpich': '/opt/x'}."""
+    return dict(value.split("=", 1) for value in values or [])
+
+
+def parse(argv):
+    parser = argparse.ArgumentParser(prog="wrapper_bench", description=__doc__.splitlines()[0])
+    parser.add_argument("--full", action="store_true", help="the article's round-trip counts")
+    parser.add_argument("--smoke", action="store_true", help="a tiny matrix, seconds long")
+    parser.add_argument("--mpi", type=_list, help="openmpi,mpich")
+    parser.add_argument("--compiler", type=_list, help="gcc,clang")
+    parser.add_argument("--api", type=_list, help="c,boost,thinmpi,mpi4py (C always runs)")
+    parser.add_argument("--sizes", type=lambda t: tuple(int(s) for s in t.split(",")),
+                        help="sweep sizes in bytes (default 4,32,256,4096,65536,1048576)")
+    parser.add_argument("--suites", type=_list, default=matrix.SUITES,
+                        help="tiny,sweep,osu,audit")
+    parser.add_argument("--out", default=str(REPO / "bench-results"))
+    parser.add_argument("--build-prefix", default=str(REPO / "build" / "bench-"))
+    parser.add_argument("--no-build", action="store_true", help="use the builds already there")
+    parser.add_argument("--python-for", action="append", metavar="MPI=PYTHON",
+                        help="an interpreter whose mpi4py links MPI (checked with ldd)")
+    parser.add_argument("--boost-for", action="append", metavar="MPI=LIBRARY",
+                        help="a libboost_mpi built against MPI (checked with ldd)")
+    parser.add_argument("--strict", action="store_true", help="exit 1 when a cell failed")
+    options = parser.parse_args(argv)
+    options.python_for, options.boost_for = _pairs(options.python_for), _pairs(options.boost_for)
+    if options.smoke and options.sizes is None:
+        options.sizes = SMOKE_SIZES
+    return options
+
+
+def prepare(options):
+    """Builds the presets and finds the mpi4py interpreters that the filters keep."""
+    setup = Setup()
+    presets = [(m, k) for m, k in detect.installed_presets()
+               if (options.mpi is None or m in options.mpi)
+               and (options.compiler is None or k in options.compiler)]
+    for mpi, compiler in presets:
+        print(f"wrapper-bench: building {mpi}-{compiler}", file=sys.stderr)
+        add_harness(setup, REPO, mpi, compiler, options)
+    if options.api is None or "mpi4py" in options.api:
+        for mpi in dict.fromkeys(m for m, _ in presets):
+            interpreters = [p for m, p in options.python_for.items() if m == mpi]
+            add_mpi4py(setup, REPO, mpi, interpreters + ["/usr/bin/python3"], KERNEL)
+    return setup
+
+
+def check_bindings(setup):
+    """Binds ranks to cores wherever the launcher can; records it in the context."""
+    for launcher in setup.launchers.values():
+        key = launcher.mpi
+        if key not in setup.context["binding"]:
+            env = dict(os.environ, **ROOT_ENV)
+            bound = detect.check_binding(launcher.mpi, launcher.mpiexec, env)
+            setup.context["binding"][key] = "core" if bound else "none (the launcher refused)"
+        launcher.bind = setup.context["binding"][key] == "core"
+
+
+def run_job(launcher, job):
+    """All repetitions of a job; stops at the first failing one."""
+    outcomes = []
+    timeout = 60 + 10 * estimated_seconds(job) / max(1, job.counts.reps)
+    for rep in range(job.counts.reps):
+        outcome = launch(launcher, job, timeout)
+        for record in outcome.records:
+            record.update(suite=job.suite, mpi=job.build.mpi, compiler=job.build.compiler,
+                          job=job.key, rep=rep)
+        outcomes.append(outcome)
+        if outcome.error:
+            break
+    return outcomes
+
+
+def split_job(job, baselines):
+    """A failed job's variants one by one (each with its baseline), so one failure stays one."""
+    return [matrix.Job(job.suite, job.build, matrix._with_baselines((name,), baselines),
+                       job.count, job.counts, job.iterations)
+            for name in job.variants if not name.startswith("c/")] + \
+        [matrix.Job(job.suite, job.build, (name,), job.count, job.counts, job.iterations)
+         for name in job.variants if name.startswith("c/")]
+
+
+class Collector:
+    """What the launches gave: timed records, audit rows, and failures."""
+
+    def __init__(self, setup):
+        self.setup, self.records, self.audit_rows = setup, [], []
+
+    def add(self, job, outcomes):
+        """Keeps a job's results; returns False when it failed."""
+        for outcome in outcomes:
+            if outcome.error:
+                self.setup.failures.append({"what": job.key, "mpi": job.build.mpi,
+                                            "compiler": job.build.compiler,
+                                            "error": outcome.error})
+                return False
+        if job.suite == "audit":
+            self._add_audit(job, outcomes[0])
+        else:
+            self.records += [r for o in outcomes for r in o.records]
+        return True
+
+    def _add_audit(self, job, outcome):
+        per_label = audit.calls_per_message(outcome.audit_lines, job.iterations)
+        for label, counted in sorted(per_label.items()):
+            self.audit_rows.append({"mpi": job.build.mpi, "compiler": job.build.compiler,
+                                    "variant": label, "count": job.count,
+                                    "round_trips": job.iterations, "calls": counted["calls"],
+                                    "bytes_per_message": counted["bytes_per_message"]})
+
+
+def run_all(jobs, setup):
+    """Runs every job, splitting a failed one into its variants so the others still count."""
+    collector, progress = Collector(setup), Progress(jobs)
+    for job in jobs:
+        launcher = setup.launchers[(job.build.mpi, job.build.compiler)]
+        ok = collector.add(job, run_job(launcher, job))
+        if not ok and len(job.variants) > 1:
+            setup.failures.pop()
+            for part in split_job(job, setup.baselines):
+                collector.add(part, run_job(launcher, part))
+        progress.step(job, failed=not ok)
+    progress.close()
+    return collector
+
+
+def write_outputs(doc, out_root):
+    """bench-results/<timestamp>/ with everything, and the `latest` link; returns the folder."""
+    out_dir = Path(out_root) / datetime.now().strftime("%Y%m%d-%H%M%S")
+    out_dir.mkdir(parents=True, exist_ok=True)
+    drawn = charts.draw_all(doc["cells"], out_dir)
+    (out_dir / "results.json").write_text(json.dumps(doc, indent=1))
+    schema.write_csv(doc, out_dir / "results.csv")
+    (out_dir / "report.md").write_text(render_md(doc, drawn))
+    (out_dir / "report.html").write_text(render_html(doc, drawn, out_dir))
+    latest = Path(out_root) / "latest"
+    if latest.is_symlink() or latest.exists():
+        latest.unlink()
+    latest.symlink_to(out_dir.name)
+    return out_dir
+
+
+def main(argv):
+    options = parse(argv)
+    counts = matrix.SMOKE if options.smoke else matrix.FULL if options.full else matrix.QUICK
+    started = time.monotonic()
+    setup = prepare(options)
+    check_bindings(setup)
+    filters = matrix.Filters(options.mpi, options.compiler, options.api, options.sizes,
+                             options.suites)
+    jobs = matrix.expand(setup.builds, filters, counts, setup.baselines)
+    print(f"wrapper-bench: {len(jobs)} jobs", file=sys.stderr)
+    collector = run_all(jobs, setup)
+    cells = compare.attach_audit(compare.aggregate(collector.records), collector.audit_rows)
+    symbols = [row for (mpi, compiler), manifest in setup.manifests.items()
+               for row in audit.symbol_rows(manifest, mpi, compiler)]
+    context = dict(detect.machine_context(), **setup.context,
+                   mode="smoke" if options.smoke else "full" if options.full else "quick",
+                   command="python3 -m wrapper_bench " + " ".join(argv))
+    doc = schema.document(context, cells, collector.audit_rows, symbols, setup.missing,
+                          setup.failures)
+    problems = schema.validate(doc)
+    out_dir = write_outputs(doc, options.out)
+    print(f"wrapper-bench: {len(cells)} cells, {len(setup.missing)} missing, "
+          f"{len(setup.failures)} failed, {time.monotonic() - started:.0f} s; "
+          f"report: {out_dir / 'report.md'}", file=sys.stderr)
+    for problem in problems:
+        print(f"wrapper-bench: schema: {problem}", file=sys.stderr)
+    return 1 if problems or (options.strict and setup.failures) else 0

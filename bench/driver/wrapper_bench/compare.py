@@ -1,0 +1,86 @@
+"""From launches to cells: medians, spreads, and ratios against a C variant of the same run."""
+
+import statistics
+from collections import defaultdict
+
+# C variants compared with another C variant; every other C variant is its own baseline.
+C_BASELINES = {"c/mprobe": "c/int_buffer", "c/char_mprobe": "c/char_buffer"}
+
+
+def baseline_of(variant, declared):
+    """The C variant a variant's ratio is taken against."""
+    return declared or C_BASELINES.get(variant) or variant
+
+
+def spread(values):
+    """{"median", "min", "max"} of a list of numbers (None when empty)."""
+    if not values:
+        return None
+    return {"median": statistics.median(values), "min": min(values), "max": max(values)}
+
+
+def cell_key(record):
+    return (record["suite"], record["mpi"], record["compiler"], record["variant"],
+            record["count"])
+
+
+def _ratios(records):
+    """Each record's ratio against its baseline in the same launch (same job, same rep)."""
+    by_launch = defaultdict(dict)
+    for record in records:
+        by_launch[(record["job"], record["rep"])][record["variant"]] = record
+    ratios = defaultdict(list)
+    for launch in by_launch.values():
+        for variant, record in launch.items():
+            base = launch.get(baseline_of(variant, record.get("baseline")))
+            if base and base["one_way_us"] > 0:
+                ratios[cell_key(record)].append(record["one_way_us"] / base["one_way_us"])
+    return ratios
+
+
+def make_cell(group, ratios):
+    """One cell from the records of its repetitions."""
+    first = group[0]
+    times = [r["one_way_us"] for r in group]
+    return {"suite": first["suite"], "mpi": first["mpi"], "compiler": first["compiler"],
+            "api": first["api"], "payload": first["payload"], "variant": first["variant"],
+            "count": first["count"], "bytes": first["bytes"],
+            "iterations": first["iterations"], "warmup": first["warmup"],
+            "blocks": first["blocks"], "reps": len(group),
+            "one_way_us": spread(times), "per_rep_us": times,
+            "baseline": baseline_of(first["variant"], first.get("baseline")),
+            "ratio_vs_c": spread(ratios), "per_rep_ratio": ratios,
+            "verified": all(r.get("verified") for r in group),
+            "thread_level": first.get("thread_level"),
+            "calls_per_message": None, "bytes_per_message": None}
+
+
+def aggregate(records):
+    """Cells, sorted by suite, MPI, compiler, variant and count, from timed run records."""
+    groups = defaultdict(list)
+    for record in records:
+        groups[cell_key(record)].append(record)
+    ratios = _ratios(records)
+    return [make_cell(groups[key], ratios.get(key, [])) for key in sorted(groups)]
+
+
+def attach_audit(cells, audit_rows):
+    """Copies each (mpi, compiler, variant)'s calls per message into its cells."""
+    index = {(a["mpi"], a["compiler"], a["variant"]): a for a in audit_rows}
+    for cell in cells:
+        row = index.get((cell["mpi"], cell["compiler"], cell["variant"]))
+        if row:
+            cell["calls_per_message"] = row["calls"]
+            cell["bytes_per_message"] = row["bytes_per_message"]
+    return cells
+
+
+def find(cells, **wanted):
+    """The cells whose fields equal `wanted` (e.g. suite="tiny", variant="c/int_buffer")."""
+    return [c for c in cells if all(c.get(k) == v for k, v in wanted.items())]
+
+
+def median_of(cells, field="one_way_us", **wanted):
+    """The median of the one cell matching `wanted`, or None."""
+    found = find(cells, **wanted)
+    return found[0][field]["median"] if found and found[0][field] else None

@@ -1,0 +1,179 @@
+"""Which jobs to run: the article's matrix, expanded over the builds and filters at hand.
+
+A job is one launch of two ranks running several variants in interleaved blocks (or one audit).
+Its records become cells: one per (suite, mpi, compiler, variant, count).
+"""
+
+from dataclasses import dataclass, field
+
+TINY_INT_COUNTS = (1, 8, 64)
+TINY_CHAR_COUNTS = (8, 64)
+SWEEP_BYTES = (4, 32, 256, 4096, 65536, 1048576)
+OSU_BYTES = tuple(2**k for k in range(23))  # 1 B .. 4 MiB
+SUITES = ("tiny", "sweep", "osu", "audit")
+
+# Variants of the size sweep, of the OSU sweep, and mpi4py's (objects stop where they stop being
+# practical, as in the article).
+SWEEP_VARIANTS = ("c/int_buffer", "c/mprobe", "boost/raw", "boost/vector", "thinmpi/span",
+                  "thinmpi/vector_bounded", "thinmpi/vector_alloc")
+OSU_VARIANTS = ("c/char_buffer", "thinmpi/char_span")
+MPI4PY_VARIANTS = ("c/int_buffer", "mpi4py/numpy", "mpi4py/object")
+MPI4PY_OBJECT_MAX_BYTES = 4096
+
+
+@dataclass(frozen=True)
+class Counts:
+    """Round trips of one suite: the article's (full) or the quick ones."""
+
+    iterations: int
+    warmup: int
+    reps: int
+    blocks: int = 10
+
+
+FULL = {"tiny": Counts(50000, 5000, 5), "sweep": Counts(30000, 3000, 3),
+        "osu": Counts(1000, 200, 3), "audit": Counts(100, 10, 1, 1)}
+QUICK = {"tiny": Counts(10000, 1000, 3), "sweep": Counts(6000, 600, 3),
+         "osu": Counts(1000, 200, 3), "audit": Counts(100, 10, 1, 1)}
+SMOKE = {"tiny": Counts(400, 40, 2, 2), "sweep": Counts(200, 20, 2, 2),
+         "osu": Counts(200, 20, 1, 2), "audit": Counts(20, 5, 1, 1)}
+
+
+def sweep_iterations(full_iterations, size_bytes):
+    """The article's adaptive sweep counts (30,000 / 10,000 / 2,000 / 300), scaled."""
+    scale = {4096: 3, 65536: 15, 1048576: 100}.get(size_bytes, 1)
+    return max(20, full_iterations // scale)
+
+
+@dataclass(frozen=True)
+class Build:
+    """One harness: an MPI x compiler preset, or the mpi4py kernel of an MPI ("python")."""
+
+    mpi: str
+    compiler: str
+    variants: tuple  # (name, element_bytes, max_count) of every variant it has
+    runner: str = "harness"  # or "mpi4py"
+
+    def has(self, name):
+        return any(v[0] == name for v in self.variants)
+
+    def admits(self, name, count):
+        return any(v[0] == name and (v[2] == 0 or count <= v[2]) for v in self.variants)
+
+    def element_bytes(self, name):
+        return next(v[1] for v in self.variants if v[0] == name)
+
+
+@dataclass
+class Job:
+    """One launch: `variants` run together on `count` elements."""
+
+    suite: str
+    build: Build
+    variants: tuple
+    count: int
+    counts: Counts
+    iterations: int = 0
+    key: str = field(default="")
+
+    def __post_init__(self):
+        self.iterations = self.iterations or self.counts.iterations
+        self.key = (f"{self.suite}/{self.build.mpi}-{self.build.compiler}/n{self.count}/"
+                    f"{','.join(self.variants)}")
+
+
+@dataclass(frozen=True)
+class Filters:
+    """The driver's filters; None means everything."""
+
+    mpi: tuple = None
+    compiler: tuple = None
+    api: tuple = None
+    sweep_bytes: tuple = None
+    suites: tuple = SUITES
+
+    def keeps_build(self, build):
+        compilers_ok = self.compiler is None or build.runner == "mpi4py" or \
+            build.compiler in self.compiler
+        return (self.mpi is None or build.mpi in self.mpi) and compilers_ok
+
+    def keeps_variant(self, name):
+        api = name.split("/")[0]
+        return self.api is None or api in self.api or name.startswith("c/")
+
+
+def _chosen(build, names, count, filters):
+    """The names that this build can run at this count and that the filters keep."""
+    return tuple(n for n in names if build.admits(n, count) and filters.keeps_variant(n))
+
+
+def _with_baselines(names, baselines):
+    """Adds the C baselines of `names` in front, so every ratio is measured in the same run."""
+    needed = [baselines.get(n) for n in names]
+    front = [b for b in dict.fromkeys(needed) if b and b not in names]
+    return tuple(front) + tuple(names)
+
+
+def _family(build, element_bytes_is_char):
+    return [v[0] for v in build.variants if (v[1] == 1) == element_bytes_is_char]
+
+
+def tiny_jobs(build, counts, filters, baselines):
+    """The tiny-message tables: 1, 8, 64 ints (and structs); strings of 8 and 64 chars."""
+    jobs = []
+    for is_char, sizes in ((False, TINY_INT_COUNTS), (True, TINY_CHAR_COUNTS)):
+        for count in sizes:
+            names = _chosen(build, _family(build, is_char), count, filters)
+            if build.runner == "mpi4py" and is_char:
+                continue
+            if names:
+                jobs.append(Job("tiny", build, _with_baselines(names, baselines), count, counts))
+    return jobs
+
+
+def sweep_jobs(build, counts, filters, baselines):
+    """The size sweep, 4 B to 1 MiB of ints."""
+    jobs = []
+    for size in filters.sweep_bytes or SWEEP_BYTES:
+        count = max(1, size // 4)
+        wanted = MPI4PY_VARIANTS if build.runner == "mpi4py" else SWEEP_VARIANTS
+        if size > MPI4PY_OBJECT_MAX_BYTES:
+            wanted = tuple(n for n in wanted if n != "mpi4py/object")
+        names = _chosen(build, wanted, count, filters)
+        if names:
+            iterations = sweep_iterations(counts.iterations, size)
+            jobs.append(Job("sweep", build, _with_baselines(names, baselines), count, counts,
+                            iterations))
+    return jobs
+
+
+def osu_jobs(build, counts, filters, baselines):
+    """The OSU-compatible sweep: MPI_CHAR, 1 B to 4 MiB, C and thinmpi side by side."""
+    if build.runner != "harness":
+        return []
+    sizes = OSU_BYTES if filters.sweep_bytes is None else tuple(
+        s for s in OSU_BYTES if s <= max(filters.sweep_bytes))
+    return [Job("osu", build, names, size, counts) for size in sizes
+            if (names := _chosen(build, OSU_VARIANTS, size, filters))]
+
+
+def audit_jobs(build, counts, filters, baselines):
+    """One audit per build: scalar payloads at count 1, every other payload at 8 elements."""
+    scalars = tuple(v[0] for v in build.variants if v[2] == 1)
+    others = tuple(v[0] for v in build.variants if v[2] != 1)
+    return [Job("audit", build, names, count, counts, counts.iterations)
+            for count, group in ((1, scalars), (8, others))
+            if (names := _chosen(build, group, count, filters))]
+
+
+SUITE_JOBS = {"tiny": tiny_jobs, "sweep": sweep_jobs, "osu": osu_jobs, "audit": audit_jobs}
+
+
+def expand(builds, filters, counts_by_suite, baselines):
+    """Every job of the matrix, suite by suite, build by build."""
+    jobs = []
+    for suite in filters.suites:
+        for build in builds:
+            if filters.keeps_build(build):
+                jobs.extend(SUITE_JOBS[suite](build, counts_by_suite[suite], filters, baselines))
+    return jobs

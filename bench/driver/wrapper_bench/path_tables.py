@@ -1,0 +1,86 @@
+"""The report's tables about paths rather than times: the PMPI audit, the nm symbols, thinmpi
+against its targets, and the cells that are missing or failed."""
+
+from .compare import find
+from .tables import MPI_NAMES, MPI_ORDER, Table, present, times
+
+# DESIGN.md's performance targets: variant -> (largest ratio against its C baseline, what).
+THINMPI_TARGETS = {"thinmpi/scalar": 1.02, "thinmpi/span": 1.02, "thinmpi/vector_bounded": 1.02,
+                   "thinmpi/string": 1.02, "thinmpi/char_span": 1.02, "thinmpi/struct": 1.02,
+                   "thinmpi/vector_alloc": 1.03, "thinmpi/string_alloc": 1.03}
+
+
+def calls_text(calls):
+    """'1 MPI_Send + 1 MPI_Recv' from calls per message (setup calls under 0.05 left out)."""
+    parts = [f"{n:g} {name}" if abs(n - round(n)) < 1e-9 else f"{n:.2f} {name}"
+             for name, n in sorted(calls.items(), key=lambda item: -item[1]) if n >= 0.05]
+    return " + ".join(parts) or "none"
+
+
+def _audit_order(row):
+    apis = ("c", "boost", "thinmpi", "mpi4py")
+    api = row["variant"].split("/")[0]
+    return (row["compiler"] == "python", apis.index(api) if api in apis else 9, row["variant"])
+
+
+def audit_tables(audit_rows):
+    tables = []
+    for m in present(audit_rows, "mpi", MPI_ORDER):
+        compilers = present(find(audit_rows, mpi=m), "compiler", ("gcc", "clang", "python"))
+        shown = {compilers[0], "python"}
+        rows = [[row["variant"], row["compiler"], str(row["count"]), calls_text(row["calls"]),
+                 f"{row['bytes_per_message']:g}"]
+                for row in sorted(find(audit_rows, mpi=m), key=_audit_order)
+                if row["compiler"] in shown]
+        tables.append(Table(f"audit-{m}", f"Path audit, {MPI_NAMES[m]}: MPI calls per one-way "
+                            "message", ["variant", "process", "count", "calls per message (both ranks)",
+                                        "bytes sent per message"], rows,
+                            "Counted by libwb_audit (PMPI, LD_PRELOAD) over K round trips of "
+                            "each variant: (calls of both ranks) / (2K). A C known-count message "
+                            "is 1 MPI_Send + 1 MPI_Recv."))
+    return tables
+
+
+def symbol_tables(symbol_rows):
+    tables = []
+    for m in present(symbol_rows, "mpi", MPI_ORDER):
+        rows = [[row["variant"], ", ".join(row["mpi_symbols"]) or "none",
+                 ", ".join(row["boost_mpi_entry_points"]) or "—"]
+                for row in find(symbol_rows, mpi=m, compiler="gcc")]
+        tables.append(Table(f"symbols-{m}", f"What each variant's object file references "
+                            f"({MPI_NAMES[m]}, gcc)", ["variant", "MPI symbols (nm -u)",
+                                                       "Boost.MPI entry points (nm -u -C)"],
+                            rows, "One object file per variant (thinmpi: one for the family); "
+                            "ompi_mpi_* are OpenMPI's predefined handles."))
+    return tables
+
+
+def thinmpi_targets(cells):
+    rows = []
+    for variant, target in THINMPI_TARGETS.items():
+        measured = [c for c in find(cells, variant=variant) if c["ratio_vs_c"]]
+        if not measured:
+            continue
+        worst = max(measured, key=lambda c: c["ratio_vs_c"]["median"])
+        ratio = worst["ratio_vs_c"]["median"]
+        rows.append([variant, worst["baseline"], f"≤ {target:.2f}×", times(ratio),
+                     f"{worst['suite']} {MPI_NAMES.get(worst['mpi'], worst['mpi'])} "
+                     f"{worst['compiler']} {worst['bytes']} B",
+                     "met" if ratio <= target else "not met"])
+    return Table("targets", "thinmpi against DESIGN.md's targets (worst cell)",
+                 ["variant", "baseline", "target", "worst median ratio", "where", "verdict"],
+                 rows, "Medians of per-process ratios; small-message noise on a 2-core "
+                 "machine is a few percent, so read 'not met' by a hair with the spread.")
+
+
+def missing_table(missing):
+    rows = [[MPI_NAMES.get(m["mpi"], m["mpi"]), m.get("compiler") or "all", m["api"],
+             m["reason"]] for m in missing]
+    return Table("missing", "Cells this machine cannot fill", ["MPI", "compiler", "API",
+                                                                "reason"], rows)
+
+
+def failures_table(failures):
+    rows = [[f["what"], MPI_NAMES.get(f["mpi"], f["mpi"]), f["compiler"], f["error"]]
+            for f in failures]
+    return Table("failures", "Failed builds and runs", ["what", "MPI", "compiler", "error"], rows)

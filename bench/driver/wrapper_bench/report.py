@@ -1,0 +1,72 @@
+"""What the report says, in order, independent of its format (Markdown or HTML)."""
+
+from dataclasses import dataclass, field
+
+from . import path_tables, tables
+from .conclusions import conclusions
+
+
+@dataclass
+class Section:
+    title: str
+    paragraphs: list = field(default_factory=list)
+    tables: list = field(default_factory=list)
+    charts: list = field(default_factory=list)  # (title, png file name)
+
+
+def context_lines(context):
+    """The machine and versions, one line each."""
+    lines = [f"Machine: {context.get('cpu_model')}, {context.get('cpu_count')} cores, "
+             f"{context.get('os')} (kernel {context.get('kernel')}), {context.get('date')}.",
+             f"Mode: {context.get('mode')} ({context.get('command')})."]
+    for mpi, version in context.get("mpi", {}).items():
+        binding = context.get("binding", {}).get(mpi, "unknown")
+        lines.append(f"{tables.MPI_NAMES.get(mpi, mpi)}: {version} (binding: {binding}).")
+    for build, compilers in context.get("compilers", {}).items():
+        lines.append(f"{build}: C {compilers.get('c')}, C++ {compilers.get('cxx')}.")
+    for mpi, boost in context.get("boost", {}).items():
+        lines.append(f"Boost.MPI for {tables.MPI_NAMES.get(mpi, mpi)}: {boost}.")
+    for mpi, info in context.get("mpi4py", {}).items():
+        lines.append(f"mpi4py for {tables.MPI_NAMES.get(mpi, mpi)}: {info}.")
+    return lines
+
+
+def _by_chart(charts, prefix):
+    return [c for c in charts if c[1].startswith(prefix)]
+
+
+def _conclusion_lines(doc):
+    return [f"**{c['number']}. {c['claim']}** — *{c['verdict']}.* {c['evidence']}"
+            for c in conclusions(doc["cells"], doc["audit"])]
+
+
+def build_sections(doc, charts):
+    """The report's sections, the article's order first."""
+    cells = doc["cells"]
+    return [
+        Section("What actually mattered, on this machine", _conclusion_lines(doc)),
+        Section("C MPI: the floor", tables=[tables.c_floor(cells)]),
+        Section("The scalar path", tables=[tables.scalar_overhead(cells)],
+                charts=_by_chart(charts, "tiny_")),
+        Section("The vector was not the raw buffer", tables=[tables.raw_vs_vector(cells)],
+                charts=_by_chart(charts, "raw_vs_vector")),
+        Section("The container cliff", tables=[tables.container_cliff(cells)]),
+        Section("mpi4py has two personalities", tables=[tables.mpi4py_personalities(cells)]),
+        Section("What happens when the messages get bigger", tables=[tables.size_sweep(cells)],
+                charts=_by_chart(charts, "sweep_")),
+        Section("Structs", tables=[tables.struct_table(cells)]),
+        Section("OSU-compatible sweep", tables=tables.osu_tables(cells),
+                charts=_by_chart(charts, "osu")),
+        Section("Path audit", tables=path_tables.audit_tables(doc["audit"])),
+        Section("Symbols", tables=path_tables.symbol_tables(doc["symbols"])),
+        Section("thinmpi against its targets", tables=[path_tables.thinmpi_targets(cells)]),
+        Section("Missing and failed cells", tables=[path_tables.missing_table(doc["missing"]),
+                                                    path_tables.failures_table(doc["failures"])]),
+    ]
+
+
+METHOD = ("Two ranks on one node; rank 0 sends, rank 1 sends the same kind of payload back; "
+          "one-way latency is half the round trip. Every C/C++ variant of one MPI x compiler "
+          "runs in one process, in interleaved blocks, so each ratio against C is taken inside "
+          "one run; the median over process-level repetitions is reported (min and max are in "
+          "results.json). mpi4py runs its C baseline through ctypes in the same process.")

@@ -1,0 +1,119 @@
+"""Setting up the builds of a run: harness presets and mpi4py interpreters, each paired with the
+launcher of the MPI it links, plus the missing cells and build failures found on the way."""
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import build as build_step
+from .detect import (harness_info, harness_variants, linked_mpi, mpi4py_info, read_json)
+from .matrix import Build
+from .runner import Launcher
+
+MPI4PY_BUILD_VARIANTS = (("c/int_buffer", 4, 0), ("mpi4py/numpy", 4, 0), ("mpi4py/object", 4, 0))
+
+
+@dataclass
+class Setup:
+    """Everything the run needs to know about the builds, and what it could not get."""
+
+    builds: list = field(default_factory=list)
+    launchers: dict = field(default_factory=dict)  # (mpi, compiler) -> Launcher
+    manifests: dict = field(default_factory=dict)  # (mpi, compiler) -> wb_build.json
+    baselines: dict = field(default_factory=dict)
+    context: dict = field(default_factory=lambda: {"mpi": {}, "compilers": {}, "boost": {},
+                                                   "mpi4py": {}, "binding": {}})
+    missing: list = field(default_factory=list)
+    failures: list = field(default_factory=list)
+
+    def miss(self, mpi, compiler, api, reason):
+        entry = {"mpi": mpi, "compiler": compiler, "api": api, "reason": reason}
+        if entry not in self.missing:
+            self.missing.append(entry)
+
+
+def boost_options(repo, mpi, user_libraries):
+    """-DWB_BOOST_MPI_LIBRARY for an MPI: the user's, else the one built from Debian source."""
+    library = user_libraries.get(mpi)
+    status = read_json(Path(repo) / "build" / f"boost-mpi-{mpi}" / "status.json", {})
+    if not library and status.get("ok"):
+        library = status["library"]
+    return [f"-DWB_BOOST_MPI_LIBRARY={library}"] if library else [], status.get("reason")
+
+
+def add_harness(setup, repo, mpi, compiler, options):
+    """Builds (or finds) one preset's harness and registers it."""
+    preset = f"{mpi}-{compiler}"
+    extra, boost_reason = boost_options(repo, mpi, options.boost_for)
+    build_dir = Path(options.build_prefix + preset)
+    if options.no_build:
+        manifest_path, errors = build_dir / "bench" / "wb_build.json", []
+    else:
+        manifest_path, errors = build_step.build_preset(repo, preset, build_dir, extra)
+    for label, error in errors:
+        setup.failures.append({"what": f"build {preset} ({label})", "mpi": mpi,
+                               "compiler": compiler, "error": error})
+    manifest = read_json(manifest_path) if manifest_path else None
+    if not manifest:
+        setup.miss(mpi, compiler, "all", f"the {preset} kernels could not be built "
+                   f"(see {build_dir}/wb_build.log)")
+        return
+    _register_harness(setup, mpi, compiler, manifest, boost_reason)
+
+
+def _register_harness(setup, mpi, compiler, manifest, boost_reason):
+    variants, baselines = harness_variants(manifest["harness"])
+    if not variants:
+        setup.miss(mpi, compiler, "all", f"{manifest['harness']} --list gave nothing")
+        return
+    setup.baselines.update(baselines)
+    info = harness_info(manifest["harness"])
+    setup.context["mpi"][mpi] = info.get("mpi_library_version", "unknown")
+    setup.context["compilers"][f"{mpi}-{compiler}"] = {"c": info.get("c_compiler"),
+                                                       "cxx": info.get("cxx_compiler")}
+    if manifest.get("boost_mpi_library"):
+        setup.context["boost"][mpi] = (f"Boost {info.get('boost')} "
+                                       f"{manifest['boost_mpi_library']} (links "
+                                       f"{linked_mpi(manifest['boost_mpi_library'])})")
+    else:
+        reason = manifest.get("boost_mpi_missing_reason") or "not built"
+        setup.miss(mpi, compiler, "boost", f"{reason}" + (f"; {boost_reason}"
+                                                         if boost_reason else ""))
+    if not manifest.get("thinmpi"):
+        setup.miss(mpi, compiler, "thinmpi", manifest.get("thinmpi_missing_reason") or
+                   "not built")
+    setup.builds.append(Build(mpi, compiler, variants))
+    setup.manifests[(mpi, compiler)] = manifest
+    setup.launchers[(mpi, compiler)] = Launcher(mpi, manifest["mpiexec"], [manifest["harness"]],
+                                                audit_library=manifest["audit_library"])
+
+
+def mpi4py_reason(repo, mpi):
+    status = read_json(Path(repo) / "build" / f"mpi4py-{mpi}" / "status.json", {})
+    return status.get("reason") or (f"no python interpreter whose mpi4py links {mpi} was found; "
+                                    f"give one with --python-for {mpi}=/path/to/python")
+
+
+def add_mpi4py(setup, repo, mpi, interpreters, kernel):
+    """Registers the interpreter whose mpi4py links `mpi`, never one linking another MPI."""
+    infos = [i for i in (mpi4py_info(python, kernel) for python in interpreters) if i]
+    matching = [i for i in infos if i["linked_mpi"] == mpi]
+    if not matching:
+        setup.miss(mpi, "python", "mpi4py", mpi4py_reason(repo, mpi))
+        return
+    info = matching[0]
+    setup.context["mpi4py"][mpi] = (f"mpi4py {info['mpi4py']} (NumPy {info['numpy']}, Python "
+                                    f"{info['python']}, {info['python_path']}) linking "
+                                    f"{info['mpi_library_version'].splitlines()[0]}")
+    manifest = next((m for (m_mpi, _), m in setup.manifests.items() if m_mpi == mpi), None)
+    program = [info["python_path"], str(kernel)]
+    variants = MPI4PY_BUILD_VARIANTS
+    if manifest:
+        program += ["--c-kernels", manifest["c_kernels_library"]]
+    else:
+        variants = variants[1:]
+    mpiexec = manifest["mpiexec"] if manifest else {"openmpi": "mpirun.openmpi",
+                                                    "mpich": "mpiexec.mpich"}[mpi]
+    audit = manifest["audit_library"] if manifest else ""
+    setup.builds.append(Build(mpi, "python", variants, runner="mpi4py"))
+    setup.launchers[(mpi, "python")] = Launcher(mpi, mpiexec, program, audit_library=audit)
+    setup.baselines.update({"mpi4py/numpy": "c/int_buffer", "mpi4py/object": "c/int_buffer"})
