@@ -7,15 +7,24 @@ PREFIX ?= /usr/local
 PRESET ?= openmpi-gcc
 CLANG_FORMAT ?= clang-format
 FULL ?=
+BENCH_ARGS ?=
 
-.PHONY: test bench deps deps-bench install format format-check clean
+.PHONY: test bench bench-test deps deps-bench install format format-check clean
 
 test: deps
 	scripts/test-all.sh
+	$(MAKE) bench-test
 	$(MAKE) format-check
 
 bench: deps-bench
-	scripts/bench.sh $(if $(FULL),--full)
+	scripts/bench.sh $(if $(FULL),--full) $(BENCH_ARGS)
+
+# The bench driver's unit tests, then a smoke run of a tiny matrix on the kernels that
+# scripts/test-all.sh just built (build/<preset>/bench), gcc only, failing on any failed cell.
+bench-test:
+	/usr/bin/python3 bench/driver/tests/run.py
+	PYTHONPATH=bench/driver /usr/bin/python3 -m wrapper_bench --smoke --no-build \
+	  --build-prefix build/ --compiler gcc --out build/bench-smoke --strict
 
 deps:
 	scripts/install-deps.sh test

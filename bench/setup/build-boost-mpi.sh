@@ -60,8 +60,8 @@ compile_library() {
 add_deb_src || record_failure "no deb-src entry and not root, so apt-get source cannot be used"
 fetch_source || {
   apt-get update -q >>"$out/apt-update.log" 2>&1
-  fetch_source || record_failure "apt-get source boost1.74 failed: $(grep -m1 -E '^(E|W):' \
-    "$out/fetch.log" || tail -n1 "$out/fetch.log")"
+  fetch_source || record_failure "apt-get source boost1.74 failed: $({ grep -m1 '^E: ' \
+    "$out/fetch.log" || tail -n1 "$out/fetch.log"; } | sed 's/ *\[IP:[^]]*\]//')"
 }
 extract_mpi_sources || record_failure "boost1.74 source has no libs/mpi/src"
 compile_library >"$out/compile.log" 2>&1 ||

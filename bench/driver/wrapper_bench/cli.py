@@ -70,8 +70,8 @@ def prepare(options):
         add_harness(setup, REPO, mpi, compiler, options)
     if options.api is None or "mpi4py" in options.api:
         for mpi in dict.fromkeys(m for m, _ in presets):
-            interpreters = [p for m, p in options.python_for.items() if m == mpi]
-            add_mpi4py(setup, REPO, mpi, interpreters + ["/usr/bin/python3"], KERNEL)
+            interpreters = [(p, None) for m, p in options.python_for.items() if m == mpi]
+            add_mpi4py(setup, REPO, mpi, interpreters + [("/usr/bin/python3", None)], KERNEL)
     return setup
 
 

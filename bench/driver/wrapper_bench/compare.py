@@ -19,6 +19,13 @@ def spread(values):
     return {"median": statistics.median(values), "min": min(values), "max": max(values)}
 
 
+def process_value(record):
+    """A process's one-way time: the median of its interleaved blocks (robust to the bursts of
+    a shared VM), or the whole-run mean when the record has no blocks."""
+    blocks = record.get("block_one_way_us")
+    return statistics.median(blocks) if blocks else record["one_way_us"]
+
+
 def cell_key(record):
     return (record["suite"], record["mpi"], record["compiler"], record["variant"],
             record["count"])
@@ -33,21 +40,22 @@ def _ratios(records):
     for launch in by_launch.values():
         for variant, record in launch.items():
             base = launch.get(baseline_of(variant, record.get("baseline")))
-            if base and base["one_way_us"] > 0:
-                ratios[cell_key(record)].append(record["one_way_us"] / base["one_way_us"])
+            if base and process_value(base) > 0:
+                ratios[cell_key(record)].append(process_value(record) / process_value(base))
     return ratios
 
 
 def make_cell(group, ratios):
     """One cell from the records of its repetitions."""
     first = group[0]
-    times = [r["one_way_us"] for r in group]
+    times = [process_value(r) for r in group]
     return {"suite": first["suite"], "mpi": first["mpi"], "compiler": first["compiler"],
             "api": first["api"], "payload": first["payload"], "variant": first["variant"],
             "count": first["count"], "bytes": first["bytes"],
             "iterations": first["iterations"], "warmup": first["warmup"],
             "blocks": first["blocks"], "reps": len(group),
             "one_way_us": spread(times), "per_rep_us": times,
+            "per_rep_mean_us": [r["one_way_us"] for r in group],
             "baseline": baseline_of(first["variant"], first.get("baseline")),
             "ratio_vs_c": spread(ratios), "per_rep_ratio": ratios,
             "verified": all(r.get("verified") for r in group),

@@ -78,7 +78,7 @@ def mpi4py_info(python, kernel, pythonpath=None):
         return None
     info = records[0]
     info["linked_mpi"] = linked_mpi(info["mpi4py_extension"])
-    info["python_path"] = python
+    info["python_path"], info["pythonpath"] = python, pythonpath
     return info
 
 

@@ -28,7 +28,7 @@ class Counts:
     iterations: int
     warmup: int
     reps: int
-    blocks: int = 10
+    blocks: int = 20
 
 
 FULL = {"tiny": Counts(50000, 5000, 5), "sweep": Counts(30000, 3000, 3),

@@ -68,5 +68,6 @@ def build_sections(doc, charts):
 METHOD = ("Two ranks on one node; rank 0 sends, rank 1 sends the same kind of payload back; "
           "one-way latency is half the round trip. Every C/C++ variant of one MPI x compiler "
           "runs in one process, in interleaved blocks, so each ratio against C is taken inside "
-          "one run; the median over process-level repetitions is reported (min and max are in "
-          "results.json). mpi4py runs its C baseline through ctypes in the same process.")
+          "one run. A process's figure is the median of its blocks (a shared VM has bursts that "
+          "slow whole blocks); the median over process-level repetitions is reported (min and "
+          "max are in results.json). mpi4py runs its C baseline through ctypes in the same process.")

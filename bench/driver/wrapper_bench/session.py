@@ -93,9 +93,19 @@ def mpi4py_reason(repo, mpi):
                                     f"give one with --python-for {mpi}=/path/to/python")
 
 
+def built_mpi4py(repo, mpi):
+    """(python, PYTHONPATH) of an mpi4py that bench/setup/build-mpi4py.sh built, if any."""
+    status = read_json(Path(repo) / "build" / f"mpi4py-{mpi}" / "status.json", {})
+    return [("/usr/bin/python3", status["pythonpath"])] if status.get("ok") else []
+
+
 def add_mpi4py(setup, repo, mpi, interpreters, kernel):
-    """Registers the interpreter whose mpi4py links `mpi`, never one linking another MPI."""
-    infos = [i for i in (mpi4py_info(python, kernel) for python in interpreters) if i]
+    """Registers the interpreter whose mpi4py links `mpi`, never one linking another MPI.
+
+    `interpreters` are (python, PYTHONPATH or None) pairs, the user's first."""
+    candidates = interpreters + built_mpi4py(repo, mpi)
+    infos = [i for i in (mpi4py_info(python, kernel, path) for python, path in candidates)
+             if i]
     matching = [i for i in infos if i["linked_mpi"] == mpi]
     if not matching:
         setup.miss(mpi, "python", "mpi4py", mpi4py_reason(repo, mpi))
@@ -115,5 +125,7 @@ def add_mpi4py(setup, repo, mpi, interpreters, kernel):
                                                     "mpich": "mpiexec.mpich"}[mpi]
     audit = manifest["audit_library"] if manifest else ""
     setup.builds.append(Build(mpi, "python", variants, runner="mpi4py"))
-    setup.launchers[(mpi, "python")] = Launcher(mpi, mpiexec, program, audit_library=audit)
+    env = {"PYTHONPATH": info["pythonpath"]} if info.get("pythonpath") else {}
+    setup.launchers[(mpi, "python")] = Launcher(mpi, mpiexec, program, audit_library=audit,
+                                                env=env)
     setup.baselines.update({"mpi4py/numpy": "c/int_buffer", "mpi4py/object": "c/int_buffer"})

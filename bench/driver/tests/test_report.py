@@ -1,0 +1,98 @@
+"""Schema, conclusions and rendering on fixture data."""
+
+import json
+import tempfile
+import unittest
+from pathlib import Path
+
+from fixture_data import audit_lines, sweep_records, tiny_records
+from wrapper_bench import audit, charts, compare, conclusions, schema
+from wrapper_bench.render_html import render_html
+from wrapper_bench.render_md import render_md
+
+CONTEXT = {"date": "2026-01-01", "cpu_model": "test", "cpu_count": 2, "os": "Debian",
+           "mode": "quick", "mpi": {"openmpi": "Open MPI v4.1.4"}, "compilers": {},
+           "boost": {}, "mpi4py": {}, "binding": {"openmpi": "core"}}
+
+
+def fixture_document():
+    cells = compare.aggregate(tiny_records() + sweep_records())
+    counted = audit.calls_per_message(audit_lines(), 100)
+    rows = [{"mpi": m, "compiler": "gcc", "variant": v, "count": 8, "round_trips": 100,
+             "calls": c["calls"], "bytes_per_message": c["bytes_per_message"]}
+            for m in ("openmpi", "mpich") for v, c in counted.items()]
+    compare.attach_audit(cells, rows)
+    missing = [{"mpi": "mpich", "compiler": "python", "api": "mpi4py", "reason": "404"}]
+    failures = [{"what": "tiny/x", "mpi": "mpich", "compiler": "gcc", "error": "boom"}]
+    return schema.document(dict(CONTEXT), cells, rows, [], missing, failures)
+
+
+class Schema(unittest.TestCase):
+    def test_fixture_document_is_valid(self):
+        self.assertEqual(schema.validate(fixture_document()), [])
+
+    def test_round_trips_through_json(self):
+        doc = json.loads(json.dumps(fixture_document()))
+        self.assertEqual(schema.validate(doc), [])
+
+    def test_problems_are_named(self):
+        doc = fixture_document()
+        del doc["context"]["cpu_model"]
+        doc["cells"][0]["one_way_us"] = {"median": 2, "min": 3, "max": 4}
+        problems = schema.validate(doc)
+        self.assertTrue(any("cpu_model" in p for p in problems))
+        self.assertTrue(any("min <= median" in p for p in problems))
+
+    def test_csv_has_one_row_per_cell(self):
+        doc = fixture_document()
+        with tempfile.TemporaryDirectory() as folder:
+            path = Path(folder) / "results.csv"
+            schema.write_csv(doc, path)
+            lines = path.read_text().splitlines()
+        self.assertEqual(len(lines), len(doc["cells"]) + 1)
+        self.assertIn("ratio_vs_c_median", lines[0])
+
+
+class Conclusions(unittest.TestCase):
+    def setUp(self):
+        doc = fixture_document()
+        self.found = conclusions.conclusions(doc["cells"], doc["audit"])
+
+    def test_six_in_the_articles_order(self):
+        self.assertEqual([c["number"] for c in self.found], [1, 2, 3, 4, 5, 6])
+
+    def test_verdicts_on_the_fixture(self):
+        verdicts = [c["verdict"] for c in self.found]
+        self.assertEqual(verdicts, [conclusions.HOLDS, conclusions.HOLDS, conclusions.HOLDS,
+                                    conclusions.PARTLY, conclusions.HOLDS, conclusions.HOLDS])
+
+    def test_audit_contradiction_is_explained_with_counts(self):
+        evidence = self.found[3]["evidence"]
+        self.assertIn("contradicts", evidence)
+        self.assertIn("1 MPI_Mprobe", evidence)
+
+    def test_nothing_measured(self):
+        verdicts = {c["verdict"] for c in conclusions.conclusions([], [])}
+        self.assertEqual(verdicts, {conclusions.UNKNOWN})
+
+
+class Rendering(unittest.TestCase):
+    def test_markdown_and_html(self):
+        doc = fixture_document()
+        with tempfile.TemporaryDirectory() as folder:
+            drawn = charts.draw_all(doc["cells"], Path(folder))
+            names = {name for _, name in drawn}
+            self.assertTrue({"tiny_openmpi.png", "tiny_mpich.png", "sweep_mpich.png"} <= names)
+            markdown = render_md(doc, drawn)
+            page = render_html(doc, drawn, Path(folder))
+        for heading in ("C MPI: the floor", "The container cliff", "mpi4py has two personalities",
+                        "Path audit", "Cells this machine cannot fill", "What actually mattered"):
+            self.assertIn(heading, markdown)
+        self.assertIn("| MPICH | python | mpi4py | 404 |", markdown)
+        self.assertIn("data:image/png;base64,", page)
+        self.assertNotIn("http://", page.replace("http://deb", ""))
+        self.assertNotIn("<script", page)
+
+
+if __name__ == "__main__":
+    unittest.main()
