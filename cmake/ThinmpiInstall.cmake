@@ -18,7 +18,8 @@ install(FILES ${CMAKE_CURRENT_BINARY_DIR}/thinmpiConfig.cmake
         DESTINATION ${THINMPI_CMAKE_DIR})
 
 # pkg-config: the MPI it requires is the one this tree was configured with.
-if(MPI_CXX_LIBRARY_VERSION_STRING MATCHES "Open MPI")
+include(${CMAKE_CURRENT_LIST_DIR}/ThinmpiMpiVendor.cmake)
+if(THINMPI_MPI_VENDOR STREQUAL "openmpi")
   set(THINMPI_PC_REQUIRES "ompi-c")
 else()
   set(THINMPI_PC_REQUIRES "mpich")

@@ -3,15 +3,14 @@
 # Builds <name> from FILES with the MPI-aware GoogleTest main and registers one ctest test per
 # rank count: <name>.1ranks, <name>.2ranks, ... each run under mpiexec -n <n>.
 
-if(MPI_CXX_LIBRARY_VERSION_STRING MATCHES "Open MPI")
-  set(THINMPI_MPI_VENDOR openmpi)
+include(${CMAKE_CURRENT_LIST_DIR}/ThinmpiMpiVendor.cmake)
+if(THINMPI_MPI_VENDOR STREQUAL "openmpi")
   # More ranks than cores is how the 4-rank tests run on small machines.
   set(THINMPI_MPIEXEC_FLAGS --oversubscribe)
   # OpenMPI refuses to run as root without both of these; harmless otherwise.
   set(THINMPI_TEST_ENVIRONMENT OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
                                OMPI_MCA_rmaps_base_oversubscribe=1)
 else()
-  set(THINMPI_MPI_VENDOR mpich)
   set(THINMPI_MPIEXEC_FLAGS)
   set(THINMPI_TEST_ENVIRONMENT)
 endif()

@@ -1,0 +1,307 @@
+#pragma once
+/// \file
+/// comm_view (a non-owning handle, e.g. world()) and communicator (owns what it frees). The
+/// class declares every operation; one header per family defines them (p2p/send.hpp, ...), and
+/// this header includes them all at its end, so including it is enough to use any of them.
+
+#include <cstddef>
+#include <initializer_list>
+#include <optional>
+#include <span>
+#include <type_traits>
+#include <utility>
+
+#include "thinmpi/detail/mpi.hpp"
+#include "thinmpi/error.hpp"
+#include "thinmpi/request.hpp"
+#include "thinmpi/status.hpp"
+
+namespace thinmpi {
+
+/// Receive from any rank.
+inline constexpr int any_source = MPI_ANY_SOURCE;
+/// Receive with any tag.
+inline constexpr int any_tag = MPI_ANY_TAG;
+/// The rank that sends and receives nothing.
+inline constexpr int proc_null = MPI_PROC_NULL;
+/// The split() color of ranks that want no new communicator.
+inline constexpr int undefined = MPI_UNDEFINED;
+
+class communicator;
+
+/// A value received together with its status.
+///
+///     auto [values, st] = world.recv_with_status<std::vector<int>>(thinmpi::any_source, 0);
+template <class T>
+struct received {
+  T value;
+  thinmpi::status status;
+};
+
+namespace detail {
+/// Tag for handles whose error handler is already MPI_ERRORS_RETURN (world(), self()).
+struct errors_return_already_set {};
+}  // namespace detail
+
+/// A non-owning handle of an MPI communicator, with every operation thinmpi offers. Copying it
+/// copies the handle, never the communicator. Operations throw thinmpi::mpi_error on failure.
+///
+///     auto world = thinmpi::world();
+///     world.send(std::vector<double>{1, 2, 3}, 1, 0);
+class comm_view {
+ public:
+  /// The null communicator.
+  comm_view() noexcept = default;
+  /// Wraps comm and makes MPI return errors on it (MPI_ERRORS_RETURN) so thinmpi can throw them.
+  explicit comm_view(MPI_Comm comm) : comm_(comm) {
+    if (comm_ != MPI_COMM_NULL) {
+      detail::check(MPI_Comm_set_errhandler(comm_, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler",
+                    comm_);
+    }
+  }
+  /// Wraps comm whose error handler is already MPI_ERRORS_RETURN.
+  comm_view(MPI_Comm comm, detail::errors_return_already_set) noexcept : comm_(comm) {}
+
+  /// The MPI handle, for calling MPI directly.
+  [[nodiscard]] MPI_Comm native() const noexcept { return comm_; }
+  /// Whether this is the null communicator (e.g. a split() with color undefined).
+  [[nodiscard]] bool is_null() const noexcept { return comm_ == MPI_COMM_NULL; }
+  /// This process's rank.
+  [[nodiscard]] int rank() const {
+    int rank = 0;
+    detail::check(MPI_Comm_rank(comm_, &rank), "MPI_Comm_rank", comm_);
+    return rank;
+  }
+  /// The number of ranks.
+  [[nodiscard]] int size() const {
+    int size = 0;
+    detail::check(MPI_Comm_size(comm_, &size), "MPI_Comm_size", comm_);
+    return size;
+  }
+  /// The largest tag MPI accepts (at least 32767; MPI_TAG_UB of MPI_COMM_WORLD).
+  [[nodiscard]] int tag_ub() const;
+  /// Blocks until every rank has called barrier().
+  void barrier() const { detail::check(MPI_Barrier(comm_), "MPI_Barrier", comm_); }
+  /// Ends every process of this communicator's job with `code` (MPI_Abort).
+  [[noreturn]] void abort(int code) const;
+
+  /// A new communicator with the same ranks (MPI_Comm_dup): the only way thinmpi duplicates.
+  [[nodiscard]] communicator dup() const;
+  /// Ranks with the same color form a new communicator, ordered by key then old rank; a rank
+  /// passing thinmpi::undefined gets the null communicator.
+  [[nodiscard]] communicator split(int color, int key = 0) const;
+  /// The ranks that share memory with this one (MPI_COMM_TYPE_SHARED).
+  [[nodiscard]] communicator split_shared(int key = 0) const;
+  /// A communicator of the listed ranks, in that order (collective over this communicator);
+  /// ranks not listed get the null communicator.
+  [[nodiscard]] communicator subset(std::span<const int> ranks) const;
+  /// subset({0, 2, 4})
+  [[nodiscard]] communicator subset(std::initializer_list<int> ranks) const;
+
+  // --- point-to-point, defined in p2p/send.hpp, p2p/recv.hpp, p2p/sendrecv.hpp, p2p/probe.hpp
+
+  /// Sends payload to dest as one message: a scalar as count 1, a contiguous range as data()
+  /// and size() (MPI_Send). No size message, no serialization.
+  template <class Payload>
+  void send(const Payload& payload, int dest, int tag) const;
+  /// send() that completes only once the receive has started (MPI_Ssend).
+  template <class Payload>
+  void ssend(const Payload& payload, int dest, int tag) const;
+
+  /// Receives into `into` with one MPI_Recv. A scalar must arrive whole; a fixed range (span,
+  /// std::array, C array) takes up to its size; a resizable container (vector, string) takes up
+  /// to its current size and shrinks to what arrived. A larger message is an error that states
+  /// both sizes, never a silent truncation.
+  template <class Into>
+  status recv(Into&& into, int source, int tag) const;
+  /// Receives a new T. For std::vector and std::string, of whatever size was sent: a matched
+  /// probe then a receive (MPI_Mprobe + MPI_Mrecv), one message on the wire, thread-safe. For a
+  /// scalar or fixed-size T, one MPI_Recv that must fill it.
+  template <class T>
+  [[nodiscard]] T recv(int source, int tag) const;
+  /// recv<T>() with the status, e.g. to learn the source of an any_source receive.
+  template <class T>
+  [[nodiscard]] received<T> recv_with_status(int source, int tag) const;
+
+  /// Sends payload to dest and receives into `into` from source in one call (MPI_Sendrecv);
+  /// `into` behaves as in recv().
+  template <class Payload, class Into>
+  status sendrecv(const Payload& payload, int dest, int send_tag, Into&& into, int source,
+                  int recv_tag) const;
+  /// Sends buffer to dest and replaces its contents with what arrives from source
+  /// (MPI_Sendrecv_replace); a resizable buffer shrinks to what arrived.
+  template <class Into>
+  status sendrecv_replace(Into&& buffer, int dest, int send_tag, int source, int recv_tag) const;
+
+  /// Waits for a matching message without receiving it; counts are in bytes, or count<T>().
+  [[nodiscard]] status probe(int source, int tag) const;
+  /// The status of a matching message if one is there now.
+  [[nodiscard]] std::optional<status> iprobe(int source, int tag) const;
+
+  // --- nonblocking, defined in p2p/nonblocking.hpp
+
+  /// Starts sending payload (MPI_Isend). A payload moved in (or any temporary) is owned by the
+  /// returned owning_request and handed back by wait(); a named payload or a view is borrowed and
+  /// must outlive the returned request.
+  template <class Payload>
+  [[nodiscard]] isend_request_t<Payload> isend(Payload&& payload, int dest, int tag) const;
+  /// isend() in synchronous mode (MPI_Issend).
+  template <class Payload>
+  [[nodiscard]] isend_request_t<Payload> issend(Payload&& payload, int dest, int tag) const;
+  /// Starts receiving into `into` (MPI_Irecv), which behaves as in recv() once complete. A
+  /// buffer moved in is owned by the request and handed back by wait().
+  template <class Into>
+  [[nodiscard]] irecv_request_t<Into> irecv(Into&& into, int source, int tag) const;
+  /// Starts receiving a new T. For std::vector and std::string of unknown size this does not
+  /// block: the request matches the message (MPI_Improbe) when tested or waited on, then
+  /// receives it (MPI_Imrecv). For a scalar or fixed-size T, one MPI_Irecv.
+  template <class T>
+  [[nodiscard]] irecv_new_request_t<T> irecv(int source, int tag) const;
+
+ protected:
+  MPI_Comm comm_ = MPI_COMM_NULL;
+
+ private:
+  template <class Payload, class Post>
+  isend_request_t<Payload> start_send(Payload&& payload, int dest, int tag, Post post,
+                                      const char* operation) const;
+};
+
+/// Two views are equal when they hold the same handle.
+[[nodiscard]] inline bool operator==(const comm_view& a, const comm_view& b) noexcept {
+  return a.native() == b.native();
+}
+
+/// An owned MPI communicator, freed (MPI_Comm_free) when destroyed. Move-only: copying would
+/// need a hidden MPI_Comm_dup, so it does not compile; call dup() to duplicate.
+class communicator : public comm_view {
+ public:
+  /// The null communicator.
+  communicator() noexcept = default;
+  /// Takes ownership of comm (it will be freed) and sets MPI_ERRORS_RETURN on it.
+  [[nodiscard]] static communicator adopt(MPI_Comm comm) { return communicator(comm); }
+
+  communicator(const communicator&) = delete;
+  communicator& operator=(const communicator&) = delete;
+  communicator(communicator&& other) noexcept : comm_view() {
+    comm_ = std::exchange(other.comm_, MPI_COMM_NULL);
+  }
+  communicator& operator=(communicator&& other) noexcept {
+    if (this != &other) {
+      free();
+      comm_ = std::exchange(other.comm_, MPI_COMM_NULL);
+    }
+    return *this;
+  }
+  ~communicator() { free(); }
+
+  /// Gives up ownership: the caller frees the returned handle.
+  [[nodiscard]] MPI_Comm release() noexcept { return std::exchange(comm_, MPI_COMM_NULL); }
+
+ private:
+  explicit communicator(MPI_Comm comm) : comm_view(comm) {}
+
+  void free() noexcept {
+    if (comm_ == MPI_COMM_NULL) return;
+    int finalized = 0;
+    MPI_Finalized(&finalized);
+    if (finalized == 0) MPI_Comm_free(&comm_);
+    comm_ = MPI_COMM_NULL;
+  }
+};
+
+namespace detail {
+
+/// Sets MPI_ERRORS_RETURN on a predefined communicator once MPI is running.
+inline bool make_errors_return(MPI_Comm comm, const char* which) {
+  int initialized = 0;
+  MPI_Initialized(&initialized);
+  if (initialized == 0) {
+    raise(MPI_ERR_OTHER,
+          error_site{.operation = which,
+                     .problem = "MPI is not initialized: construct a thinmpi::environment first"});
+  }
+  check(MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler", comm);
+  return true;
+}
+
+}  // namespace detail
+
+/// MPI_COMM_WORLD, with MPI_ERRORS_RETURN set on first use.
+[[nodiscard]] inline comm_view world() {
+  static const bool ready = detail::make_errors_return(MPI_COMM_WORLD, "thinmpi::world");
+  static_cast<void>(ready);
+  return comm_view(MPI_COMM_WORLD, detail::errors_return_already_set{});
+}
+
+/// MPI_COMM_SELF, with MPI_ERRORS_RETURN set on first use.
+[[nodiscard]] inline comm_view self() {
+  static const bool ready = detail::make_errors_return(MPI_COMM_SELF, "thinmpi::self");
+  static_cast<void>(ready);
+  return comm_view(MPI_COMM_SELF, detail::errors_return_already_set{});
+}
+
+inline int comm_view::tag_ub() const {
+  int* value = nullptr;
+  int found = 0;
+  // MPI_TAG_UB is an attribute of MPI_COMM_WORLD only, and the same for every communicator.
+  detail::check(MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &value, &found),
+                "MPI_Comm_get_attr");
+  return found != 0 && value != nullptr ? *value : 32767;
+}
+
+inline void comm_view::abort(int code) const {
+  MPI_Abort(comm_ == MPI_COMM_NULL ? MPI_COMM_WORLD : comm_, code);
+  std::abort();  // MPI_Abort does not return; this tells the compiler so
+}
+
+inline communicator comm_view::dup() const {
+  MPI_Comm out = MPI_COMM_NULL;
+  detail::check(MPI_Comm_dup(comm_, &out), "MPI_Comm_dup", comm_);
+  return communicator::adopt(out);
+}
+
+inline communicator comm_view::split(int color, int key) const {
+  MPI_Comm out = MPI_COMM_NULL;
+  detail::check(MPI_Comm_split(comm_, color, key, &out), "MPI_Comm_split", comm_);
+  return communicator::adopt(out);
+}
+
+inline communicator comm_view::split_shared(int key) const {
+  MPI_Comm out = MPI_COMM_NULL;
+  detail::check(MPI_Comm_split_type(comm_, MPI_COMM_TYPE_SHARED, key, MPI_INFO_NULL, &out),
+                "MPI_Comm_split_type", comm_);
+  return communicator::adopt(out);
+}
+
+inline communicator comm_view::subset(std::span<const int> ranks) const {
+  MPI_Group all = MPI_GROUP_NULL;
+  MPI_Group chosen = MPI_GROUP_NULL;
+  detail::check(MPI_Comm_group(comm_, &all), "MPI_Comm_group", comm_);
+  const int rc = MPI_Group_incl(all, static_cast<int>(ranks.size()), ranks.data(), &chosen);
+  MPI_Group_free(&all);
+  if (rc != MPI_SUCCESS) {
+    detail::raise(rc, detail::error_site{.operation = "MPI_Group_incl",
+                                         .comm = comm_,
+                                         .count = ranks.size(),
+                                         .problem = "a listed rank is outside the communicator "
+                                                    "or listed twice"});
+  }
+  MPI_Comm out = MPI_COMM_NULL;
+  const int created = MPI_Comm_create(comm_, chosen, &out);
+  MPI_Group_free(&chosen);
+  detail::check(created, "MPI_Comm_create", comm_);
+  return communicator::adopt(out);
+}
+
+inline communicator comm_view::subset(std::initializer_list<int> ranks) const {
+  return subset(std::span<const int>(ranks.begin(), ranks.size()));
+}
+
+}  // namespace thinmpi
+
+#include "thinmpi/p2p/nonblocking.hpp"
+#include "thinmpi/p2p/probe.hpp"
+#include "thinmpi/p2p/recv.hpp"
+#include "thinmpi/p2p/send.hpp"
+#include "thinmpi/p2p/sendrecv.hpp"

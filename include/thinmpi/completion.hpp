@@ -1,0 +1,263 @@
+#pragma once
+/// \file
+/// wait_all, wait_any, test_all and test_any over ranges of requests (or a few named ones of
+/// different kinds). Requests of unknown size (probing_request) take part: they are matched as
+/// the others progress, so wait_any() returns whichever message comes first.
+
+#include <cstddef>
+#include <exception>
+#include <optional>
+#include <ranges>
+#include <span>
+#include <type_traits>
+#include <vector>
+
+#include "thinmpi/detail/mpi.hpp"
+#include "thinmpi/error.hpp"
+#include "thinmpi/request.hpp"
+
+namespace thinmpi {
+
+namespace detail {
+
+template <class R>
+inline constexpr bool is_request = false;
+template <>
+inline constexpr bool is_request<request> = true;
+template <class B>
+inline constexpr bool is_request<owning_request<B>> = true;
+template <class C>
+inline constexpr bool is_request<probing_request<C>> = true;
+
+template <class C>
+inline constexpr bool is_probing = false;
+template <class C>
+inline constexpr bool is_probing<probing_request<C>> = true;
+
+/// The private hooks of the request types that the completion functions drive.
+struct request_access {
+  static MPI_Request& handle(request& r) noexcept { return r.handle_; }
+  template <class R>
+  static MPI_Request& handle(R& r) noexcept {
+    return r.detail_handle();
+  }
+  template <class R>
+  static void complete(R& r, int rc, const MPI_Status& raw) {
+    r.complete(rc, raw);
+  }
+  template <class R>
+  static bool unmatched(const R& r) noexcept {
+    if constexpr (is_probing<R>) {
+      return r.waiting_for_match_;
+    } else {
+      return false;
+    }
+  }
+  template <class R>
+  static bool try_match(R& r) {
+    if constexpr (is_probing<R>) {
+      return r.try_match();
+    } else {
+      return true;
+    }
+  }
+  template <class R>
+  static void match(R& r) {
+    if constexpr (is_probing<R>) r.match();
+  }
+};
+
+/// One request of any kind, seen through function pointers.
+struct request_ref {
+  struct operations {
+    MPI_Request& (*handle)(void*);
+    void (*complete)(void*, int, const MPI_Status&);
+    bool (*unmatched)(const void*);
+    bool (*try_match)(void*);
+    void (*match)(void*);
+  };
+
+  template <class R>
+  static constexpr operations operations_of = {
+      [](void* r) -> MPI_Request& { return request_access::handle(*static_cast<R*>(r)); },
+      [](void* r, int rc, const MPI_Status& raw) {
+        request_access::complete(*static_cast<R*>(r), rc, raw);
+      },
+      [](const void* r) { return request_access::unmatched(*static_cast<const R*>(r)); },
+      [](void* r) { return request_access::try_match(*static_cast<R*>(r)); },
+      [](void* r) { request_access::match(*static_cast<R*>(r)); },
+  };
+
+  template <class R>
+  explicit request_ref(R& r) noexcept : object(&r), ops(&operations_of<R>) {}
+
+  [[nodiscard]] MPI_Request& handle() const { return ops->handle(object); }
+  void complete(int rc, const MPI_Status& raw) const { ops->complete(object, rc, raw); }
+  [[nodiscard]] bool unmatched() const { return ops->unmatched(object); }
+  [[nodiscard]] bool try_match() const { return ops->try_match(object); }
+  void match() const { ops->match(object); }
+
+  void* object;
+  const operations* ops;
+};
+
+template <class Range>
+std::vector<request_ref> refs_of(Range& requests) {
+  std::vector<request_ref> refs;
+  if constexpr (std::ranges::sized_range<Range>) refs.reserve(std::ranges::size(requests));
+  for (auto& r : requests) refs.emplace_back(r);
+  return refs;
+}
+
+/// Copies the handles out for a multi-completion call; matches what can be matched without
+/// blocking. Returns whether some request is still waiting for its message.
+inline bool gather(std::span<const request_ref> refs, std::vector<MPI_Request>& handles) {
+  bool unmatched = false;
+  handles.resize(refs.size());
+  for (std::size_t i = 0; i < refs.size(); ++i) {
+    if (refs[i].unmatched() && !refs[i].try_match()) unmatched = true;
+    handles[i] = refs[i].handle();
+  }
+  return unmatched;
+}
+
+[[noreturn]] inline void raise_completion(int rc, const char* operation) {
+  raise(rc, error_site{.operation = operation});
+}
+
+/// Hands one completion back to its request (which throws if it failed).
+inline void finish_one(const request_ref& ref, MPI_Request handle, int rc,
+                       const MPI_Status& raw) {
+  ref.handle() = handle;
+  ref.complete(rc, raw);
+}
+
+inline void wait_all(std::span<const request_ref> refs) {
+  for (const auto& ref : refs) {
+    if (ref.unmatched()) ref.match();  // blocking is safe: MPI progresses the others meanwhile
+  }
+  std::vector<MPI_Request> handles;
+  gather(refs, handles);
+  std::vector<MPI_Status> statuses(refs.size());
+  std::vector<bool> was_active(refs.size());
+  for (std::size_t i = 0; i < refs.size(); ++i) was_active[i] = handles[i] != MPI_REQUEST_NULL;
+  const int rc = MPI_Waitall(static_cast<int>(handles.size()), handles.data(), statuses.data());
+  if (rc != MPI_SUCCESS && rc != MPI_ERR_IN_STATUS) raise_completion(rc, "MPI_Waitall");
+  std::exception_ptr first_error;
+  for (std::size_t i = 0; i < refs.size(); ++i) {
+    if (!was_active[i]) continue;
+    const int status_rc = rc == MPI_SUCCESS ? MPI_SUCCESS : statuses[i].MPI_ERROR;
+    if (status_rc == MPI_ERR_PENDING) {
+      refs[i].handle() = handles[i];
+      continue;
+    }
+    try {
+      finish_one(refs[i], handles[i], status_rc, statuses[i]);
+    } catch (...) {
+      if (!first_error) first_error = std::current_exception();
+    }
+  }
+  if (first_error) std::rethrow_exception(first_error);
+}
+
+inline std::optional<std::size_t> any_completed(std::span<const request_ref> refs, bool block) {
+  std::vector<MPI_Request> handles;
+  while (true) {
+    const bool unmatched = gather(refs, handles);
+    int index = MPI_UNDEFINED;
+    int flag = 0;
+    MPI_Status raw{};
+    const int n = static_cast<int>(handles.size());
+    const int rc = block && !unmatched ? (flag = 1, MPI_Waitany(n, handles.data(), &index, &raw))
+                                       : MPI_Testany(n, handles.data(), &index, &flag, &raw);
+    if (index != MPI_UNDEFINED) {
+      const auto i = static_cast<std::size_t>(index);
+      finish_one(refs[i], handles[i], rc, raw);
+      return i;
+    }
+    if (rc != MPI_SUCCESS) raise_completion(rc, block ? "MPI_Waitany" : "MPI_Testany");
+    if (!block || !unmatched) return std::nullopt;
+  }
+}
+
+inline bool test_all(std::span<const request_ref> refs) {
+  std::vector<MPI_Request> handles;
+  if (gather(refs, handles)) return false;
+  std::vector<MPI_Status> statuses(refs.size());
+  std::vector<bool> was_active(refs.size());
+  for (std::size_t i = 0; i < refs.size(); ++i) was_active[i] = handles[i] != MPI_REQUEST_NULL;
+  int flag = 0;
+  const int rc =
+      MPI_Testall(static_cast<int>(handles.size()), handles.data(), &flag, statuses.data());
+  if (rc != MPI_SUCCESS && rc != MPI_ERR_IN_STATUS) raise_completion(rc, "MPI_Testall");
+  if (flag == 0 && rc == MPI_SUCCESS) return false;
+  for (std::size_t i = 0; i < refs.size(); ++i) {
+    if (was_active[i]) {
+      finish_one(refs[i], handles[i], rc == MPI_SUCCESS ? MPI_SUCCESS : statuses[i].MPI_ERROR,
+                 statuses[i]);
+    }
+  }
+  return true;
+}
+
+}  // namespace detail
+
+/// request, owning_request<B> or probing_request<C>.
+template <class R>
+concept request_type = detail::is_request<std::remove_cvref_t<R>>;
+
+/// A range of requests of one kind, e.g. std::vector<thinmpi::request>.
+template <class R>
+concept request_range = std::ranges::range<R> && request_type<std::ranges::range_value_t<R>>;
+
+/// Blocks until every request has completed (MPI_Waitall); throws the first failure after
+/// completing all the others.
+template <request_range Range>
+void wait_all(Range&& requests) {
+  detail::wait_all(detail::refs_of(requests));
+}
+/// wait_all() over named requests of different kinds: wait_all(sent, received).
+template <request_type... R>
+void wait_all(R&... requests) {
+  const detail::request_ref refs[] = {detail::request_ref(requests)...};
+  detail::wait_all(refs);
+}
+
+/// Blocks until one request completes and returns its index, or nothing if none is active.
+/// Unknown-size receives (probing_request) count as soon as their message arrives whole.
+template <request_range Range>
+std::optional<std::size_t> wait_any(Range&& requests) {
+  return detail::any_completed(detail::refs_of(requests), true);
+}
+/// wait_any() over named requests of different kinds; the index is the argument position.
+template <request_type... R>
+std::optional<std::size_t> wait_any(R&... requests) {
+  const detail::request_ref refs[] = {detail::request_ref(requests)...};
+  return detail::any_completed(refs, true);
+}
+
+/// Whether every request has completed, completing them all if so (MPI_Testall); never blocks.
+template <request_range Range>
+bool test_all(Range&& requests) {
+  return detail::test_all(detail::refs_of(requests));
+}
+/// test_all() over named requests of different kinds.
+template <request_type... R>
+bool test_all(R&... requests) {
+  const detail::request_ref refs[] = {detail::request_ref(requests)...};
+  return detail::test_all(refs);
+}
+
+/// The index of a request that completed now, if any (MPI_Testany); never blocks.
+template <request_range Range>
+std::optional<std::size_t> test_any(Range&& requests) {
+  return detail::any_completed(detail::refs_of(requests), false);
+}
+/// test_any() over named requests of different kinds.
+template <request_type... R>
+std::optional<std::size_t> test_any(R&... requests) {
+  const detail::request_ref refs[] = {detail::request_ref(requests)...};
+  return detail::any_completed(refs, false);
+}
+
+}  // namespace thinmpi

@@ -1,0 +1,286 @@
+#pragma once
+/// \file
+/// C++ type -> MPI_Datatype. Predefined types map to MPI's own; std::array, C arrays and
+/// aggregate structs get a derived datatype built and committed once per type, with no macro.
+/// A type can bring its own datatype by specializing thinmpi::datatype_traits.
+
+#include <array>
+#include <complex>
+#include <cstddef>
+#include <cstdlib>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <type_traits>
+#include <typeinfo>
+#include <vector>
+
+#if __has_include(<cxxabi.h>)
+#include <cxxabi.h>
+#endif
+
+#include "thinmpi/detail/aggregate.hpp"
+#include "thinmpi/detail/mpi.hpp"
+#include "thinmpi/error.hpp"
+
+namespace thinmpi {
+
+/// Customization point: give a type its own MPI datatype.
+///
+///     template <> struct thinmpi::datatype_traits<my_type> {
+///       static MPI_Datatype get();  // a committed datatype whose extent is sizeof(my_type)
+///     };
+template <class T>
+struct datatype_traits {};
+
+namespace detail {
+
+template <class T>
+concept custom_datatype = requires {
+  { datatype_traits<T>::get() } -> std::same_as<MPI_Datatype>;
+};
+
+template <class T, class... U>
+inline constexpr bool is_one_of = (std::is_same_v<T, U> || ...);
+
+/// Types MPI has a predefined datatype for.
+template <class T>
+inline constexpr bool is_predefined =
+    is_one_of<T, bool, char, signed char, unsigned char, wchar_t, char8_t, char16_t, char32_t,
+              short, unsigned short, int, unsigned, long, unsigned long, long long,
+              unsigned long long, float, double, long double, std::byte, std::complex<float>,
+              std::complex<double>, std::complex<long double>>;
+
+template <class T>
+struct is_std_array : std::false_type {};
+template <class T, std::size_t N>
+struct is_std_array<std::array<T, N>> : std::true_type {};
+
+template <class T>
+concept reflectable_aggregate = std::is_class_v<T> && std::is_aggregate_v<T> &&
+                                !std::is_union_v<T> && std::is_trivially_copyable_v<T> &&
+                                std::is_standard_layout_v<T> && !is_std_array<T>::value &&
+                                field_count<T> >= 1;
+
+template <class T>
+MPI_Datatype predefined_datatype() {
+  if constexpr (std::is_same_v<T, bool>) return MPI_CXX_BOOL;
+  else if constexpr (std::is_same_v<T, char>) return MPI_CHAR;
+  else if constexpr (std::is_same_v<T, signed char>) return MPI_SIGNED_CHAR;
+  else if constexpr (std::is_same_v<T, unsigned char>) return MPI_UNSIGNED_CHAR;
+  else if constexpr (std::is_same_v<T, wchar_t>) return MPI_WCHAR;
+  else if constexpr (std::is_same_v<T, char8_t>) return MPI_UINT8_T;
+  else if constexpr (std::is_same_v<T, char16_t>) return MPI_UINT16_T;
+  else if constexpr (std::is_same_v<T, char32_t>) return MPI_UINT32_T;
+  else if constexpr (std::is_same_v<T, short>) return MPI_SHORT;
+  else if constexpr (std::is_same_v<T, unsigned short>) return MPI_UNSIGNED_SHORT;
+  else if constexpr (std::is_same_v<T, int>) return MPI_INT;
+  else if constexpr (std::is_same_v<T, unsigned>) return MPI_UNSIGNED;
+  else if constexpr (std::is_same_v<T, long>) return MPI_LONG;
+  else if constexpr (std::is_same_v<T, unsigned long>) return MPI_UNSIGNED_LONG;
+  else if constexpr (std::is_same_v<T, long long>) return MPI_LONG_LONG;
+  else if constexpr (std::is_same_v<T, unsigned long long>) return MPI_UNSIGNED_LONG_LONG;
+  else if constexpr (std::is_same_v<T, float>) return MPI_FLOAT;
+  else if constexpr (std::is_same_v<T, double>) return MPI_DOUBLE;
+  else if constexpr (std::is_same_v<T, long double>) return MPI_LONG_DOUBLE;
+  else if constexpr (std::is_same_v<T, std::byte>) return MPI_BYTE;
+  else if constexpr (std::is_same_v<T, std::complex<float>>) return MPI_CXX_FLOAT_COMPLEX;
+  else if constexpr (std::is_same_v<T, std::complex<double>>) return MPI_CXX_DOUBLE_COMPLEX;
+  else return MPI_CXX_LONG_DOUBLE_COMPLEX;
+}
+
+template <class T>
+consteval bool datatype_exists();
+
+}  // namespace detail
+
+/// True for the types thinmpi can send as elements: MPI's predefined types, std::byte, enums,
+/// std::complex, std::array and C arrays of such types, aggregate structs whose members all are,
+/// and types with a thinmpi::datatype_traits specialization.
+template <class T>
+concept has_datatype = detail::datatype_exists<T>();
+
+template <has_datatype T>
+MPI_Datatype datatype_of();
+
+namespace detail {
+
+template <class T>
+consteval bool members_have_datatypes() {
+  using result = decltype(visit_fields<field_count<T>>(std::declval<T&>(), [](auto&... member) {
+    return std::bool_constant<(datatype_exists<std::remove_cvref_t<decltype(member)>>() && ...)>{};
+  }));
+  return result::value;
+}
+
+/// Whether T has a datatype; recursive through arrays and struct members.
+template <class T>
+consteval bool datatype_exists() {
+  using U = std::remove_cv_t<T>;
+  if constexpr (custom_datatype<U> || is_predefined<U> || std::is_enum_v<U>) {
+    return true;
+  } else if constexpr (is_std_array<U>::value) {
+    return datatype_exists<typename U::value_type>();
+  } else if constexpr (std::is_bounded_array_v<U>) {
+    return datatype_exists<std::remove_extent_t<U>>();
+  } else if constexpr (reflectable_aggregate<U>) {
+    return members_have_datatypes<U>();
+  } else {
+    return false;
+  }
+}
+
+/// A readable name for T, used to name its derived datatype in error messages.
+template <class T>
+std::string type_name() {
+  const char* mangled = typeid(T).name();
+#if __has_include(<cxxabi.h>)
+  int status = 0;
+  std::unique_ptr<char, decltype(&std::free)> readable(
+      abi::__cxa_demangle(mangled, nullptr, nullptr, &status), &std::free);
+  if (status == 0 && readable) return readable.get();
+#endif
+  return mangled;
+}
+
+/// The derived datatypes thinmpi committed, freed when MPI_Finalize deletes the attributes of
+/// MPI_COMM_SELF (the standard's hook for cleanup at finalize), so that MPI reports no leaks.
+struct datatype_registry {
+  std::mutex mutex;
+  std::vector<MPI_Datatype> types;
+  bool hooked = false;
+};
+
+inline datatype_registry& registry() {
+  static datatype_registry instance;
+  return instance;
+}
+
+inline int free_registered_datatypes(MPI_Comm, int, void*, void*) {
+  datatype_registry& r = registry();
+  const std::lock_guard lock(r.mutex);
+  for (MPI_Datatype& type : r.types) MPI_Type_free(&type);
+  r.types.clear();
+  r.hooked = false;
+  return MPI_SUCCESS;
+}
+
+inline void free_at_finalize(MPI_Datatype type) {
+  datatype_registry& r = registry();
+  const std::lock_guard lock(r.mutex);
+  r.types.push_back(type);
+  if (r.hooked) return;
+  int key = MPI_KEYVAL_INVALID;
+  if (MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, &free_registered_datatypes, &key, nullptr) ==
+      MPI_SUCCESS) {
+    r.hooked = MPI_Comm_set_attr(MPI_COMM_SELF, key, nullptr) == MPI_SUCCESS;
+  }
+}
+
+/// Names and commits a freshly built datatype; frees it if that fails.
+inline MPI_Datatype commit_named(MPI_Datatype type, const std::string& name) {
+  if (const int rc = MPI_Type_commit(&type); rc != MPI_SUCCESS) {
+    MPI_Type_free(&type);
+    raise(rc, error_site{.operation = "MPI_Type_commit"});
+  }
+  MPI_Type_set_name(type, name.c_str());  // only for messages; a failure here is harmless
+  free_at_finalize(type);
+  return type;
+}
+
+/// N consecutive elements: the datatype of std::array<E, N> and E[N].
+template <class E>
+MPI_Datatype build_array_datatype(std::size_t n) {
+  MPI_Datatype type = MPI_DATATYPE_NULL;
+  check(MPI_Type_contiguous(static_cast<int>(n), datatype_of<E>(), &type), "MPI_Type_contiguous");
+  return commit_named(type, type_name<E>() + "[" + std::to_string(n) + "]");
+}
+
+/// A struct datatype with one block per member at its real offset, resized to sizeof(T) so that
+/// arrays of T step over trailing padding; padding bytes are never sent.
+template <class T>
+MPI_Datatype build_struct_datatype() {
+  constexpr std::size_t fields = field_count<T>;
+  std::array<int, fields> lengths{};
+  std::array<MPI_Aint, fields> offsets{};
+  std::array<MPI_Datatype, fields> types{};
+  const T object{};
+  const auto* base = reinterpret_cast<const std::byte*>(&object);
+  std::size_t i = 0;
+  visit_fields<fields>(object, [&](const auto&... member) {
+    ((lengths[i] = 1,
+      offsets[i] = reinterpret_cast<const std::byte*>(&member) - base,
+      types[i] = datatype_of<std::remove_cvref_t<decltype(member)>>(), ++i),
+     ...);
+  });
+  MPI_Datatype packed = MPI_DATATYPE_NULL;
+  check(MPI_Type_create_struct(static_cast<int>(fields), lengths.data(), offsets.data(),
+                               types.data(), &packed),
+        "MPI_Type_create_struct");
+  MPI_Datatype resized = MPI_DATATYPE_NULL;
+  const int rc = MPI_Type_create_resized(packed, 0, static_cast<MPI_Aint>(sizeof(T)), &resized);
+  MPI_Type_free(&packed);
+  check(rc, "MPI_Type_create_resized");
+  return commit_named(resized, type_name<T>());
+}
+
+template <class T>
+MPI_Datatype build_derived_datatype() {
+  if constexpr (is_std_array<T>::value) {
+    return build_array_datatype<typename T::value_type>(std::tuple_size_v<T>);
+  } else if constexpr (std::is_bounded_array_v<T>) {
+    return build_array_datatype<std::remove_extent_t<T>>(std::extent_v<T>);
+  } else {
+    return build_struct_datatype<T>();
+  }
+}
+
+/// The derived datatype of T, built and committed on first use (thread-safe) and freed at
+/// MPI_Finalize.
+template <class T>
+MPI_Datatype derived_datatype() {
+  static const MPI_Datatype type = build_derived_datatype<T>();
+  return type;
+}
+
+}  // namespace detail
+
+/// The MPI datatype thinmpi sends T as. Free for predefined types (an inline constant); a
+/// function-local static for derived ones.
+///
+///     MPI_Send(&x, 1, thinmpi::datatype_of<double>(), 1, 0, MPI_COMM_WORLD);
+template <has_datatype T>
+MPI_Datatype datatype_of() {
+  using U = std::remove_cv_t<T>;
+  if constexpr (detail::custom_datatype<U>) {
+    return datatype_traits<U>::get();
+  } else if constexpr (detail::is_predefined<U>) {
+    return detail::predefined_datatype<U>();
+  } else if constexpr (std::is_enum_v<U>) {
+    return datatype_of<std::underlying_type_t<U>>();
+  } else {
+    return detail::derived_datatype<U>();
+  }
+}
+
+namespace detail {
+
+/// Bytes one T occupies on the wire (MPI_Type_size): sizeof(T) for predefined types and enums,
+/// less than sizeof(T) for structs with padding.
+template <has_datatype T>
+std::size_t wire_size() {
+  using U = std::remove_cv_t<T>;
+  if constexpr (!custom_datatype<U> && (is_predefined<U> || std::is_enum_v<U>)) {
+    return sizeof(U);
+  } else {
+    static const std::size_t size = [] {
+      MPI_Count bytes = 0;
+      check(MPI_Type_size_x(datatype_of<U>(), &bytes), "MPI_Type_size_x");
+      return static_cast<std::size_t>(bytes);
+    }();
+    return size;
+  }
+}
+
+}  // namespace detail
+}  // namespace thinmpi

@@ -1,0 +1,414 @@
+#pragma once
+/// \file
+/// Requests of nonblocking operations. A request never lets MPI write into freed memory: one
+/// destroyed while still active completes first (a send is waited for; a receive is cancelled,
+/// then waited for, so that a message that never comes cannot hang the destructor).
+///
+/// - request: a borrowed buffer (a named object or a view) that must outlive the request.
+/// - owning_request<B>: a buffer moved into the request; wait() hands it back.
+/// - probing_request<C>: a std::vector or std::string of unknown size; nothing is posted until
+///   test()/wait() finds the message (MPI_Improbe), then it is received (MPI_Imrecv).
+
+#include <cstddef>
+#include <memory>
+#include <optional>
+#include <ranges>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "thinmpi/concepts.hpp"
+#include "thinmpi/detail/buffers.hpp"
+#include "thinmpi/detail/calls.hpp"
+#include "thinmpi/detail/mpi.hpp"
+#include "thinmpi/detail/p2p_errors.hpp"
+#include "thinmpi/status.hpp"
+
+namespace thinmpi {
+
+namespace detail {
+
+struct request_access;
+
+/// What a borrowed receive does on completion, type-erased so that request stays one type.
+struct receive_finisher {
+  void* target = nullptr;
+  receive_problem (*finish)(void* target, const MPI_Status& status) = nullptr;
+};
+
+template <class Into>
+receive_problem finish_borrowed(void* target, const MPI_Status& status) {
+  return finish_receive(*static_cast<Into*>(target), status, fill::up_to);
+}
+
+/// True when MPI has been finalized: a request cannot be completed any more.
+inline bool mpi_finalized() noexcept {
+  int finalized = 0;
+  MPI_Finalized(&finalized);
+  return finalized != 0;
+}
+
+}  // namespace detail
+
+/// A nonblocking operation on a buffer the caller keeps alive. Move-only.
+///
+///     auto r = world.irecv(std::span(buffer), 0, 7);  // buffer must outlive r
+///     thinmpi::status st = r.wait();
+class [[nodiscard]] request {
+ public:
+  /// An inactive request.
+  request() noexcept = default;
+  /// Adopts a posted MPI request; `receive` requests are cancelled if destroyed while active.
+  request(MPI_Request handle, const detail::p2p_call& call, const detail::mutable_buffer& buffer,
+          bool receive, detail::receive_finisher finisher = {}) noexcept
+      : handle_(handle), call_(call), buffer_(buffer), receive_(receive), finisher_(finisher) {}
+
+  request(request&& other) noexcept { take(other); }
+  request& operator=(request&& other) noexcept {
+    if (this != &other) {
+      abandon();
+      take(other);
+    }
+    return *this;
+  }
+  request(const request&) = delete;
+  request& operator=(const request&) = delete;
+  /// Completes an active request first: waits for a send, cancels then waits for a receive.
+  ~request() { abandon(); }
+
+  /// Blocks until the operation completes (MPI_Wait); throws thinmpi::mpi_error if it failed.
+  /// On a completed request, returns its status again.
+  status wait() {
+    if (handle_ != MPI_REQUEST_NULL) {
+      MPI_Status raw{};
+      const int rc = MPI_Wait(&handle_, &raw);
+      complete(rc, raw);
+    }
+    return status(status_, buffer_.type);
+  }
+  /// The status if the operation has completed (MPI_Test), else nothing.
+  [[nodiscard]] std::optional<status> test() {
+    if (handle_ != MPI_REQUEST_NULL) {
+      MPI_Status raw{};
+      int flag = 0;
+      const int rc = MPI_Test(&handle_, &flag, &raw);
+      if (rc == MPI_SUCCESS && flag == 0) return std::nullopt;
+      complete(rc, raw);
+    }
+    return status(status_, buffer_.type);
+  }
+  /// Whether the operation is posted and not yet completed.
+  [[nodiscard]] bool active() const noexcept { return handle_ != MPI_REQUEST_NULL; }
+  /// The MPI handle (MPI_REQUEST_NULL once complete).
+  [[nodiscard]] MPI_Request native() const noexcept { return handle_; }
+
+ private:
+  friend struct detail::request_access;
+  template <class>
+  friend class owning_request;
+  template <class>
+  friend class probing_request;
+
+  void take(request& other) noexcept {
+    handle_ = std::exchange(other.handle_, MPI_REQUEST_NULL);
+    status_ = other.status_;
+    call_ = other.call_;
+    buffer_ = other.buffer_;
+    receive_ = other.receive_;
+    finisher_ = other.finisher_;
+  }
+
+  /// Records a completion MPI reported, then throws if it failed or the data was wrong.
+  void complete(int rc, const MPI_Status& raw) {
+    status_ = raw;
+    if (!receive_) {
+      if (rc != MPI_SUCCESS) [[unlikely]] {
+        detail::raise_send(rc, call_, {buffer_.data, buffer_.count, buffer_.type});
+      }
+      return;
+    }
+    if (rc != MPI_SUCCESS) [[unlikely]] {
+      detail::raise_receive(rc, call_, buffer_, raw);
+    }
+    if (finisher_.finish == nullptr) return;
+    if (const auto problem = finisher_.finish(finisher_.target, raw);
+        problem != detail::receive_problem::none) [[unlikely]] {
+      detail::raise_problem(problem, call_, buffer_, raw);
+    }
+  }
+
+  void abandon() noexcept {
+    if (handle_ == MPI_REQUEST_NULL || detail::mpi_finalized()) return;
+    if (receive_) MPI_Cancel(&handle_);
+    MPI_Wait(&handle_, MPI_STATUS_IGNORE);
+    handle_ = MPI_REQUEST_NULL;
+  }
+
+  MPI_Request handle_ = MPI_REQUEST_NULL;
+  MPI_Status status_{};
+  detail::p2p_call call_{"", MPI_COMM_NULL, MPI_PROC_NULL, 0};
+  detail::mutable_buffer buffer_{nullptr, 0, MPI_BYTE};
+  bool receive_ = false;
+  detail::receive_finisher finisher_{};
+};
+
+namespace detail {
+
+/// Whether a buffer's elements stay where they are when the buffer object is moved: true for
+/// std::vector (heap storage), false for std::string (small strings live inside the object),
+/// std::array and scalars. Those are boxed on the heap while a request owns them.
+template <class B>
+inline constexpr bool data_survives_move = false;
+template <class T, class A>
+inline constexpr bool data_survives_move<std::vector<T, A>> = true;
+
+/// A buffer whose data address does not change while the request that owns it is moved.
+template <class B>
+class pinned {
+ public:
+  pinned() = default;
+  explicit pinned(B&& buffer) : buffer_(std::move(buffer)) {}
+  [[nodiscard]] B& get() noexcept { return buffer_; }
+  [[nodiscard]] B take() { return std::move(buffer_); }
+
+ private:
+  B buffer_{};
+};
+
+template <class B>
+  requires(!data_survives_move<B>)
+class pinned<B> {
+ public:
+  pinned() = default;
+  explicit pinned(B&& buffer) : buffer_(std::make_unique<B>(std::move(buffer))) {}
+  [[nodiscard]] B& get() noexcept { return *buffer_; }
+  [[nodiscard]] B take() { return std::move(*buffer_); }
+
+ private:
+  std::unique_ptr<B> buffer_;
+};
+
+}  // namespace detail
+
+/// A nonblocking operation that owns its buffer: moved in by isend(std::move(v), ...) or
+/// irecv(std::vector<int>(n), ...), handed back by wait(). Move-only.
+///
+///     auto r = world.irecv(std::vector<double>(1024), 0, 7);  // up to 1024 doubles
+///     std::vector<double> got = r.wait();                      // shrunk to what arrived
+template <class Buffer>
+class [[nodiscard]] owning_request {
+ public:
+  /// An inactive request.
+  owning_request() = default;
+  /// Takes a buffer and the request posted on it; `mode` is how a receive must fill it.
+  owning_request(detail::pinned<Buffer>&& buffer, request&& posted, bool receive,
+                 detail::fill mode)
+      : buffer_(std::move(buffer)), core_(std::move(posted)), receive_(receive), mode_(mode) {}
+
+  /// Blocks until complete, then hands the buffer back; for a receive, with what arrived.
+  Buffer wait() {
+    if (core_.active()) {
+      MPI_Status raw{};
+      const int rc = MPI_Wait(&detail_handle(), &raw);
+      complete(rc, raw);
+    }
+    return buffer_.take();
+  }
+  /// The buffer if the operation has completed, else nothing.
+  [[nodiscard]] std::optional<Buffer> test() {
+    if (core_.active()) {
+      MPI_Status raw{};
+      int flag = 0;
+      const int rc = MPI_Test(&detail_handle(), &flag, &raw);
+      if (rc == MPI_SUCCESS && flag == 0) return std::nullopt;
+      complete(rc, raw);
+    }
+    return buffer_.take();
+  }
+  /// Whether the operation is posted and not yet completed.
+  [[nodiscard]] bool active() const noexcept { return core_.active(); }
+  /// The status of the completed operation.
+  [[nodiscard]] status last_status() { return core_.wait(); }
+
+ private:
+  friend struct detail::request_access;
+
+  MPI_Request& detail_handle() noexcept;
+
+  void complete(int rc, const MPI_Status& raw);
+
+  detail::pinned<Buffer> buffer_;  // declared first, destroyed last: after core_ has completed
+  request core_;
+  bool receive_ = false;
+  detail::fill mode_ = detail::fill::up_to;
+};
+
+/// A receive of a std::vector or std::string whose size only the message knows. Posting it does
+/// not block; test() and wait() match the message (MPI_Improbe / MPI_Mprobe), size the container
+/// and receive into it (MPI_Imrecv). Works with wait_any(). Move-only.
+///
+///     auto r = world.irecv<std::vector<int>>(thinmpi::any_source, 7);
+///     std::vector<int> got = r.wait();
+template <class Container>
+class [[nodiscard]] probing_request {
+ public:
+  /// A request that matches nothing.
+  probing_request() = default;
+  /// Will receive from source with tag on comm.
+  probing_request(MPI_Comm comm, int source, int tag) noexcept
+      : comm_(comm), source_(source), tag_(tag), waiting_for_match_(true) {}
+
+  /// Blocks until the message has arrived whole, then hands it over.
+  Container wait() {
+    if (waiting_for_match_) match();
+    if (core_.active()) {
+      MPI_Status raw{};
+      const int rc = MPI_Wait(&detail_handle(), &raw);
+      complete(rc, raw);
+    }
+    return buffer_.take();
+  }
+  /// The container if the message has arrived whole, else nothing (never blocks).
+  [[nodiscard]] std::optional<Container> test() {
+    if (waiting_for_match_ && !try_match()) return std::nullopt;
+    if (core_.active()) {
+      MPI_Status raw{};
+      int flag = 0;
+      const int rc = MPI_Test(&detail_handle(), &flag, &raw);
+      if (rc == MPI_SUCCESS && flag == 0) return std::nullopt;
+      complete(rc, raw);
+    }
+    return buffer_.take();
+  }
+  /// Whether the message is still awaited: not yet matched, or matched and still arriving.
+  [[nodiscard]] bool active() const noexcept { return waiting_for_match_ || core_.active(); }
+  /// The status of the completed receive.
+  [[nodiscard]] status last_status() { return core_.wait(); }
+
+ private:
+  friend struct detail::request_access;
+  using element = std::ranges::range_value_t<Container>;
+
+  MPI_Request& detail_handle() noexcept;
+  [[nodiscard]] detail::p2p_call call() const noexcept {
+    return {"MPI_Imrecv", comm_, source_, tag_};
+  }
+
+  /// Sizes the container for a matched message and starts receiving it.
+  void start(MPI_Message message, const MPI_Status& probed);
+  /// MPI_Improbe: starts the receive if the message is there; true if it was.
+  bool try_match() {
+    MPI_Message message = MPI_MESSAGE_NULL;
+    MPI_Status probed{};
+    int flag = 0;
+    const int rc = MPI_Improbe(source_, tag_, comm_, &flag, &message, &probed);
+    if (rc != MPI_SUCCESS) [[unlikely]] {
+      detail::raise_receive(rc, {"MPI_Improbe", comm_, source_, tag_},
+                            {nullptr, 0, datatype_of<element>()}, probed);
+    }
+    if (flag == 0) return false;
+    start(message, probed);
+    return true;
+  }
+  /// MPI_Mprobe: blocks until the message is there, then starts the receive.
+  void match() {
+    MPI_Message message = MPI_MESSAGE_NULL;
+    MPI_Status probed{};
+    const int rc = MPI_Mprobe(source_, tag_, comm_, &message, &probed);
+    if (rc != MPI_SUCCESS) [[unlikely]] {
+      detail::raise_receive(rc, {"MPI_Mprobe", comm_, source_, tag_},
+                            {nullptr, 0, datatype_of<element>()}, probed);
+    }
+    start(message, probed);
+  }
+  void complete(int rc, const MPI_Status& raw);
+
+  detail::pinned<Container> buffer_;  // declared first, destroyed last
+  request core_;
+  MPI_Comm comm_ = MPI_COMM_NULL;
+  int source_ = MPI_PROC_NULL;
+  int tag_ = 0;
+  bool waiting_for_match_ = false;
+};
+
+namespace detail {
+
+/// Whether isend/irecv borrows P (a named object or a view) rather than taking it over.
+template <class P>
+inline constexpr bool borrows =
+    std::is_lvalue_reference_v<P> || std::ranges::borrowed_range<std::remove_cvref_t<P>>;
+
+/// The element count of a matched message, or, if its bytes are not whole elements, receives it
+/// (so the matched message is not left pending) and throws.
+template <class E>
+std::size_t matched_count(MPI_Message& message, const MPI_Status& probed, const p2p_call& call) {
+  const std::size_t bytes = status_bytes(probed);
+  if (bytes % wire_size<E>() == 0) [[likely]] {
+    return bytes / wire_size<E>();
+  }
+  std::vector<std::byte> discarded(bytes);
+  MPI_Status raw{};
+  static_cast<void>(mrecv(discarded.data(), bytes, MPI_BYTE, &message, &raw));
+  raise_problem(receive_problem::partial_element, call, {nullptr, 0, datatype_of<E>()}, probed);
+}
+
+}  // namespace detail
+
+template <class Buffer>
+MPI_Request& owning_request<Buffer>::detail_handle() noexcept {
+  return core_.handle_;
+}
+
+template <class Buffer>
+void owning_request<Buffer>::complete(int rc, const MPI_Status& raw) {
+  core_.complete(rc, raw);
+  if (!receive_) return;
+  if (const auto problem = detail::finish_receive(buffer_.get(), raw, mode_);
+      problem != detail::receive_problem::none) [[unlikely]] {
+    detail::raise_problem(problem, core_.call_, core_.buffer_, raw);
+  }
+}
+
+template <class Container>
+MPI_Request& probing_request<Container>::detail_handle() noexcept {
+  return core_.handle_;
+}
+
+template <class Container>
+void probing_request<Container>::start(MPI_Message message, const MPI_Status& probed) {
+  waiting_for_match_ = false;
+  Container sized;
+  sized.resize(detail::matched_count<element>(message, probed, call()));
+  buffer_ = detail::pinned<Container>(std::move(sized));
+  Container& target = buffer_.get();
+  const detail::mutable_buffer buffer{std::ranges::data(target), std::ranges::size(target),
+                                      datatype_of<element>()};
+  MPI_Request handle = MPI_REQUEST_NULL;
+  const int rc = detail::imrecv(buffer.data, buffer.count, buffer.type, &message, &handle);
+  if (rc != MPI_SUCCESS) [[unlikely]] {
+    detail::raise_receive(rc, call(), buffer, probed);
+  }
+  core_ = request(handle, call(), buffer, true);
+}
+
+template <class Container>
+void probing_request<Container>::complete(int rc, const MPI_Status& raw) {
+  core_.complete(rc, raw);
+}
+
+/// The request isend() returns for P: borrowed for named payloads and views, owning otherwise.
+template <class P>
+using isend_request_t =
+    std::conditional_t<detail::borrows<P>, request, owning_request<std::remove_cvref_t<P>>>;
+/// The request irecv(into, ...) returns for Into: borrowed or owning, as for isend().
+template <class Into>
+using irecv_request_t =
+    std::conditional_t<detail::borrows<Into>, request, owning_request<std::remove_cvref_t<Into>>>;
+/// The request irecv<T>() returns: probing for vector/string of unknown size, else owning.
+template <class T>
+using irecv_new_request_t =
+    std::conditional_t<resizable_payload<T>, probing_request<T>, owning_request<T>>;
+
+}  // namespace thinmpi
+
+#include "thinmpi/completion.hpp"

@@ -1,0 +1,18 @@
+#pragma once
+/// \file
+/// thinmpi: header-only C++20 MPI whose convenient calls cost what the C calls cost.
+/// The umbrella header; each header it includes also compiles on its own.
+
+#include "thinmpi/communicator.hpp"
+#include "thinmpi/completion.hpp"
+#include "thinmpi/concepts.hpp"
+#include "thinmpi/datatype.hpp"
+#include "thinmpi/environment.hpp"
+#include "thinmpi/error.hpp"
+#include "thinmpi/p2p/nonblocking.hpp"
+#include "thinmpi/p2p/probe.hpp"
+#include "thinmpi/p2p/recv.hpp"
+#include "thinmpi/p2p/send.hpp"
+#include "thinmpi/p2p/sendrecv.hpp"
+#include "thinmpi/request.hpp"
+#include "thinmpi/status.hpp"
