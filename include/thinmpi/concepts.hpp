@@ -21,15 +21,15 @@ concept scalar_payload =
 /// A contiguous sized range of elements with a datatype, sent as one message of data() and
 /// size(): std::vector, std::array, std::span, C arrays, std::string, std::string_view.
 template <class R>
-concept contiguous_payload =
-    std::ranges::contiguous_range<R> && std::ranges::sized_range<R> &&
+concept contiguous_payload = std::ranges::contiguous_range<R> && std::ranges::sized_range<R> &&
     has_datatype<std::ranges::range_value_t<R>>;
 
 /// A contiguous payload that can change size: std::vector, std::string. As a receive target its
 /// current size is the bound, and it shrinks to what arrived; recv<C>(source, tag) allocates one.
 template <class R>
-concept resizable_payload =
-    contiguous_payload<R> && requires(R& r, std::size_t n) { r.resize(n); };
+concept resizable_payload = contiguous_payload<R> && requires(R& r, std::size_t n) {
+  r.resize(n);
+};
 
 /// Anything thinmpi can send.
 template <class T>
@@ -95,11 +95,13 @@ consteval void require_sendable() {
 template <class Into>
 consteval void require_writable() {
   using U = std::remove_cvref_t<Into>;
+  using as_given = std::remove_reference_t<Into>;
   require_sendable<U>();
-  if constexpr (std::is_const_v<std::remove_reference_t<Into>>) {
+  if constexpr (std::is_const_v<as_given> && !std::ranges::borrowed_range<U>) {
     static_assert(dependent_false<U>, "thinmpi cannot receive into a const object");
-  } else if constexpr (std::ranges::range<U>) {
-    if constexpr (std::is_const_v<std::remove_reference_t<std::ranges::range_reference_t<U>>>) {
+  } else if constexpr (std::ranges::range<as_given>) {
+    if constexpr (std::is_const_v<
+                      std::remove_reference_t<std::ranges::range_reference_t<as_given>>>) {
       static_assert(dependent_false<U>,
                     "thinmpi cannot receive into a range of const elements (such as "
                     "std::string_view or std::span<const T>); pass a writable buffer");

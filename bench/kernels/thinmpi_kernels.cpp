@@ -1,0 +1,201 @@
+// The thinmpi variants of the ping-pong: each one is the call a user would naturally write for
+// its payload, measured against the C variant that does the same thing (its baseline).
+//
+//   thinmpi/scalar          send(int) / recv<int>()                     vs c/int_buffer
+//   thinmpi/span            send(std::span) / recv(std::span)           vs c/int_buffer
+//   thinmpi/vector_bounded  send(vector) / recv(vector&) (size = bound) vs c/int_buffer
+//   thinmpi/vector_alloc    send(vector) / recv<std::vector<int>>()     vs c/mprobe
+//   thinmpi/string          send(string) / recv(string&) (bounded)      vs c/char_buffer
+//   thinmpi/string_alloc    send(string) / recv<std::string>()          vs c/char_mprobe
+//   thinmpi/struct          send(vector<wb_particle>) / recv(vector&)   vs c/struct
+//   thinmpi/char_span       send(std::span<char>) / recv(std::span)     vs c/char_buffer (OSU)
+//
+// Rank 0 sends first; rank 1 sends back what it received, so both ranks can verify it.
+
+#include <cstddef>
+#include <cstdio>
+#include <exception>
+#include <new>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "thinmpi/thinmpi.hpp"
+#include "variant.h"
+
+// particle.h is C: its casts are C casts.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wold-style-cast"
+#include "particle.h"
+#pragma GCC diagnostic pop
+
+/// Field-wise equality for verifying received particles (in the global namespace, for ADL).
+static bool operator==(const wb_particle& a, const wb_particle& b) {
+  return a.x == b.x && a.y == b.y && a.z == b.z && a.mass == b.mass && a.id == b.id &&
+         a.species == b.species;
+}
+
+namespace {
+
+constexpr int tag = 7;
+
+/// One variant's buffers on one rank; Buffer is what the variant sends and receives.
+template <class Buffer>
+struct state {
+  thinmpi::comm_view comm;
+  int rank;
+  int peer;
+  Buffer sent;
+  Buffer received;
+};
+
+/// An exception cannot cross the C harness: report it and end the job.
+[[noreturn]] void abort_on(const std::exception& error) {
+  std::fprintf(stderr, "thinmpi kernel failed: %s\n", error.what());
+  MPI_Abort(MPI_COMM_WORLD, 3);
+  std::terminate();
+}
+
+template <class Buffer>
+state<Buffer>& as_state(void* raw) {
+  return *static_cast<state<Buffer>*>(raw);
+}
+
+template <class Buffer, class Fill>
+void* make_state(MPI_Comm comm, std::size_t count, Fill fill) noexcept {
+  try {
+    auto* s = new state<Buffer>{thinmpi::comm_view(comm), 0, 0, {}, {}};
+    s->rank = s->comm.rank();
+    s->peer = 1 - s->rank;
+    fill(s->sent, count);
+    s->received = s->sent;  // the bound (and size) of the receives
+    return s;
+  } catch (const std::exception&) {
+    return nullptr;
+  }
+}
+
+template <class Buffer>
+void destroy_state(void* raw) noexcept {
+  delete &as_state<Buffer>(raw);
+}
+
+template <class Buffer>
+int received_differs(void* raw) noexcept {
+  const auto& s = as_state<Buffer>(raw);
+  return s.received == s.sent ? 0 : 1;
+}
+
+/// Runs `iterations` round trips of exchange(s, send_first) where send_first is rank 0's role.
+template <class Buffer, class Exchange>
+void run(void* raw, long iterations, Exchange exchange) noexcept {
+  auto& s = as_state<Buffer>(raw);
+  try {
+    for (long i = 0; i < iterations; ++i)
+      exchange(s);
+  } catch (const std::exception& error) {
+    abort_on(error);
+  }
+}
+
+void fill_ints(std::vector<int>& values, std::size_t count) {
+  values.resize(count);
+  for (std::size_t i = 0; i < count; ++i)
+    values[i] = static_cast<int>(i * 31 + 7);
+}
+
+void fill_chars(std::string& text, std::size_t count) {
+  text.resize(count);
+  for (std::size_t i = 0; i < count; ++i)
+    text[i] = static_cast<char>('a' + i % 26);
+}
+
+void fill_char_vector(std::vector<char>& bytes, std::size_t count) {
+  bytes.resize(count);
+  for (std::size_t i = 0; i < count; ++i)
+    bytes[i] = static_cast<char>((i * 31 + 7) & 0x7f);
+}
+
+void fill_particles(std::vector<wb_particle>& particles, std::size_t count) {
+  particles.resize(count);
+  for (std::size_t i = 0; i < count; ++i)
+    particles[i] = wb_particle_at(static_cast<long>(i));
+}
+
+// --- thinmpi/scalar: one int, received by value.
+using scalar_state = state<std::vector<int>>;  // sent[0] and received[0] hold the value
+
+void scalar_round_trips(void* raw, long iterations) {
+  run<std::vector<int>>(raw, iterations, [](scalar_state& s) {
+    if (s.rank == 0) s.comm.send(s.sent[0], s.peer, tag);
+    s.received[0] = s.comm.recv<int>(s.peer, tag);
+    if (s.rank == 1) s.comm.send(s.received[0], s.peer, tag);
+  });
+}
+
+// --- thinmpi/span and thinmpi/char_span: a raw buffer of known size, as a std::span.
+template <class Element>
+void span_round_trips(void* raw, long iterations) {
+  run<std::vector<Element>>(raw, iterations, [](state<std::vector<Element>>& s) {
+    const std::span<Element> in(s.received);
+    if (s.rank == 0) s.comm.send(std::span<const Element>(s.sent), s.peer, tag);
+    s.comm.recv(in, s.peer, tag);
+    if (s.rank == 1) s.comm.send(std::span<const Element>(in), s.peer, tag);
+  });
+}
+
+// --- thinmpi/vector_bounded, thinmpi/string, thinmpi/struct: the container is the bound.
+template <class Buffer>
+void bounded_round_trips(void* raw, long iterations) {
+  run<Buffer>(raw, iterations, [](state<Buffer>& s) {
+    if (s.rank == 0) s.comm.send(s.sent, s.peer, tag);
+    s.comm.recv(s.received, s.peer, tag);
+    if (s.rank == 1) s.comm.send(s.received, s.peer, tag);
+  });
+}
+
+// --- thinmpi/vector_alloc, thinmpi/string_alloc: a new container of the size that was sent.
+template <class Buffer>
+void allocating_round_trips(void* raw, long iterations) {
+  run<Buffer>(raw, iterations, [](state<Buffer>& s) {
+    if (s.rank == 0) s.comm.send(s.sent, s.peer, tag);
+    s.received = s.comm.template recv<Buffer>(s.peer, tag);
+    if (s.rank == 1) s.comm.send(s.received, s.peer, tag);
+  });
+}
+
+template <class Buffer, void (*Fill)(Buffer&, std::size_t)>
+void* setup(MPI_Comm comm, std::size_t count) {
+  return make_state<Buffer>(comm, count, Fill);
+}
+
+using ints = std::vector<int>;
+using chars = std::vector<char>;
+using particles = std::vector<wb_particle>;
+
+const wb_variant variants[] = {
+    {"thinmpi", "scalar", "c/int_buffer", sizeof(int), 1, setup<ints, fill_ints>,
+     scalar_round_trips, received_differs<ints>, destroy_state<ints>},
+    {"thinmpi", "span", "c/int_buffer", sizeof(int), 0, setup<ints, fill_ints>,
+     span_round_trips<int>, received_differs<ints>, destroy_state<ints>},
+    {"thinmpi", "vector_bounded", "c/int_buffer", sizeof(int), 0, setup<ints, fill_ints>,
+     bounded_round_trips<ints>, received_differs<ints>, destroy_state<ints>},
+    {"thinmpi", "vector_alloc", "c/mprobe", sizeof(int), 0, setup<ints, fill_ints>,
+     allocating_round_trips<ints>, received_differs<ints>, destroy_state<ints>},
+    {"thinmpi", "string", "c/char_buffer", sizeof(char), 0, setup<std::string, fill_chars>,
+     bounded_round_trips<std::string>, received_differs<std::string>, destroy_state<std::string>},
+    {"thinmpi", "string_alloc", "c/char_mprobe", sizeof(char), 0, setup<std::string, fill_chars>,
+     allocating_round_trips<std::string>, received_differs<std::string>,
+     destroy_state<std::string>},
+    {"thinmpi", "struct", "c/struct", sizeof(wb_particle), 0, setup<particles, fill_particles>,
+     bounded_round_trips<particles>, received_differs<particles>, destroy_state<particles>},
+    {"thinmpi", "char_span", "c/char_buffer", sizeof(char), 0, setup<chars, fill_char_vector>,
+     span_round_trips<char>, received_differs<chars>, destroy_state<chars>},
+};
+
+}  // namespace
+
+extern "C" std::size_t wb_thinmpi_variants(const wb_variant** table) {
+  *table = variants;
+  return sizeof variants / sizeof variants[0];
+}
