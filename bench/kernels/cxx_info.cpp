@@ -2,11 +2,5 @@
 #include "harness_info.h"
 
 extern "C" const char* wb_cxx_compiler(void) {
-#if defined(__clang__)
-  return "clang++ " __clang_version__;
-#elif defined(__GNUC__)
-  return "g++ " __VERSION__;
-#else
-  return "unknown";
-#endif
+  return WB_COMPILER_NAME("clang++", "g++");
 }

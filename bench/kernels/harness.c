@@ -23,13 +23,7 @@ static const char usage[] =
 
 /* The C compiler of the C kernels and of this harness. */
 static const char* c_compiler(void) {
-#if defined(__clang__)
-  return "clang " __clang_version__;
-#elif defined(__GNUC__)
-  return "gcc " __VERSION__;
-#else
-  return "unknown";
-#endif
+  return WB_COMPILER_NAME("clang", "gcc");
 }
 
 static void print_list(void) {

@@ -2,6 +2,15 @@
 #ifndef WB_HARNESS_INFO_H
 #define WB_HARNESS_INFO_H
 
+/* "<name> <version>" of the compiler of the translation unit that expands it. */
+#if defined(__clang__)
+#define WB_COMPILER_NAME(clang_name, gcc_name) clang_name " " __clang_version__
+#elif defined(__GNUC__)
+#define WB_COMPILER_NAME(clang_name, gcc_name) gcc_name " " __VERSION__
+#else
+#define WB_COMPILER_NAME(clang_name, gcc_name) "unknown"
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif

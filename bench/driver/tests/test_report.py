@@ -94,5 +94,16 @@ class Rendering(unittest.TestCase):
         self.assertNotIn("<script", page)
 
 
+
+class Context(unittest.TestCase):
+    def test_mpich_version_is_shortened(self):
+        from wrapper_bench.report import short_version
+
+        text = "MPICH Version:\t4.0.2\nMPICH Release date:\tThu\nMPICH Device:\tch4:ucx\n"
+        self.assertEqual(short_version(text), "MPICH 4.0.2 (ch4:ucx)")
+        self.assertEqual(short_version("Open MPI v4.1.4, package: Debian"),
+                         "Open MPI v4.1.4, package: Debian")
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -144,8 +144,8 @@ def big_buffers_converge(cells):
         return _conclusion(6, claim, UNKNOWN, "The size sweep did not reach 1 MiB.")
     verdict = HOLDS if all(abs(big - 1) < abs(small - 1) or big <= 1.05
                            for _, small, big in pairs) else FAILS
-    figures = "; ".join(f"{c['variant']} {MPI_NAMES[c['mpi']]}: {s:.2f}× at 4 B, {b:.2f}× at "
-                        f"1 MiB" for c, s, b in pairs)
+    figures = "; ".join(f"{c['variant']} {MPI_NAMES[c['mpi']]} {c['compiler']}: {s:.2f}× at "
+                        f"4 B, {b:.2f}× at 1 MiB" for c, s, b in pairs)
     return _conclusion(6, claim, verdict, figures + ".")
 
 

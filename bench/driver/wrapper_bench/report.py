@@ -14,6 +14,28 @@ class Section:
     charts: list = field(default_factory=list)  # (title, png file name)
 
 
+def short_version(library_version):
+    """'MPICH Version: 4.0.2 ... MPICH Device: ch4:ucx ...' -> 'MPICH 4.0.2 (ch4:ucx)'; other
+    implementations' one-line strings are kept as they are."""
+    fields = dict(line.split(":", 1) for line in library_version.splitlines() if ":" in line)
+    if "MPICH Version" in fields:
+        device = fields.get("MPICH Device", "").strip()
+        return f"MPICH {fields['MPICH Version'].strip()}" + (f" ({device})" if device else "")
+    return library_version.splitlines()[0] if library_version else "unknown"
+
+
+def noise_lines(cells):
+    """How many cells moved by more than 20% between processes (a shared VM's bursts)."""
+    timed = [c for c in cells if c["reps"] > 1]
+    noisy = [c for c in timed if c["one_way_us"]["max"] > 1.2 * c["one_way_us"]["min"]]
+    if not timed:
+        return []
+    return [f"Noise: {len(noisy)} of {len(timed)} cells moved by more than 20% between "
+            "processes (min and max of every cell are in results.json). On a virtual machine "
+            "the host may move the two vCPUs between cores, so absolute times shift from one "
+            "process to the next; ratios, taken side by side inside one process, hold better."]
+
+
 def context_lines(context):
     """The machine and versions, one line each."""
     lines = [f"Machine: {context.get('cpu_model')}, {context.get('cpu_count')} cores, "
@@ -21,7 +43,8 @@ def context_lines(context):
              f"Mode: {context.get('mode')} ({context.get('command')})."]
     for mpi, version in context.get("mpi", {}).items():
         binding = context.get("binding", {}).get(mpi, "unknown")
-        lines.append(f"{tables.MPI_NAMES.get(mpi, mpi)}: {version} (binding: {binding}).")
+        lines.append(f"{tables.MPI_NAMES.get(mpi, mpi)}: {short_version(version)} "
+                     f"(binding: {binding}).")
     for build, compilers in context.get("compilers", {}).items():
         lines.append(f"{build}: C {compilers.get('c')}, C++ {compilers.get('cxx')}.")
     for mpi, boost in context.get("boost", {}).items():
@@ -44,7 +67,8 @@ def build_sections(doc, charts):
     """The report's sections, the article's order first."""
     cells = doc["cells"]
     return [
-        Section("What actually mattered, on this machine", _conclusion_lines(doc)),
+        Section("What actually mattered, on this machine",
+                _conclusion_lines(doc) + noise_lines(cells)),
         Section("C MPI: the floor", tables=[tables.c_floor(cells)]),
         Section("The scalar path", tables=[tables.scalar_overhead(cells)],
                 charts=_by_chart(charts, "tiny_")),
@@ -60,8 +84,9 @@ def build_sections(doc, charts):
         Section("Path audit", tables=path_tables.audit_tables(doc["audit"])),
         Section("Symbols", tables=path_tables.symbol_tables(doc["symbols"])),
         Section("thinmpi against its targets", tables=[path_tables.thinmpi_targets(cells)]),
-        Section("Missing and failed cells", tables=[path_tables.missing_table(doc["missing"]),
-                                                    path_tables.failures_table(doc["failures"])]),
+        Section("Missing and failed cells",
+                tables=[path_tables.missing_table(doc["missing"]),
+                        path_tables.failures_table(doc["failures"])]),
     ]
 
 
