@@ -171,8 +171,8 @@ TEST(P2p, ZeroLengthMessagesOnEveryPath) {
 TEST(P2p, AnySourceAnyTagReportWhoSent) {
   auto world = thinmpi::world();
   const ring r(world);
-  auto sent = world.isend(iota_from(0, static_cast<std::size_t>(r.rank) + 1), r.next(),
-                          100 + r.rank);
+  auto sent =
+      world.isend(iota_from(0, static_cast<std::size_t>(r.rank) + 1), r.next(), 100 + r.rank);
   auto [values, st] =
       world.recv_with_status<std::vector<int>>(thinmpi::any_source, thinmpi::any_tag);
   EXPECT_EQ(st.source(), r.prev());

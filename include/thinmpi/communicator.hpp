@@ -245,8 +245,7 @@ inline int comm_view::tag_ub() const {
   int* value = nullptr;
   int found = 0;
   // MPI_TAG_UB is an attribute of MPI_COMM_WORLD only, and the same for every communicator.
-  detail::check(MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &value, &found),
-                "MPI_Comm_get_attr");
+  detail::check(MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &value, &found), "MPI_Comm_get_attr");
   return found != 0 && value != nullptr ? *value : 32767;
 }
 

@@ -105,7 +105,8 @@ template <class Range>
 std::vector<request_ref> refs_of(Range& requests) {
   std::vector<request_ref> refs;
   if constexpr (std::ranges::sized_range<Range>) refs.reserve(std::ranges::size(requests));
-  for (auto& r : requests) refs.emplace_back(r);
+  for (auto& r : requests)
+    refs.emplace_back(r);
   return refs;
 }
 
@@ -126,8 +127,7 @@ inline bool gather(std::span<const request_ref> refs, std::vector<MPI_Request>& 
 }
 
 /// Hands one completion back to its request (which throws if it failed).
-inline void finish_one(const request_ref& ref, MPI_Request handle, int rc,
-                       const MPI_Status& raw) {
+inline void finish_one(const request_ref& ref, MPI_Request handle, int rc, const MPI_Status& raw) {
   ref.handle() = handle;
   ref.complete(rc, raw);
 }
@@ -140,7 +140,8 @@ inline void wait_all(std::span<const request_ref> refs) {
   gather(refs, handles);
   std::vector<MPI_Status> statuses(refs.size());
   std::vector<bool> was_active(refs.size());
-  for (std::size_t i = 0; i < refs.size(); ++i) was_active[i] = handles[i] != MPI_REQUEST_NULL;
+  for (std::size_t i = 0; i < refs.size(); ++i)
+    was_active[i] = handles[i] != MPI_REQUEST_NULL;
   const int rc = MPI_Waitall(static_cast<int>(handles.size()), handles.data(), statuses.data());
   if (rc != MPI_SUCCESS && rc != MPI_ERR_IN_STATUS) raise_completion(rc, "MPI_Waitall");
   std::exception_ptr first_error;
@@ -185,7 +186,8 @@ inline bool test_all(std::span<const request_ref> refs) {
   if (gather(refs, handles)) return false;
   std::vector<MPI_Status> statuses(refs.size());
   std::vector<bool> was_active(refs.size());
-  for (std::size_t i = 0; i < refs.size(); ++i) was_active[i] = handles[i] != MPI_REQUEST_NULL;
+  for (std::size_t i = 0; i < refs.size(); ++i)
+    was_active[i] = handles[i] != MPI_REQUEST_NULL;
   int flag = 0;
   const int rc =
       MPI_Testall(static_cast<int>(handles.size()), handles.data(), &flag, statuses.data());

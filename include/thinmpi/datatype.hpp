@@ -57,36 +57,59 @@ template <class T, std::size_t N>
 struct is_std_array<std::array<T, N>> : std::true_type {};
 
 template <class T>
-concept reflectable_aggregate = std::is_class_v<T> && std::is_aggregate_v<T> &&
-                                !std::is_union_v<T> && std::is_trivially_copyable_v<T> &&
-                                std::is_standard_layout_v<T> && !is_std_array<T>::value &&
-                                field_count<T> >= 1;
+concept reflectable_aggregate =
+    std::is_class_v<T> && std::is_aggregate_v<T> && !std::is_union_v<T> &&
+    std::is_trivially_copyable_v<T> && std::is_standard_layout_v<T> && !is_std_array<T>::value &&
+    field_count<T> >= 1;
 
 template <class T>
 MPI_Datatype predefined_datatype() {
-  if constexpr (std::is_same_v<T, bool>) return MPI_CXX_BOOL;
-  else if constexpr (std::is_same_v<T, char>) return MPI_CHAR;
-  else if constexpr (std::is_same_v<T, signed char>) return MPI_SIGNED_CHAR;
-  else if constexpr (std::is_same_v<T, unsigned char>) return MPI_UNSIGNED_CHAR;
-  else if constexpr (std::is_same_v<T, wchar_t>) return MPI_WCHAR;
-  else if constexpr (std::is_same_v<T, char8_t>) return MPI_UINT8_T;
-  else if constexpr (std::is_same_v<T, char16_t>) return MPI_UINT16_T;
-  else if constexpr (std::is_same_v<T, char32_t>) return MPI_UINT32_T;
-  else if constexpr (std::is_same_v<T, short>) return MPI_SHORT;
-  else if constexpr (std::is_same_v<T, unsigned short>) return MPI_UNSIGNED_SHORT;
-  else if constexpr (std::is_same_v<T, int>) return MPI_INT;
-  else if constexpr (std::is_same_v<T, unsigned>) return MPI_UNSIGNED;
-  else if constexpr (std::is_same_v<T, long>) return MPI_LONG;
-  else if constexpr (std::is_same_v<T, unsigned long>) return MPI_UNSIGNED_LONG;
-  else if constexpr (std::is_same_v<T, long long>) return MPI_LONG_LONG;
-  else if constexpr (std::is_same_v<T, unsigned long long>) return MPI_UNSIGNED_LONG_LONG;
-  else if constexpr (std::is_same_v<T, float>) return MPI_FLOAT;
-  else if constexpr (std::is_same_v<T, double>) return MPI_DOUBLE;
-  else if constexpr (std::is_same_v<T, long double>) return MPI_LONG_DOUBLE;
-  else if constexpr (std::is_same_v<T, std::byte>) return MPI_BYTE;
-  else if constexpr (std::is_same_v<T, std::complex<float>>) return MPI_CXX_FLOAT_COMPLEX;
-  else if constexpr (std::is_same_v<T, std::complex<double>>) return MPI_CXX_DOUBLE_COMPLEX;
-  else return MPI_CXX_LONG_DOUBLE_COMPLEX;
+  if constexpr (std::is_same_v<T, bool>)
+    return MPI_CXX_BOOL;
+  else if constexpr (std::is_same_v<T, char>)
+    return MPI_CHAR;
+  else if constexpr (std::is_same_v<T, signed char>)
+    return MPI_SIGNED_CHAR;
+  else if constexpr (std::is_same_v<T, unsigned char>)
+    return MPI_UNSIGNED_CHAR;
+  else if constexpr (std::is_same_v<T, wchar_t>)
+    return MPI_WCHAR;
+  else if constexpr (std::is_same_v<T, char8_t>)
+    return MPI_UINT8_T;
+  else if constexpr (std::is_same_v<T, char16_t>)
+    return MPI_UINT16_T;
+  else if constexpr (std::is_same_v<T, char32_t>)
+    return MPI_UINT32_T;
+  else if constexpr (std::is_same_v<T, short>)
+    return MPI_SHORT;
+  else if constexpr (std::is_same_v<T, unsigned short>)
+    return MPI_UNSIGNED_SHORT;
+  else if constexpr (std::is_same_v<T, int>)
+    return MPI_INT;
+  else if constexpr (std::is_same_v<T, unsigned>)
+    return MPI_UNSIGNED;
+  else if constexpr (std::is_same_v<T, long>)
+    return MPI_LONG;
+  else if constexpr (std::is_same_v<T, unsigned long>)
+    return MPI_UNSIGNED_LONG;
+  else if constexpr (std::is_same_v<T, long long>)
+    return MPI_LONG_LONG;
+  else if constexpr (std::is_same_v<T, unsigned long long>)
+    return MPI_UNSIGNED_LONG_LONG;
+  else if constexpr (std::is_same_v<T, float>)
+    return MPI_FLOAT;
+  else if constexpr (std::is_same_v<T, double>)
+    return MPI_DOUBLE;
+  else if constexpr (std::is_same_v<T, long double>)
+    return MPI_LONG_DOUBLE;
+  else if constexpr (std::is_same_v<T, std::byte>)
+    return MPI_BYTE;
+  else if constexpr (std::is_same_v<T, std::complex<float>>)
+    return MPI_CXX_FLOAT_COMPLEX;
+  else if constexpr (std::is_same_v<T, std::complex<double>>)
+    return MPI_CXX_DOUBLE_COMPLEX;
+  else
+    return MPI_CXX_LONG_DOUBLE_COMPLEX;
 }
 
 template <class T>
@@ -159,7 +182,8 @@ inline datatype_registry& registry() {
 inline int free_registered_datatypes(MPI_Comm, int, void*, void*) {
   datatype_registry& r = registry();
   const std::lock_guard lock(r.mutex);
-  for (MPI_Datatype& type : r.types) MPI_Type_free(&type);
+  for (MPI_Datatype& type : r.types)
+    MPI_Type_free(&type);
   r.types.clear();
   r.hooked = false;
   return MPI_SUCCESS;
@@ -208,8 +232,7 @@ MPI_Datatype build_struct_datatype() {
   const auto* base = reinterpret_cast<const std::byte*>(&object);
   std::size_t i = 0;
   visit_fields<fields>(object, [&](const auto&... member) {
-    ((lengths[i] = 1,
-      offsets[i] = reinterpret_cast<const std::byte*>(&member) - base,
+    ((lengths[i] = 1, offsets[i] = reinterpret_cast<const std::byte*>(&member) - base,
       types[i] = datatype_of<std::remove_cvref_t<decltype(member)>>(), ++i),
      ...);
   });

@@ -36,10 +36,14 @@ enum class thread_level : int {
 }
 
 /// Seconds since some time in the past (MPI_Wtime).
-[[nodiscard]] inline double wtime() noexcept { return MPI_Wtime(); }
+[[nodiscard]] inline double wtime() noexcept {
+  return MPI_Wtime();
+}
 
 /// The resolution of wtime() in seconds (MPI_Wtick).
-[[nodiscard]] inline double wtick() noexcept { return MPI_Wtick(); }
+[[nodiscard]] inline double wtick() noexcept {
+  return MPI_Wtick();
+}
 
 /// The name of the processor this rank runs on (MPI_Get_processor_name).
 [[nodiscard]] inline std::string processor_name() {

@@ -176,8 +176,7 @@ class pinned {
 };
 
 template <class B>
-  requires(!data_survives_move<B>)
-class pinned<B> {
+requires(!data_survives_move<B>) class pinned<B> {
  public:
   pinned() = default;
   explicit pinned(B&& buffer) : buffer_(std::make_unique<B>(std::move(buffer))) {}
@@ -201,8 +200,7 @@ class [[nodiscard]] owning_request {
   /// An inactive request.
   owning_request() = default;
   /// Takes a buffer and the request posted on it; `mode` is how a receive must fill it.
-  owning_request(detail::pinned<Buffer>&& buffer, request&& posted, bool receive,
-                 detail::fill mode)
+  owning_request(detail::pinned<Buffer>&& buffer, request&& posted, bool receive, detail::fill mode)
       : buffer_(std::move(buffer)), core_(std::move(posted)), receive_(receive), mode_(mode) {}
 
   /// Blocks until complete, then hands the buffer back; for a receive, with what arrived.
@@ -304,7 +302,7 @@ class [[nodiscard]] probing_request {
     const int rc = MPI_Improbe(source_, tag_, comm_, &flag, &message, &probed);
     if (rc != MPI_SUCCESS) [[unlikely]] {
       detail::raise_receive(rc, {"MPI_Improbe", comm_, source_, tag_},
-                            {nullptr, 0, datatype_of<element>()}, probed);
+                            detail::no_buffer(datatype_of<element>()), probed);
     }
     if (flag == 0) return false;
     start(message, probed);
@@ -317,7 +315,7 @@ class [[nodiscard]] probing_request {
     const int rc = MPI_Mprobe(source_, tag_, comm_, &message, &probed);
     if (rc != MPI_SUCCESS) [[unlikely]] {
       detail::raise_receive(rc, {"MPI_Mprobe", comm_, source_, tag_},
-                            {nullptr, 0, datatype_of<element>()}, probed);
+                            detail::no_buffer(datatype_of<element>()), probed);
     }
     start(message, probed);
   }
@@ -349,7 +347,7 @@ std::size_t matched_count(MPI_Message& message, const MPI_Status& probed, const 
   std::vector<std::byte> discarded(bytes);
   MPI_Status raw{};
   static_cast<void>(mrecv(discarded.data(), bytes, MPI_BYTE, &message, &raw));
-  raise_problem(receive_problem::partial_element, call, {nullptr, 0, datatype_of<E>()}, probed);
+  raise_problem(receive_problem::partial_element, call, no_buffer(datatype_of<E>()), probed);
 }
 
 }  // namespace detail

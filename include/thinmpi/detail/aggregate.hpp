@@ -25,19 +25,22 @@ struct any_member {
 /// its copy (or, in libstdc++, with its GNU __complex__ constructor).
 struct any_plain_member {
   template <class U>
-    requires(std::is_arithmetic_v<U> || std::is_enum_v<U> || std::is_pointer_v<U> ||
-             (std::is_class_v<U> && std::is_aggregate_v<U>))
+  requires(std::is_arithmetic_v<U> || std::is_enum_v<U> || std::is_pointer_v<U> ||
+           (std::is_class_v<U> && std::is_aggregate_v<U>))
   operator U() const;  // never defined: only named in unevaluated requires-expressions
 };
 
 template <class T, class Filler, std::size_t... I>
-concept braced_initializable = requires { T{{(void(I), Filler{})}...}; };
+concept braced_initializable = requires {
+  T{{(void(I), Filler{})}...};
+};
 
 template <class T, class Filler, std::size_t N>
 consteval bool braced_initializable_n() {
   return []<std::size_t... I>(std::index_sequence<I...>) {
     return braced_initializable<T, Filler, I...>;
-  }(std::make_index_sequence<N>{});
+  }
+  (std::make_index_sequence<N>{});
 }
 
 /// The most members thinmpi reflects in one struct.
@@ -56,8 +59,8 @@ consteval std::size_t braced_count() {
 
 /// The number of members of the aggregate T.
 template <class T>
-inline constexpr std::size_t field_count =
-    std::max(braced_count<T, any_member>(), braced_count<T, any_plain_member>());
+inline constexpr std::size_t field_count = std::max(braced_count<T, any_member>(),
+                                                    braced_count<T, any_plain_member>());
 
 /// Calls visit(member0, member1, ...) with references to the members of object.
 template <std::size_t fields, class T, class Visit>

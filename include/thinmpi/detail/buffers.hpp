@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <ranges>
 #include <type_traits>
 
@@ -29,13 +30,27 @@ struct mutable_buffer {
   MPI_Datatype type;
 };
 
+/// The count of a target that does not exist yet (a probe, a receive of unknown size).
+inline constexpr std::size_t unknown_count = static_cast<std::size_t>(-1);
+
+/// The target of a call that has none yet: errors report its element type but no count.
+[[nodiscard]] inline mutable_buffer no_buffer(MPI_Datatype type) noexcept {
+  return {nullptr, unknown_count, type};
+}
+
+/// The count an error report states for a target: none if it is unknown.
+[[nodiscard]] inline std::optional<std::size_t> known_count(const mutable_buffer& b) noexcept {
+  if (b.count == unknown_count) return std::nullopt;
+  return b.count;
+}
+
 /// The element type of a payload: the range's value type, or the scalar itself.
 template <class P>
 struct element_of {
   using type = std::remove_cvref_t<P>;
 };
 template <class P>
-  requires contiguous_payload<std::remove_cvref_t<P>>
+requires contiguous_payload<std::remove_cvref_t<P>>
 struct element_of<P> {
   using type = std::ranges::range_value_t<std::remove_cvref_t<P>>;
 };

@@ -84,11 +84,11 @@ int with_count(std::size_t count, MPI_Datatype type, Call call) {
 
 inline int send(const void* buf, std::size_t n, MPI_Datatype t, int dest, int tag, MPI_Comm comm) {
   THINMPI_DETAIL_LARGE(n, MPI_Send_c(buf, static_cast<MPI_Count>(n), t, dest, tag, comm));
-  return with_count(n, t, [&](int c, MPI_Datatype d) { return MPI_Send(buf, c, d, dest, tag, comm); });
+  return with_count(n, t,
+                    [&](int c, MPI_Datatype d) { return MPI_Send(buf, c, d, dest, tag, comm); });
 }
 
-inline int ssend(const void* buf, std::size_t n, MPI_Datatype t, int dest, int tag,
-                 MPI_Comm comm) {
+inline int ssend(const void* buf, std::size_t n, MPI_Datatype t, int dest, int tag, MPI_Comm comm) {
   THINMPI_DETAIL_LARGE(n, MPI_Ssend_c(buf, static_cast<MPI_Count>(n), t, dest, tag, comm));
   return with_count(n, t,
                     [&](int c, MPI_Datatype d) { return MPI_Ssend(buf, c, d, dest, tag, comm); });
@@ -97,9 +97,8 @@ inline int ssend(const void* buf, std::size_t n, MPI_Datatype t, int dest, int t
 inline int recv(void* buf, std::size_t n, MPI_Datatype t, int source, int tag, MPI_Comm comm,
                 MPI_Status* status) {
   THINMPI_DETAIL_LARGE(n, MPI_Recv_c(buf, static_cast<MPI_Count>(n), t, source, tag, comm, status));
-  return with_count(n, t, [&](int c, MPI_Datatype d) {
-    return MPI_Recv(buf, c, d, source, tag, comm, status);
-  });
+  return with_count(
+      n, t, [&](int c, MPI_Datatype d) { return MPI_Recv(buf, c, d, source, tag, comm, status); });
 }
 
 inline int mrecv(void* buf, std::size_t n, MPI_Datatype t, MPI_Message* message,
@@ -112,18 +111,16 @@ inline int mrecv(void* buf, std::size_t n, MPI_Datatype t, MPI_Message* message,
 inline int isend(const void* buf, std::size_t n, MPI_Datatype t, int dest, int tag, MPI_Comm comm,
                  MPI_Request* request) {
   THINMPI_DETAIL_LARGE(n, MPI_Isend_c(buf, static_cast<MPI_Count>(n), t, dest, tag, comm, request));
-  return with_count(n, t, [&](int c, MPI_Datatype d) {
-    return MPI_Isend(buf, c, d, dest, tag, comm, request);
-  });
+  return with_count(
+      n, t, [&](int c, MPI_Datatype d) { return MPI_Isend(buf, c, d, dest, tag, comm, request); });
 }
 
-inline int issend(const void* buf, std::size_t n, MPI_Datatype t, int dest, int tag,
-                  MPI_Comm comm, MPI_Request* request) {
+inline int issend(const void* buf, std::size_t n, MPI_Datatype t, int dest, int tag, MPI_Comm comm,
+                  MPI_Request* request) {
   THINMPI_DETAIL_LARGE(n,
                        MPI_Issend_c(buf, static_cast<MPI_Count>(n), t, dest, tag, comm, request));
-  return with_count(n, t, [&](int c, MPI_Datatype d) {
-    return MPI_Issend(buf, c, d, dest, tag, comm, request);
-  });
+  return with_count(
+      n, t, [&](int c, MPI_Datatype d) { return MPI_Issend(buf, c, d, dest, tag, comm, request); });
 }
 
 inline int irecv(void* buf, std::size_t n, MPI_Datatype t, int source, int tag, MPI_Comm comm,
@@ -148,8 +145,8 @@ inline int sendrecv(const void* send_buf, std::size_t send_n, MPI_Datatype send_
 #if THINMPI_HAS_LARGE_COUNT_CALLS
   if (!fits_int(send_n) || !fits_int(recv_n)) {
     return MPI_Sendrecv_c(send_buf, static_cast<MPI_Count>(send_n), send_t, dest, send_tag,
-                          recv_buf, static_cast<MPI_Count>(recv_n), recv_t, source, recv_tag,
-                          comm, status);
+                          recv_buf, static_cast<MPI_Count>(recv_n), recv_t, source, recv_tag, comm,
+                          status);
   }
 #endif
   return with_count(send_n, send_t, [&](int sc, MPI_Datatype sd) {
@@ -162,8 +159,8 @@ inline int sendrecv(const void* send_buf, std::size_t send_n, MPI_Datatype send_
 
 inline int sendrecv_replace(void* buf, std::size_t n, MPI_Datatype t, int dest, int send_tag,
                             int source, int recv_tag, MPI_Comm comm, MPI_Status* status) {
-  THINMPI_DETAIL_LARGE(n, MPI_Sendrecv_replace_c(buf, static_cast<MPI_Count>(n), t, dest,
-                                                 send_tag, source, recv_tag, comm, status));
+  THINMPI_DETAIL_LARGE(n, MPI_Sendrecv_replace_c(buf, static_cast<MPI_Count>(n), t, dest, send_tag,
+                                                 source, recv_tag, comm, status));
   return with_count(n, t, [&](int c, MPI_Datatype d) {
     return MPI_Sendrecv_replace(buf, c, d, dest, send_tag, source, recv_tag, comm, status);
   });

@@ -11,28 +11,50 @@ namespace thinmpi {
 
 inline std::string error_class_name(int error_class) {
   switch (error_class) {
-    case MPI_SUCCESS: return "MPI_SUCCESS";
-    case MPI_ERR_BUFFER: return "MPI_ERR_BUFFER";
-    case MPI_ERR_COUNT: return "MPI_ERR_COUNT";
-    case MPI_ERR_TYPE: return "MPI_ERR_TYPE";
-    case MPI_ERR_TAG: return "MPI_ERR_TAG";
-    case MPI_ERR_COMM: return "MPI_ERR_COMM";
-    case MPI_ERR_RANK: return "MPI_ERR_RANK";
-    case MPI_ERR_REQUEST: return "MPI_ERR_REQUEST";
-    case MPI_ERR_ROOT: return "MPI_ERR_ROOT";
-    case MPI_ERR_GROUP: return "MPI_ERR_GROUP";
-    case MPI_ERR_OP: return "MPI_ERR_OP";
-    case MPI_ERR_TOPOLOGY: return "MPI_ERR_TOPOLOGY";
-    case MPI_ERR_DIMS: return "MPI_ERR_DIMS";
-    case MPI_ERR_ARG: return "MPI_ERR_ARG";
-    case MPI_ERR_UNKNOWN: return "MPI_ERR_UNKNOWN";
-    case MPI_ERR_TRUNCATE: return "MPI_ERR_TRUNCATE";
-    case MPI_ERR_OTHER: return "MPI_ERR_OTHER";
-    case MPI_ERR_INTERN: return "MPI_ERR_INTERN";
-    case MPI_ERR_IN_STATUS: return "MPI_ERR_IN_STATUS";
-    case MPI_ERR_PENDING: return "MPI_ERR_PENDING";
-    case MPI_ERR_NO_MEM: return "MPI_ERR_NO_MEM";
-    default: return "MPI error class " + std::to_string(error_class);
+    case MPI_SUCCESS:
+      return "MPI_SUCCESS";
+    case MPI_ERR_BUFFER:
+      return "MPI_ERR_BUFFER";
+    case MPI_ERR_COUNT:
+      return "MPI_ERR_COUNT";
+    case MPI_ERR_TYPE:
+      return "MPI_ERR_TYPE";
+    case MPI_ERR_TAG:
+      return "MPI_ERR_TAG";
+    case MPI_ERR_COMM:
+      return "MPI_ERR_COMM";
+    case MPI_ERR_RANK:
+      return "MPI_ERR_RANK";
+    case MPI_ERR_REQUEST:
+      return "MPI_ERR_REQUEST";
+    case MPI_ERR_ROOT:
+      return "MPI_ERR_ROOT";
+    case MPI_ERR_GROUP:
+      return "MPI_ERR_GROUP";
+    case MPI_ERR_OP:
+      return "MPI_ERR_OP";
+    case MPI_ERR_TOPOLOGY:
+      return "MPI_ERR_TOPOLOGY";
+    case MPI_ERR_DIMS:
+      return "MPI_ERR_DIMS";
+    case MPI_ERR_ARG:
+      return "MPI_ERR_ARG";
+    case MPI_ERR_UNKNOWN:
+      return "MPI_ERR_UNKNOWN";
+    case MPI_ERR_TRUNCATE:
+      return "MPI_ERR_TRUNCATE";
+    case MPI_ERR_OTHER:
+      return "MPI_ERR_OTHER";
+    case MPI_ERR_INTERN:
+      return "MPI_ERR_INTERN";
+    case MPI_ERR_IN_STATUS:
+      return "MPI_ERR_IN_STATUS";
+    case MPI_ERR_PENDING:
+      return "MPI_ERR_PENDING";
+    case MPI_ERR_NO_MEM:
+      return "MPI_ERR_NO_MEM";
+    default:
+      return "MPI error class " + std::to_string(error_class);
   }
 }
 
@@ -89,7 +111,9 @@ inline std::string describe_elements(std::size_t count, MPI_Datatype type) {
 }
 
 /// The first line of a text.
-inline std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
+inline std::string first_line(const std::string& text) {
+  return text.substr(0, text.find('\n'));
+}
 
 /// MPI's explanation in one line. MPICH answers "Invalid rank, error stack:" followed by lines
 /// such as "internal_Send(78).: Invalid rank has value 7 but must be ... less than 2"; the last
@@ -100,7 +124,8 @@ inline std::string mpi_reason(const std::string& text) {
   const auto marker = head.find(stack_marker);
   if (marker == std::string::npos) return head;
   std::string last = text.substr(text.find_last_of('\n', text.size() - 2) + 1);
-  while (!last.empty() && (last.back() == '\n' || last.back() == ' ')) last.pop_back();
+  while (!last.empty() && (last.back() == '\n' || last.back() == ' '))
+    last.pop_back();
   const auto detail_start = last.find(": ");
   const std::string detail =
       detail_start == std::string::npos ? std::string() : last.substr(detail_start + 2);

@@ -11,13 +11,19 @@ namespace thinmpi::detail {
 inline constexpr std::size_t int_count_max = static_cast<std::size_t>(INT_MAX);
 
 /// True when n fits the int count of a classic MPI call.
-[[nodiscard]] constexpr bool fits_int(std::size_t n) noexcept { return n <= int_count_max; }
+[[nodiscard]] constexpr bool fits_int(std::size_t n) noexcept {
+  return n <= int_count_max;
+}
 
 /// n as an int; only called where fits_int(n) was checked.
-[[nodiscard]] constexpr int to_int(std::size_t n) noexcept { return static_cast<int>(n); }
+[[nodiscard]] constexpr int to_int(std::size_t n) noexcept {
+  return static_cast<int>(n);
+}
 
 /// A count MPI reported (never negative) as a size.
-[[nodiscard]] constexpr std::size_t to_size(int n) noexcept { return static_cast<std::size_t>(n); }
+[[nodiscard]] constexpr std::size_t to_size(int n) noexcept {
+  return static_cast<std::size_t>(n);
+}
 [[nodiscard]] constexpr std::size_t to_size(long long n) noexcept {
   return static_cast<std::size_t>(n);
 }

@@ -61,7 +61,8 @@ inline std::string truncation_problem(const mutable_buffer& buffer, const MPI_St
                                       std::optional<std::size_t>& incoming) {
   const std::size_t room = buffer.count * datatype_size(buffer.type).value_or(0);
   const std::size_t reported = status_bytes(status);
-  const std::string target = "the receive buffer of " + describe_elements(buffer.count, buffer.type);
+  const std::string target =
+      "the receive buffer of " + describe_elements(buffer.count, buffer.type);
   if (status_reports_truncated_size && reported > room) {
     incoming = reported;
     return "the incoming message of " + std::to_string(reported) + " bytes is larger than " +
@@ -79,7 +80,7 @@ inline std::string truncation_problem(const mutable_buffer& buffer, const MPI_St
                   .peer_role = "source",
                   .peer = call.peer,
                   .tag = call.tag,
-                  .count = buffer.count,
+                  .count = known_count(buffer),
                   .type = buffer.type};
   if (mpi_is_running() && mpi_error_class(code) == MPI_ERR_TRUNCATE) {
     site.problem = truncation_problem(buffer, status, site.incoming_bytes);
@@ -95,21 +96,20 @@ inline std::string truncation_problem(const mutable_buffer& buffer, const MPI_St
   const std::string element = datatype_name(buffer.type);
   const bool partial = problem == receive_problem::partial_element;
   raise(partial ? MPI_ERR_TYPE : MPI_ERR_COUNT,
-        error_site{.operation = call.operation,
-                   .comm = call.comm,
-                   .peer_role = "source",
-                   .peer = call.peer,
-                   .tag = call.tag,
-                   .count = buffer.count,
-                   .type = buffer.type,
-                   .incoming_bytes = bytes,
-                   .problem = partial ? "the message of " + std::to_string(bytes) +
-                                            " bytes is not a whole number of " + element +
-                                            " elements"
-                                      : "the message of " + std::to_string(bytes) +
-                                            " bytes does not fill the " +
-                                            describe_elements(buffer.count, buffer.type) +
-                                            " being received"});
+        error_site{
+            .operation = call.operation,
+            .comm = call.comm,
+            .peer_role = "source",
+            .peer = call.peer,
+            .tag = call.tag,
+            .count = known_count(buffer),
+            .type = buffer.type,
+            .incoming_bytes = bytes,
+            .problem =
+                partial ? "the message of " + std::to_string(bytes) +
+                              " bytes is not a whole number of " + element + " elements"
+                        : "the message of " + std::to_string(bytes) + " bytes does not fill the " +
+                              describe_elements(buffer.count, buffer.type) + " being received"});
 }
 
 /// Throws unless the receive succeeded and finish_receive found nothing wrong.

@@ -17,7 +17,8 @@ namespace thinmpi::detail {
 #elif defined(MPICH)
   // MPICH 3.x-4.x: 63-bit count split over count_lo and count_hi_and_cancelled >> 1
   // (MPIR_STATUS_GET_COUNT in src/include/mpir_status.h).
-  const auto high = static_cast<std::size_t>(static_cast<unsigned>(status.count_hi_and_cancelled) >> 1);
+  const auto high =
+      static_cast<std::size_t>(static_cast<unsigned>(status.count_hi_and_cancelled) >> 1);
   return (high << 32) + static_cast<unsigned>(status.count_lo);
 #else
   MPI_Count bytes = 0;

@@ -35,7 +35,7 @@ Container receive_new(MPI_Comm comm, int source, int tag, MPI_Status& raw) {
   const p2p_call call{"MPI_Mprobe", comm, source, tag};
   if (const int rc = MPI_Mprobe(source, tag, comm, &message, &raw); rc != MPI_SUCCESS)
       [[unlikely]] {
-    raise_receive(rc, call, {nullptr, 0, datatype_of<element>()}, raw);
+    raise_receive(rc, call, no_buffer(datatype_of<element>()), raw);
   }
   Container arrived;
   arrived.resize(matched_count<element>(message, raw, call));
