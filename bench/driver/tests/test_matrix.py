@@ -35,7 +35,7 @@ class SweepJobs(unittest.TestCase):
     def test_sizes_and_adaptive_iterations(self):
         jobs = expand([harness_build()], suites=("sweep",))
         self.assertEqual([j.count * 4 for j in jobs], list(matrix.SWEEP_BYTES))
-        self.assertEqual([j.iterations for j in jobs], [6000, 6000, 6000, 2000, 400, 60])
+        self.assertEqual([j.iterations for j in jobs], [30000, 30000, 30000, 10000, 2000, 300])
 
     def test_full_counts_are_the_articles(self):
         self.assertEqual([matrix.sweep_iterations(30000, s) for s in matrix.SWEEP_BYTES],

@@ -94,7 +94,6 @@ class Rendering(unittest.TestCase):
         self.assertNotIn("<script", page)
 
 
-
 class Context(unittest.TestCase):
     def test_mpich_version_is_shortened(self):
         from wrapper_bench.report import short_version

@@ -25,7 +25,7 @@ class Commands(unittest.TestCase):
         build = harness_build()
         timed = matrix.Job("tiny", build, ("c/int_buffer",), 8, matrix.QUICK["tiny"])
         self.assertEqual(job_arguments(timed), ["--variants", "c/int_buffer", "--count", "8",
-                                                "--warmup", "1000", "--iterations", "10000",
+                                                "--warmup", "2000", "--iterations", "20000",
                                                 "--blocks", "20"])
         audited = matrix.Job("audit", build, ("c/mprobe",), 8, matrix.QUICK["audit"])
         self.assertEqual(job_arguments(audited)[-2:], ["--audit", "100"])

@@ -13,7 +13,7 @@ ATTEMPTS = (("everything", []), ("without thinmpi", ["-DWB_WITH_THINMPI=OFF"]),
 TARGETS = ["wb_kernels", "wb_audit", "wb_ckernels"]
 
 
-def error_lines(log, limit=6):
+def error_lines(log, limit=3):
     """The compiler's error lines of a build log (or its last lines when none says error)."""
     lines = log.splitlines()
     errors = [line for line in lines if "error" in line.lower()]

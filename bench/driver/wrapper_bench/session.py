@@ -57,6 +57,9 @@ def add_harness(setup, repo, mpi, compiler, options):
         setup.miss(mpi, compiler, "all", f"the {preset} kernels could not be built "
                    f"(see {build_dir}/wb_build.log)")
         return
+    if errors and not manifest.get("thinmpi"):
+        manifest["thinmpi_missing_reason"] = ("its kernels did not compile in this build (the "
+                                              "error is under Failed builds and runs)")
     _register_harness(setup, mpi, compiler, manifest, boost_reason)
 
 
