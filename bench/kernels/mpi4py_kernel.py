@@ -33,6 +33,7 @@ class NumpyBuffer:
         self.received = numpy.zeros(count, dtype=numpy.int32)
 
     def round_trips(self, iterations):
+        """Runs `iterations` round trips (rank 0 sends, rank 1 echoes)."""
         comm, peer, sent, received = self.comm, self.peer, self.sent, self.received
         reply = sent if comm.Get_rank() == 0 else received
         starts = comm.Get_rank() == 0
@@ -44,6 +45,7 @@ class NumpyBuffer:
                 comm.Send(reply, dest=peer, tag=TAG)
 
     def verify(self):
+        """True when the last payload received is the one sent."""
         return bool((self.received == self.sent).all())
 
 
@@ -58,6 +60,7 @@ class PythonObject:
         self.received = None
 
     def round_trips(self, iterations):
+        """Runs `iterations` round trips (rank 0 sends, rank 1 echoes)."""
         comm, peer = self.comm, self.peer
         starts = comm.Get_rank() == 0
         for _ in range(iterations):
@@ -68,6 +71,7 @@ class PythonObject:
                 comm.send(self.received, dest=peer, tag=TAG)
 
     def verify(self):
+        """True when the last payload received is the one sent."""
         return self.received == self.sent
 
 
@@ -83,12 +87,15 @@ class CKernel:
             raise RuntimeError(f"{name}: not in {library._name}")
 
     def round_trips(self, iterations):
+        """Runs `iterations` round trips (rank 0 sends, rank 1 echoes)."""
         return self.library.wb_bridge_time(self.bridge, iterations)
 
     def verify(self):
+        """True when the last payload received is the one sent."""
         return self.library.wb_bridge_verify(self.bridge) == 0
 
     def close(self):
+        """Frees the C variant's buffers."""
         self.library.wb_bridge_teardown(self.bridge)
 
 
@@ -206,6 +213,7 @@ def info():
 
 
 def parse(argv):
+    """The harness's options (and --c-kernels)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--list", action="store_true")
     parser.add_argument("--info", action="store_true")
@@ -220,6 +228,7 @@ def parse(argv):
 
 
 def main(argv):
+    """Runs what the options ask for; returns the exit status."""
     options = parse(argv)
     if options.list:
         for variant in PYTHON_VARIANTS.values():

@@ -34,6 +34,7 @@ def _pairs(values):
 
 
 def parse(argv):
+    """The driver's options (see docs/bench.md)."""
     parser = argparse.ArgumentParser(prog="wrapper_bench", description=__doc__.splitlines()[0])
     parser.add_argument("--full", action="store_true", help="the article's round-trip counts")
     parser.add_argument("--smoke", action="store_true", help="a tiny matrix, seconds long")
@@ -171,6 +172,7 @@ def write_outputs(doc, out_root):
 
 
 def main(argv):
+    """Builds, runs and reports; returns the exit status."""
     options = parse(argv)
     counts = matrix.SMOKE if options.smoke else matrix.FULL if options.full else matrix.QUICK
     started = time.monotonic()

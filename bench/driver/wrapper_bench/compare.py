@@ -27,6 +27,7 @@ def process_value(record):
 
 
 def cell_key(record):
+    """What identifies a cell: (suite, mpi, compiler, variant, count)."""
     return (record["suite"], record["mpi"], record["compiler"], record["variant"],
             record["count"])
 

@@ -20,6 +20,7 @@ def _floor(cells, mpi, count, compiler="gcc"):
 
 
 def mpi_sets_floor(cells):
+    """1: the C floor differs between MPI implementations."""
     mpis = present(find(cells, suite="tiny", variant="c/int_buffer"), "mpi", ("openmpi",
                                                                              "mpich"))
     claim = "MPI implementation set the floor."
@@ -35,6 +36,7 @@ def mpi_sets_floor(cells):
 
 
 def compiler_barely_matters(cells):
+    """2: GCC and Clang give the same times, cell by cell."""
     claim = "Compiler barely mattered."
     gaps = []
     for cell in find(cells, suite="tiny", compiler="gcc"):
@@ -54,6 +56,7 @@ def compiler_barely_matters(cells):
 
 
 def boost_scalar_close(cells):
+    """3: boost/int costs what c/int_buffer costs."""
     claim = "Boost.MPI scalar sends were close to C MPI (2-6% overhead)."
     scalar = [c for c in find(cells, suite="tiny", variant="boost/int") if c["ratio_vs_c"]]
     if not scalar:
@@ -93,6 +96,7 @@ def _vector_explanation(audit_rows):
 
 
 def containers_cost(cells, audit_rows):
+    """4: vector and string cost more, and why (from the audit)."""
     claim = ("Container convenience introduced fixed cost: std::vector<int> sends shape plus "
              "data; std::string goes through the packed archive path.")
     vectors = [c for c in find(cells, suite="tiny", variant="boost/vector", count=1)
@@ -116,6 +120,7 @@ def containers_cost(cells, audit_rows):
 
 
 def mpi4py_two_worlds(cells):
+    """5: mpi4py objects cost far more than NumPy buffers."""
     claim = "mpi4py buffer mode and object mode are different worlds."
     rows = []
     for cell in find(cells, suite="tiny", variant="mpi4py/object", count=64):
@@ -133,6 +138,7 @@ def mpi4py_two_worlds(cells):
 
 
 def big_buffers_converge(cells):
+    """6: at 1 MiB the wrappers' ratios come close to 1."""
     claim = "The larger the buffer, the less the wrapper mattered."
     pairs = []
     for variant in ("boost/vector", "mpi4py/numpy"):

@@ -83,6 +83,7 @@ def mpi4py_info(python, kernel, pythonpath=None):
 
 
 def read_json(path, default=None):
+    """The JSON document at `path`, or `default` when it is missing or broken."""
     try:
         with open(path) as handle:
             return json.load(handle)
@@ -102,6 +103,7 @@ def check_binding(mpi, mpiexec, env):
 
 
 def cpu_model():
+    """The CPU's model name from /proc/cpuinfo."""
     try:
         with open("/proc/cpuinfo") as cpuinfo:
             for line in cpuinfo:
@@ -113,6 +115,7 @@ def cpu_model():
 
 
 def os_name():
+    """PRETTY_NAME of /etc/os-release."""
     try:
         with open("/etc/os-release") as release:
             for line in release:

@@ -57,12 +57,15 @@ class Build:
     runner: str = "harness"  # or "mpi4py"
 
     def has(self, name):
+        """Whether this build has the variant `name`."""
         return any(v[0] == name for v in self.variants)
 
     def admits(self, name, count):
+        """Whether the variant `name` can carry `count` elements here."""
         return any(v[0] == name and (v[2] == 0 or count <= v[2]) for v in self.variants)
 
     def element_bytes(self, name):
+        """Bytes of one element of the variant `name`."""
         return next(v[1] for v in self.variants if v[0] == name)
 
 
@@ -95,11 +98,13 @@ class Filters:
     suites: tuple = SUITES
 
     def keeps_build(self, build):
+        """Whether the MPI and compiler filters keep `build`."""
         compilers_ok = self.compiler is None or build.runner == "mpi4py" or \
             build.compiler in self.compiler
         return (self.mpi is None or build.mpi in self.mpi) and compilers_ok
 
     def keeps_variant(self, name):
+        """Whether the API filter keeps the variant (C baselines always)."""
         api = name.split("/")[0]
         return self.api is None or api in self.api or name.startswith("c/")
 

@@ -25,6 +25,7 @@ def _audit_order(row):
 
 
 def audit_tables(audit_rows):
+    """One table per MPI: the calls per message of each variant."""
     tables = []
     for m in present(audit_rows, "mpi", MPI_ORDER):
         compilers = present(find(audit_rows, mpi=m), "compiler", ("gcc", "clang", "python"))
@@ -44,6 +45,7 @@ def audit_tables(audit_rows):
 
 
 def symbol_tables(symbol_rows):
+    """One table per MPI: the symbols each variant's object references."""
     tables = []
     for m in present(symbol_rows, "mpi", MPI_ORDER):
         rows = [[row["variant"], ", ".join(row["mpi_symbols"]) or "none",
@@ -58,6 +60,7 @@ def symbol_tables(symbol_rows):
 
 
 def thinmpi_targets(cells):
+    """Each thinmpi variant's worst ratio against DESIGN.md's target."""
     rows = []
     for variant, target in THINMPI_TARGETS.items():
         measured = [c for c in find(cells, variant=variant) if c["ratio_vs_c"]]
@@ -76,6 +79,7 @@ def thinmpi_targets(cells):
 
 
 def missing_table(missing):
+    """The cells this machine cannot fill, with the reason."""
     rows = [[MPI_NAMES.get(m["mpi"], m["mpi"]), m.get("compiler") or "all", m["api"],
              m["reason"]] for m in missing]
     return Table("missing", "Cells this machine cannot fill", ["MPI", "compiler", "API",
@@ -83,6 +87,7 @@ def missing_table(missing):
 
 
 def failures_table(failures):
+    """The builds and launches that failed, with their error."""
     rows = [[f["what"], MPI_NAMES.get(f["mpi"], f["mpi"]), f["compiler"], f["error"]]
             for f in failures]
     return Table("failures", "Failed builds and runs", ["what", "MPI", "compiler", "error"], rows)

@@ -25,6 +25,7 @@ def inline_markup(text):
 
 
 def table_html(table):
+    """One table as HTML, with its note."""
     head = "".join(f"<th>{html.escape(h)}</th>" for h in table.headers)
     body = "".join("<tr>" + "".join(f"<td>{html.escape(str(v))}</td>" for v in row) + "</tr>"
                    for row in table.rows) or f"<tr><td colspan={len(table.headers)}>No cells."\
@@ -35,6 +36,7 @@ def table_html(table):
 
 
 def image_html(title, path):
+    """A PNG embedded as a data: URI, so the page needs no other file."""
     data = base64.b64encode(path.read_bytes()).decode()
     return f'<img alt="{html.escape(title)}" src="data:image/png;base64,{data}">'
 

@@ -8,6 +8,7 @@ def _escape(text):
 
 
 def table_md(table):
+    """One table as Markdown, with its note."""
     if not table.rows:
         return f"#### {table.title}\n\nNo cells.\n"
     lines = [f"#### {table.title}", "", "| " + " | ".join(table.headers) + " |",

@@ -8,6 +8,8 @@ from .conclusions import conclusions
 
 @dataclass
 class Section:
+    """A report section: paragraphs, tables and charts under a title."""
+
     title: str
     paragraphs: list = field(default_factory=list)
     tables: list = field(default_factory=list)
@@ -95,4 +97,5 @@ METHOD = ("Two ranks on one node; rank 0 sends, rank 1 sends the same kind of pa
           "runs in one process, in interleaved blocks, so each ratio against C is taken inside "
           "one run. A process's figure is the median of its blocks (a shared VM has bursts that "
           "slow whole blocks); the median over process-level repetitions is reported (min and "
-          "max are in results.json). mpi4py runs its C baseline through ctypes in the same process.")
+          "max are in results.json). mpi4py runs its C baseline through ctypes in the same "
+          "process.")

@@ -33,6 +33,7 @@ class Launcher:
         return flags
 
     def command(self, arguments, rank_env=None):
+        """The full command line for `arguments`, with variables for the ranks."""
         bind = binding_flags(self.mpi) if self.bind else []
         return [self.mpiexec, "-n", "2", *bind, *self.env_flags(rank_env or {}),
                 *self.program, *arguments]
@@ -119,12 +120,14 @@ class Progress:
         self.start, self.stream = time.monotonic(), stream
 
     def eta_seconds(self):
+        """Seconds left, scaling the estimate by the pace so far."""
         elapsed = time.monotonic() - self.start
         if self.done <= 0:
             return self.total
         return elapsed / self.done * (self.total - self.done)
 
     def step(self, job, failed=False):
+        """Counts a finished job and redraws the line."""
         self.finished += 1
         self.done += estimated_seconds(job)
         eta = self.eta_seconds()
@@ -136,5 +139,6 @@ class Progress:
         self.stream.flush()
 
     def close(self):
+        """Ends the line on a terminal."""
         if self.stream.isatty():
             self.stream.write("\n")

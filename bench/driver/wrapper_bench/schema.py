@@ -77,6 +77,7 @@ def csv_row(cell):
 
 
 def write_csv(doc, path):
+    """results.csv: one row per cell (see csv_row)."""
     rows = [csv_row(cell) for cell in doc["cells"]]
     if not rows:
         open(path, "w").close()

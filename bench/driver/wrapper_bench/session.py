@@ -26,6 +26,7 @@ class Setup:
     failures: list = field(default_factory=list)
 
     def miss(self, mpi, compiler, api, reason):
+        """Records a missing cell group once."""
         entry = {"mpi": mpi, "compiler": compiler, "api": api, "reason": reason}
         if entry not in self.missing:
             self.missing.append(entry)
@@ -91,6 +92,7 @@ def _register_harness(setup, mpi, compiler, manifest, boost_reason):
 
 
 def mpi4py_reason(repo, mpi):
+    """Why an MPI has no mpi4py: the setup script's reason, or how to give one."""
     status = read_json(Path(repo) / "build" / f"mpi4py-{mpi}" / "status.json", {})
     return status.get("reason") or (f"no python interpreter whose mpi4py links {mpi} was found; "
                                     f"give one with --python-for {mpi}=/path/to/python")

@@ -17,6 +17,8 @@ API_NAMES = {"c": "C MPI", "boost": "Boost.MPI", "mpi4py": "mpi4py", "thinmpi": 
 
 @dataclass
 class Table:
+    """A report table: rows of strings under headers, with an optional note."""
+
     key: str
     title: str
     headers: list
@@ -26,10 +28,12 @@ class Table:
 
 
 def us(value):
+    """'0.298 µs', or '—' for a cell that was not measured."""
     return "—" if value is None else f"{value:.3f} µs"
 
 
 def times(value):
+    """'1.04×', or '—'."""
     return "—" if value is None else f"{value:.2f}×"
 
 
@@ -45,11 +49,13 @@ def cell_text(cell, with_ratio=True):
 
 
 def one(cells, **wanted):
+    """The one cell matching `wanted`, or None."""
     found = find(cells, **wanted)
     return found[0] if found else None
 
 
 def present(cells, field_name, order):
+    """The values of a field found in `cells`, in the report's order."""
     values = {c[field_name] for c in cells}
     return [v for v in order if v in values] + sorted(values - set(order))
 
@@ -62,6 +68,7 @@ def builds(cells, suite):
 
 
 def c_floor(cells):
+    """The article's first table: C MPI at 1, 8 and 64 ints."""
     rows = [[MPI_NAMES[m], k] + [cell_text(one(cells, suite="tiny", mpi=m, compiler=k,
                                                 variant="c/int_buffer", count=n))
                                  for n in (1, 8, 64)] for m, k in builds(cells, "tiny")]
@@ -70,6 +77,7 @@ def c_floor(cells):
 
 
 def scalar_overhead(cells):
+    """Boost.MPI's (and thinmpi's) scalar send against C."""
     rows = []
     for m, k in builds(cells, "tiny"):
         c, b, t = (one(cells, suite="tiny", mpi=m, compiler=k, variant=v, count=1)
@@ -88,6 +96,7 @@ RAW_VS_VECTOR = ("c/int_buffer", "boost/raw", "boost/vector", "c/mprobe", "thinm
 
 
 def raw_vs_vector(cells):
+    """Raw buffer against vector (and the unknown-size receives) at 4 B."""
     rows = [[MPI_NAMES[m], k] + [cell_text(one(cells, suite="tiny", mpi=m, compiler=k,
                                                 variant=v, count=1)) for v in RAW_VS_VECTOR]
             for m, k in builds(cells, "tiny")]
@@ -105,6 +114,7 @@ CLIFF_ROWS = (("C known count", "c/int_buffer", "c/char_buffer"),
 
 
 def container_cliff(cells):
+    """vector<int> and string payloads, every path, against C."""
     rows = []
     for m, k in builds(cells, "tiny"):
         for label, vector, string in CLIFF_ROWS:
@@ -121,6 +131,7 @@ def container_cliff(cells):
 
 
 def mpi4py_personalities(cells):
+    """mpi4py's NumPy buffers and Python objects against C."""
     rows = []
     for m in present(cells, "mpi", MPI_ORDER):
         for variant, label in (("c/int_buffer", "C in the same process"),
@@ -152,6 +163,7 @@ SWEEP_COLUMNS = (("C", "c/int_buffer", None), ("C mprobe", "c/mprobe", None),
 
 
 def size_label(size):
+    """'4 B', '4 KiB', '1 MiB'."""
     for unit, scale in (("MiB", 1 << 20), ("KiB", 1 << 10)):
         if size >= scale and size % scale == 0:
             return f"{size // scale} {unit}"
@@ -159,6 +171,7 @@ def size_label(size):
 
 
 def size_sweep(cells, compiler="gcc"):
+    """The size sweep, one row per MPI and payload size."""
     rows, groups = [], []
     for m in present(cells, "mpi", MPI_ORDER):
         sizes = sorted({c["bytes"] for c in find(cells, suite="sweep", mpi=m)})
@@ -173,6 +186,7 @@ def size_sweep(cells, compiler="gcc"):
 
 
 def struct_table(cells):
+    """c/struct and thinmpi/struct at 1, 8 and 64 particles."""
     rows = []
     for m, k in builds(cells, "tiny"):
         for variant in ("c/struct", "thinmpi/struct"):
@@ -185,6 +199,7 @@ def struct_table(cells):
 
 
 def osu_tables(cells, compiler="gcc"):
+    """One table per MPI in the format of GoMPI's README."""
     tables = []
     for m in present(cells, "mpi", MPI_ORDER):
         rows = []
