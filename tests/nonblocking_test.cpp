@@ -1,0 +1,201 @@
+// Nonblocking operations: borrowed and owned buffers, receives of unknown size that do not
+// block when posted, completion over ranges and mixed kinds, and requests that are moved or
+// destroyed while MPI still owns their buffer.
+
+#include <gtest/gtest.h>
+
+#include <array>
+#include <numeric>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "support/ring.hpp"
+#include "thinmpi/thinmpi.hpp"
+
+namespace {
+
+using thinmpi_test::ring;
+
+std::vector<int> iota_from(int start, std::size_t n) {
+  std::vector<int> values(n);
+  std::iota(values.begin(), values.end(), start);
+  return values;
+}
+
+TEST(Nonblocking, BorrowedBuffersAreFinishedOnCompletion) {
+  auto world = thinmpi::world();
+  const ring r(world);
+  std::vector<int> bounded(50, -1);
+  std::array<int, 4> fixed{};
+  double scalar = 0;
+  auto into_bounded = world.irecv(bounded, r.prev(), 1);
+  auto into_span = world.irecv(std::span(fixed), r.prev(), 2);
+  auto into_scalar = world.irecv(scalar, r.prev(), 3);
+  const std::vector<int> out = iota_from(r.rank, 7);
+  auto a = world.isend(out, r.next(), 1);
+  auto b = world.isend(std::span(out).first(4), r.next(), 2);
+  auto c = world.isend(0.5 * r.rank, r.next(), 3);
+  EXPECT_EQ(into_bounded.wait().count(), 7u);
+  EXPECT_EQ(bounded, iota_from(r.prev(), 7));  // shrunk when the receive completed
+  EXPECT_EQ(into_span.wait().count(), 4u);
+  EXPECT_EQ(fixed[3], r.prev() + 3);
+  into_scalar.wait();
+  EXPECT_EQ(scalar, 0.5 * r.prev());
+  thinmpi::wait_all(a, b, c);
+  EXPECT_FALSE(into_bounded.active());
+}
+
+TEST(Nonblocking, OwningRequestsHandTheirBuffersBack) {
+  auto world = thinmpi::world();
+  const ring r(world);
+  auto receive_owned = world.irecv(std::vector<int>(100), r.prev(), 1);
+  auto receive_int = world.irecv<int>(r.prev(), 2);
+  auto receive_array = world.irecv<std::array<short, 3>>(r.prev(), 3);
+  std::vector<int> out = iota_from(r.rank, 9);
+  const int* storage = out.data();
+  auto send_owned = world.isend(std::move(out), r.next(), 1);
+  auto send_int = world.isend(r.rank + 1000, r.next(), 2);
+  auto send_array = world.isend(std::array<short, 3>{1, 2, 3}, r.next(), 3);
+  const std::vector<int> back = send_owned.wait();
+  EXPECT_EQ(back.data(), storage);  // the same buffer, handed back
+  EXPECT_EQ(back, iota_from(r.rank, 9));
+  EXPECT_EQ(receive_owned.wait(), iota_from(r.prev(), 9));
+  EXPECT_EQ(receive_int.wait(), r.prev() + 1000);
+  EXPECT_EQ(receive_array.wait(), (std::array<short, 3>{1, 2, 3}));
+  thinmpi::wait_all(send_int, send_array);
+}
+
+TEST(Nonblocking, OwnedBuffersStayPutWhileRequestsMove) {
+  // Short strings live inside the std::string object: the request must keep them where MPI
+  // was told they are while the vector of requests reallocates.
+  auto world = thinmpi::world();
+  const ring r(world);
+  std::vector<thinmpi::owning_request<std::string>> receives;
+  for (int i = 0; i < 20; ++i) receives.push_back(world.irecv(std::string(8, ' '), r.prev(), i));
+  std::vector<thinmpi::owning_request<std::string>> sends;
+  for (int i = 0; i < 20; ++i) {
+    sends.push_back(world.isend(std::to_string(r.rank) + ":" + std::to_string(i), r.next(), i));
+  }
+  thinmpi::wait_all(sends);
+  for (int i = 0; i < 20; ++i) {
+    EXPECT_EQ(receives[static_cast<std::size_t>(i)].wait(),
+              std::to_string(r.prev()) + ":" + std::to_string(i));
+  }
+}
+
+TEST(Nonblocking, UnknownSizeReceiveDoesNotBlockWhenPosted) {
+  auto world = thinmpi::world();
+  const ring r(world);
+  auto pending = world.irecv<std::vector<double>>(r.prev(), 5);
+  EXPECT_TRUE(pending.active());
+  EXPECT_FALSE(pending.test().has_value());  // nothing was sent yet
+  world.barrier();
+  auto sent = world.isend(std::vector<double>(static_cast<std::size_t>(r.rank) + 2, 2.5),
+                          r.next(), 5);
+  const std::vector<double> got = pending.wait();
+  EXPECT_EQ(got, std::vector<double>(static_cast<std::size_t>(r.prev()) + 2, 2.5));
+  EXPECT_EQ(pending.last_status().source(), r.prev());
+  EXPECT_FALSE(pending.active());
+  sent.wait();
+}
+
+TEST(Nonblocking, WaitAnyTakesUnknownSizeMessagesAsTheyCome) {
+  auto world = thinmpi::world();
+  const ring r(world);
+  std::vector<thinmpi::probing_request<std::string>> pending;
+  pending.push_back(world.irecv<std::string>(r.prev(), 10));
+  pending.push_back(world.irecv<std::string>(r.prev(), 11));
+  pending.push_back(world.irecv<std::string>(r.prev(), 12));
+  world.barrier();
+  // Sent in reverse order of posting.
+  auto c = world.isend(std::string(300, 'c'), r.next(), 12);
+  auto b = world.isend(std::string("b"), r.next(), 11);
+  auto a = world.isend(std::string(), r.next(), 10);
+  std::vector<bool> seen(3, false);
+  for (int i = 0; i < 3; ++i) {
+    const auto index = thinmpi::wait_any(pending);
+    ASSERT_TRUE(index.has_value());
+    EXPECT_FALSE(seen[*index]);
+    seen[*index] = true;
+  }
+  EXPECT_FALSE(thinmpi::wait_any(pending).has_value());  // nothing left to wait for
+  EXPECT_EQ(pending[0].wait(), "");
+  EXPECT_EQ(pending[1].wait(), "b");
+  EXPECT_EQ(pending[2].wait(), std::string(300, 'c'));
+  thinmpi::wait_all(a, b, c);
+}
+
+TEST(Nonblocking, RangesOfRequests) {
+  auto world = thinmpi::world();
+  const ring r(world);
+  constexpr int messages = 8;
+  std::vector<std::vector<int>> inboxes(messages, std::vector<int>(16));
+  std::vector<thinmpi::request> receives;
+  for (int i = 0; i < messages; ++i) {
+    receives.push_back(world.irecv(inboxes[static_cast<std::size_t>(i)], r.prev(), i));
+  }
+  world.barrier();
+  EXPECT_FALSE(thinmpi::test_all(receives));  // nobody has sent yet
+  world.barrier();
+  std::vector<thinmpi::owning_request<std::vector<int>>> sends;
+  for (int i = 0; i < messages; ++i) {
+    sends.push_back(world.isend(iota_from(i, static_cast<std::size_t>(i) + 1), r.next(), i));
+  }
+  std::optional<std::size_t> first;
+  while (!(first = thinmpi::test_any(receives))) {
+  }
+  EXPECT_LT(*first, static_cast<std::size_t>(messages));
+  thinmpi::wait_all(receives);
+  EXPECT_TRUE(thinmpi::test_all(receives));
+  for (int i = 0; i < messages; ++i) {
+    EXPECT_EQ(inboxes[static_cast<std::size_t>(i)], iota_from(i, static_cast<std::size_t>(i) + 1));
+  }
+  while (!thinmpi::test_all(sends)) {
+  }
+}
+
+TEST(Nonblocking, MixedKindsCompleteTogether) {
+  auto world = thinmpi::world();
+  const ring r(world);
+  int into = 0;
+  auto fixed = world.irecv(into, r.prev(), 1);
+  auto unknown = world.irecv<std::vector<int>>(r.prev(), 2);
+  auto owned = world.issend(iota_from(0, 3), r.next(), 2);
+  auto borrowed = world.isend(r.rank, r.next(), 1);
+  thinmpi::wait_all(fixed, unknown, owned, borrowed);
+  EXPECT_EQ(into, r.prev());
+  EXPECT_EQ(unknown.wait(), iota_from(0, 3));
+  EXPECT_EQ(owned.wait(), iota_from(0, 3));
+}
+
+TEST(Nonblocking, DroppedReceiveIsCancelledAndLeavesTheMessage) {
+  auto world = thinmpi::world();
+  const ring r(world);
+  {
+    std::vector<int> buffer(4);
+    auto never = world.irecv(buffer, r.prev(), 77);
+    EXPECT_TRUE(never.active());
+  }  // cancelled, not waited on forever
+  {
+    auto never_sized = world.irecv<std::vector<int>>(r.prev(), 77);
+  }  // never matched: nothing to cancel
+  world.barrier();
+  auto sent = world.isend(std::vector<int>{7, 7}, r.next(), 77);
+  EXPECT_EQ(world.recv<std::vector<int>>(r.prev(), 77), (std::vector<int>{7, 7}));
+  sent.wait();
+}
+
+TEST(Nonblocking, DroppedSendCompletesBeforeItsBufferGoes) {
+  auto world = thinmpi::world();
+  const ring r(world);
+  std::vector<int> inbox(1 << 18);  // large enough for a rendezvous protocol
+  auto receive = world.irecv(inbox, r.prev(), 3);
+  {
+    auto sent = world.isend(iota_from(r.rank, 1 << 18), r.next(), 3);
+  }  // waits: MPI reads the owned vector until the send is complete
+  receive.wait();
+  EXPECT_EQ(inbox, iota_from(r.prev(), 1 << 18));
+}
+
+}  // namespace
