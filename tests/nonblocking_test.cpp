@@ -72,7 +72,8 @@ TEST(Nonblocking, OwnedBuffersStayPutWhileRequestsMove) {
   auto world = thinmpi::world();
   const ring r(world);
   std::vector<thinmpi::owning_request<std::string>> receives;
-  for (int i = 0; i < 20; ++i) receives.push_back(world.irecv(std::string(8, ' '), r.prev(), i));
+  for (int i = 0; i < 20; ++i)
+    receives.push_back(world.irecv(std::string(8, ' '), r.prev(), i));
   std::vector<thinmpi::owning_request<std::string>> sends;
   for (int i = 0; i < 20; ++i) {
     sends.push_back(world.isend(std::to_string(r.rank) + ":" + std::to_string(i), r.next(), i));
@@ -91,8 +92,8 @@ TEST(Nonblocking, UnknownSizeReceiveDoesNotBlockWhenPosted) {
   EXPECT_TRUE(pending.active());
   EXPECT_FALSE(pending.test().has_value());  // nothing was sent yet
   world.barrier();
-  auto sent = world.isend(std::vector<double>(static_cast<std::size_t>(r.rank) + 2, 2.5),
-                          r.next(), 5);
+  auto sent =
+      world.isend(std::vector<double>(static_cast<std::size_t>(r.rank) + 2, 2.5), r.next(), 5);
   const std::vector<double> got = pending.wait();
   EXPECT_EQ(got, std::vector<double>(static_cast<std::size_t>(r.prev()) + 2, 2.5));
   EXPECT_EQ(pending.last_status().source(), r.prev());
