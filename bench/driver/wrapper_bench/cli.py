@@ -53,6 +53,8 @@ def parse(argv):
     parser.add_argument("--boost-for", action="append", metavar="MPI=LIBRARY",
                         help="a libboost_mpi built against MPI (checked with ldd)")
     parser.add_argument("--strict", action="store_true", help="exit 1 when a cell failed")
+    parser.add_argument("--render", metavar="DIR",
+                        help="only recompute and rewrite the reports of a results folder")
     options = parser.parse_args(argv)
     options.python_for, options.boost_for = _pairs(options.python_for), _pairs(options.boost_for)
     if options.smoke and options.sizes is None:
@@ -155,15 +157,10 @@ def run_all(jobs, setup):
     return collector
 
 
-def write_outputs(doc, out_root):
-    """bench-results/<timestamp>/ with everything, and the `latest` link; returns the folder."""
+def new_results_dir(out_root):
+    """bench-results/<timestamp>/, with the `latest` link moved to it."""
     out_dir = Path(out_root) / datetime.now().strftime("%Y%m%d-%H%M%S")
     out_dir.mkdir(parents=True, exist_ok=True)
-    drawn = charts.draw_all(doc["cells"], out_dir)
-    (out_dir / "results.json").write_text(json.dumps(doc, indent=1))
-    schema.write_csv(doc, out_dir / "results.csv")
-    (out_dir / "report.md").write_text(render_md(doc, drawn))
-    (out_dir / "report.html").write_text(render_html(doc, drawn, out_dir))
     latest = Path(out_root) / "latest"
     if latest.is_symlink() or latest.exists():
         latest.unlink()
@@ -171,9 +168,41 @@ def write_outputs(doc, out_root):
     return out_dir
 
 
+def write_outputs(doc, records, out_dir):
+    """results.json, results.csv, runs.jsonl (every launch's raw records), the charts and both
+    reports, into out_dir; returns the schema problems of the document."""
+    drawn = charts.draw_all(doc["cells"], out_dir)
+    (out_dir / "results.json").write_text(json.dumps(doc, indent=1))
+    (out_dir / "runs.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
+    schema.write_csv(doc, out_dir / "results.csv")
+    (out_dir / "report.md").write_text(render_md(doc, drawn))
+    (out_dir / "report.html").write_text(render_html(doc, drawn, out_dir))
+    return schema.validate(doc)
+
+
+def make_document(context, records, audit_rows, symbols, missing, failures):
+    """The results document from raw records and what the run found."""
+    cells = compare.attach_audit(compare.aggregate(records), audit_rows)
+    return schema.document(context, cells, audit_rows, symbols, missing, failures)
+
+
+def render_again(folder):
+    """Recomputes the cells and rewrites the reports of a results folder from its runs.jsonl."""
+    folder = Path(folder)
+    old = json.loads((folder / "results.json").read_text())
+    records = detect.json_lines((folder / "runs.jsonl").read_text())
+    doc = make_document(old["context"], records, old["audit"], old["symbols"], old["missing"],
+                        old["failures"])
+    problems = write_outputs(doc, records, folder)
+    print(f"wrapper-bench: rewrote {folder / 'report.md'}", file=sys.stderr)
+    return 1 if problems else 0
+
+
 def main(argv):
     """Builds, runs and reports; returns the exit status."""
     options = parse(argv)
+    if options.render:
+        return render_again(options.render)
     counts = matrix.SMOKE if options.smoke else matrix.FULL if options.full else matrix.QUICK
     started = time.monotonic()
     setup = prepare(options)
@@ -183,17 +212,16 @@ def main(argv):
     jobs = matrix.expand(setup.builds, filters, counts, setup.baselines)
     print(f"wrapper-bench: {len(jobs)} jobs", file=sys.stderr)
     collector = run_all(jobs, setup)
-    cells = compare.attach_audit(compare.aggregate(collector.records), collector.audit_rows)
     symbols = [row for (mpi, compiler), manifest in setup.manifests.items()
                for row in audit.symbol_rows(manifest, mpi, compiler)]
     context = dict(detect.machine_context(), **setup.context,
                    mode="smoke" if options.smoke else "full" if options.full else "quick",
                    command="python3 -m wrapper_bench " + " ".join(argv))
-    doc = schema.document(context, cells, collector.audit_rows, symbols, setup.missing,
-                          setup.failures)
-    problems = schema.validate(doc)
-    out_dir = write_outputs(doc, options.out)
-    print(f"wrapper-bench: {len(cells)} cells, {len(setup.missing)} missing, "
+    doc = make_document(context, collector.records, collector.audit_rows, symbols,
+                        setup.missing, setup.failures)
+    out_dir = new_results_dir(options.out)
+    problems = write_outputs(doc, collector.records, out_dir)
+    print(f"wrapper-bench: {len(doc['cells'])} cells, {len(setup.missing)} missing, "
           f"{len(setup.failures)} failed, {time.monotonic() - started:.0f} s; "
           f"report: {out_dir / 'report.md'}", file=sys.stderr)
     for problem in problems:

@@ -32,6 +32,16 @@ def cell_key(record):
             record["count"])
 
 
+def launch_ratio(record, base):
+    """A variant's ratio against its baseline within one launch: the median of the block-by-block
+    ratios (adjacent in time, so a slow phase of the VM cancels out and a burst is outvoted),
+    or the ratio of the process values when the blocks do not pair up."""
+    blocks, base_blocks = record.get("block_one_way_us"), base.get("block_one_way_us")
+    if blocks and base_blocks and len(blocks) == len(base_blocks) and min(base_blocks) > 0:
+        return statistics.median(v / b for v, b in zip(blocks, base_blocks))
+    return process_value(record) / process_value(base)
+
+
 def _ratios(records):
     """Each record's ratio against its baseline in the same launch (same job, same rep)."""
     by_launch = defaultdict(dict)
@@ -42,7 +52,7 @@ def _ratios(records):
         for variant, record in launch.items():
             base = launch.get(baseline_of(variant, record.get("baseline")))
             if base and process_value(base) > 0:
-                ratios[cell_key(record)].append(process_value(record) / process_value(base))
+                ratios[cell_key(record)].append(launch_ratio(record, base))
     return ratios
 
 
