@@ -25,4 +25,5 @@ else()
   set(THINMPI_PC_REQUIRES "mpich")
 endif()
 configure_file(cmake/thinmpi.pc.in ${CMAKE_CURRENT_BINARY_DIR}/thinmpi.pc @ONLY)
+# Relocatable: the prefix is found from where the .pc file is (two levels up).
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/thinmpi.pc DESTINATION ${CMAKE_INSTALL_DATADIR}/pkgconfig)

@@ -1,0 +1,85 @@
+// Compile-failure tests: each THINMPI_CF_<SECTION> block must fail to compile with the
+// diagnostic that tests/CMakeLists.txt expects; with no section defined the file compiles (the
+// control), so a failure below is the section's own and not a broken include.
+
+#include <list>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "thinmpi/thinmpi.hpp"
+
+namespace {
+
+struct with_string {
+  int id;
+  std::string name;
+};
+
+class private_members {
+ public:
+  [[nodiscard]] int value() const { return value_; }
+
+ private:
+  int value_ = 0;
+};
+
+union number {
+  int i;
+  float f;
+};
+
+struct with_pointer {
+  int* p;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  thinmpi::environment env(argc, argv);
+  auto world = thinmpi::world();
+#if defined(THINMPI_CF_POINTER)
+  int x = 0;
+  world.send(&x, 1, 0);
+#elif defined(THINMPI_CF_LIST)
+  const std::list<int> values{1, 2};
+  world.send(values, 1, 0);
+#elif defined(THINMPI_CF_VECTOR_BOOL)
+  const std::vector<bool> flags(3);
+  world.send(flags, 1, 0);
+#elif defined(THINMPI_CF_VECTOR_OF_STRINGS)
+  const std::vector<std::string> names(2);
+  world.send(names, 1, 0);
+#elif defined(THINMPI_CF_NOT_TRIVIALLY_COPYABLE)
+  world.send(with_string{}, 1, 0);
+#elif defined(THINMPI_CF_PRIVATE_MEMBERS)
+  world.send(private_members{}, 1, 0);
+#elif defined(THINMPI_CF_UNION)
+  world.send(number{}, 1, 0);
+#elif defined(THINMPI_CF_MEMBER_WITHOUT_DATATYPE)
+  world.send(with_pointer{}, 1, 0);
+#elif defined(THINMPI_CF_RECV_INTO_CONST)
+  const std::vector<int> values(3);
+  world.recv(values, 0, 0);
+#elif defined(THINMPI_CF_RECV_INTO_STRING_VIEW)
+  std::string_view view;
+  world.recv(view, 0, 0);
+#elif defined(THINMPI_CF_RECV_INTO_TEMPORARY)
+  world.recv(std::vector<int>(3), 0, 0);
+#elif defined(THINMPI_CF_COPY_COMMUNICATOR)
+  thinmpi::communicator original = world.dup();
+  thinmpi::communicator copy = original;
+#elif defined(THINMPI_CF_DISCARDED_REQUEST)
+  world.isend(1, 0, 0);
+#else
+  // The control: the same kinds of calls, written correctly.
+  int x = 0;
+  auto pointer_sent = world.isend(std::span(&x, 1), world.rank(), 0);
+  world.recv(x, world.rank(), 0);
+  pointer_sent.wait();
+  thinmpi::communicator copy = world.dup();
+  static_cast<void>(copy.size());
+#endif
+  return 0;
+}
