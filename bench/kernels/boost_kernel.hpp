@@ -1,8 +1,9 @@
 // The ping-pong shared by the Boost.MPI kernels: one template, one payload policy per variant.
 //
-// A policy is a struct with `using payload`, `static payload make(std::size_t count)`, and
-// `send`/`recv` written the way a Boost.MPI user writes them. Each variant's .cpp instantiates the
-// template with its policy, so its object file references exactly the calls of its own path.
+// A policy is a struct with `using payload`, `element_bytes`, `static payload make(count)`, and
+// `send`/`recv` written the way a Boost.MPI user writes them (object_policy for whole objects).
+// Each variant's .cpp instantiates the template with its policy, so its object file references
+// exactly the calls of its own path.
 #ifndef WB_BOOST_KERNEL_HPP
 #define WB_BOOST_KERNEL_HPP
 
@@ -20,6 +21,21 @@ inline constexpr int tag = 7;
 inline int int_at(std::size_t index) {
   return static_cast<int>(index * 2654435761u % 1000003u);
 }
+
+/// A payload sent and received whole, as a Boost.MPI user writes it for an object:
+/// comm.send(peer, tag, value) / comm.recv(peer, tag, value).
+template <class T, T (*Make)(std::size_t), std::size_t ElementBytes>
+struct object_policy {
+  using payload = T;
+  static constexpr std::size_t element_bytes = ElementBytes;
+  static payload make(std::size_t count) { return Make(count); }
+  static void send(const boost::mpi::communicator& c, int peer, const payload& value) {
+    c.send(peer, tag, value);
+  }
+  static void recv(const boost::mpi::communicator& c, int peer, payload& value) {
+    c.recv(peer, tag, value);
+  }
+};
 
 /// One variant's state on one rank: rank 0 sends `sent`, rank 1 echoes what it received.
 template <class Policy>
