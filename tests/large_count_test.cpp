@@ -14,7 +14,9 @@ namespace {
 
 constexpr std::size_t huge = static_cast<std::size_t>(INT_MAX) + 101;
 
-char pattern(std::size_t i) { return static_cast<char>(i * 7 % 251); }
+char pattern(std::size_t i) {
+  return static_cast<char>(i * 7 % 251);
+}
 
 bool has_pattern(const std::vector<char>& data) {
   for (std::size_t i = 0; i < data.size(); i += 4093) {
@@ -25,7 +27,8 @@ bool has_pattern(const std::vector<char>& data) {
 
 std::vector<char> make_huge() {
   std::vector<char> data(huge);
-  for (std::size_t i = 0; i < data.size(); i += 4093) data[i] = pattern(i);
+  for (std::size_t i = 0; i < data.size(); i += 4093)
+    data[i] = pattern(i);
   data.back() = pattern(huge - 1);
   return data;
 }

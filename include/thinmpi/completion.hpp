@@ -161,16 +161,22 @@ inline void wait_all(std::span<const request_ref> refs) {
   if (first_error) std::rethrow_exception(first_error);
 }
 
+/// MPI_Waitany when every request has its handle and `block`; MPI_Testany otherwise (a request
+/// still waiting for its message has none yet, so blocking in MPI_Waitany could miss it).
+inline int any_call(std::vector<MPI_Request>& handles, bool wait, int& index, MPI_Status& raw) {
+  const int n = static_cast<int>(handles.size());
+  if (wait) return MPI_Waitany(n, handles.data(), &index, &raw);
+  int flag = 0;
+  return MPI_Testany(n, handles.data(), &index, &flag, &raw);
+}
+
 inline std::optional<std::size_t> any_completed(std::span<const request_ref> refs, bool block) {
   std::vector<MPI_Request> handles;
   while (true) {
     const bool unmatched = gather(refs, handles);
     int index = MPI_UNDEFINED;
-    int flag = 0;
     MPI_Status raw{};
-    const int n = static_cast<int>(handles.size());
-    const int rc = block && !unmatched ? (flag = 1, MPI_Waitany(n, handles.data(), &index, &raw))
-                                       : MPI_Testany(n, handles.data(), &index, &flag, &raw);
+    const int rc = any_call(handles, block && !unmatched, index, raw);
     if (index != MPI_UNDEFINED) {
       const auto i = static_cast<std::size_t>(index);
       finish_one(refs[i], handles[i], rc, raw);
