@@ -207,6 +207,7 @@ def main(argv):
     started = time.monotonic()
     setup = prepare(options)
     check_bindings(setup)
+    load_at_start = os.getloadavg()[0]  # after the builds, which load the machine themselves
     filters = matrix.Filters(options.mpi, options.compiler, options.api, options.sizes,
                              options.suites)
     jobs = matrix.expand(setup.builds, filters, counts, setup.baselines)
@@ -216,7 +217,9 @@ def main(argv):
                for row in audit.symbol_rows(manifest, mpi, compiler)]
     context = dict(detect.machine_context(), **setup.context,
                    mode="smoke" if options.smoke else "full" if options.full else "quick",
-                   command="python3 -m wrapper_bench " + " ".join(argv))
+                   command="python3 -m wrapper_bench " + " ".join(argv),
+                   load_average={"start": round(load_at_start, 2),
+                                 "end": round(os.getloadavg()[0], 2)})
     doc = make_document(context, collector.records, collector.audit_rows, symbols,
                         setup.missing, setup.failures)
     out_dir = new_results_dir(options.out)

@@ -20,26 +20,17 @@ def spread(values):
 
 
 def process_value(record):
-    """A process's one-way time: the median of its interleaved blocks (robust to the bursts of
-    a shared VM), or the whole-run mean when the record has no blocks."""
+    """A process's one-way time: the lower quartile of its interleaved blocks, i.e. what the path
+    costs when the machine lets it run (other work on a shared VM slows whole blocks, in bursts
+    or in phases), or the whole-run mean when the record has no blocks."""
     blocks = record.get("block_one_way_us")
-    return statistics.median(blocks) if blocks else record["one_way_us"]
+    return sorted(blocks)[len(blocks) // 4] if blocks else record["one_way_us"]
 
 
 def cell_key(record):
     """What identifies a cell: (suite, mpi, compiler, variant, count)."""
     return (record["suite"], record["mpi"], record["compiler"], record["variant"],
             record["count"])
-
-
-def launch_ratio(record, base):
-    """A variant's ratio against its baseline within one launch: the median of the block-by-block
-    ratios (adjacent in time, so a slow phase of the VM cancels out and a burst is outvoted),
-    or the ratio of the process values when the blocks do not pair up."""
-    blocks, base_blocks = record.get("block_one_way_us"), base.get("block_one_way_us")
-    if blocks and base_blocks and len(blocks) == len(base_blocks) and min(base_blocks) > 0:
-        return statistics.median(v / b for v, b in zip(blocks, base_blocks))
-    return process_value(record) / process_value(base)
 
 
 def _ratios(records):
@@ -52,7 +43,7 @@ def _ratios(records):
         for variant, record in launch.items():
             base = launch.get(baseline_of(variant, record.get("baseline")))
             if base and process_value(base) > 0:
-                ratios[cell_key(record)].append(launch_ratio(record, base))
+                ratios[cell_key(record)].append(process_value(record) / process_value(base))
     return ratios
 
 

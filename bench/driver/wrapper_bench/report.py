@@ -26,14 +26,17 @@ def short_version(library_version):
     return library_version.splitlines()[0] if library_version else "unknown"
 
 
-def noise_lines(cells):
-    """How many cells moved by more than 20% between processes (a shared VM's bursts)."""
+def noise_lines(cells, context):
+    """How many cells moved by more than 20% between processes, and how busy the machine was."""
+    load, cores = context.get("load_average", {}), context.get("cpu_count", "?")
     timed = [c for c in cells if c["reps"] > 1]
     noisy = [c for c in timed if c["one_way_us"]["max"] > 1.2 * c["one_way_us"]["min"]]
     if not timed:
         return []
     return [f"Noise: {len(noisy)} of {len(timed)} cells moved by more than 20% between "
-            "processes (min and max of every cell are in results.json). On a virtual machine "
+            "processes (min and max of every cell are in results.json); the load average was "
+            f"{load.get('start', '?')} when the run started and {load.get('end', '?')} when it "
+            f"ended, on {cores} cores. On a virtual machine "
             "the host may move the two vCPUs between cores, so absolute times shift from one "
             "process to the next; ratios, taken side by side inside one process, hold better."]
 
@@ -70,7 +73,7 @@ def build_sections(doc, charts):
     cells = doc["cells"]
     return [
         Section("What actually mattered, on this machine",
-                _conclusion_lines(doc) + noise_lines(cells)),
+                _conclusion_lines(doc) + noise_lines(cells, doc["context"])),
         Section("C MPI: the floor", tables=[tables.c_floor(cells)]),
         Section("The scalar path", tables=[tables.scalar_overhead(cells)],
                 charts=_by_chart(charts, "tiny_")),
@@ -95,7 +98,7 @@ def build_sections(doc, charts):
 METHOD = ("Two ranks on one node; rank 0 sends, rank 1 sends the same kind of payload back; "
           "one-way latency is half the round trip. Every C/C++ variant of one MPI x compiler "
           "runs in one process, in interleaved blocks, so each ratio against C is taken inside "
-          "one run. A process's figure is the median of its blocks (a shared VM has bursts that "
-          "slow whole blocks); the median over process-level repetitions is reported (min and "
-          "max are in results.json). mpi4py runs its C baseline through ctypes in the same "
+          "one run. A process's figure is the lower quartile of its 20 blocks (other work on the "
+          "machine slows whole blocks), its ratio the quotient of two such figures; the median "
+          "over process-level repetitions is reported (min and max are in results.json). mpi4py runs its C baseline through ctypes in the same "
           "process.")
