@@ -1,6 +1,8 @@
 """The report's tables about paths rather than times: the PMPI audit, the nm symbols, thinmpi
 against its targets, and the cells that are missing or failed."""
 
+import statistics
+
 from .compare import find
 from .tables import MPI_NAMES, MPI_ORDER, Table, present, times
 
@@ -60,22 +62,27 @@ def symbol_tables(symbol_rows):
 
 
 def thinmpi_targets(cells):
-    """Each thinmpi variant's worst ratio against DESIGN.md's target."""
+    """Each thinmpi variant against DESIGN.md's target: over all its cells, the median ratio,
+    how many cells meet the target, and the worst cell."""
     rows = []
     for variant, target in THINMPI_TARGETS.items():
         measured = [c for c in find(cells, variant=variant) if c["ratio_vs_c"]]
         if not measured:
             continue
+        ratios = [c["ratio_vs_c"]["median"] for c in measured]
         worst = max(measured, key=lambda c: c["ratio_vs_c"]["median"])
-        ratio = worst["ratio_vs_c"]["median"]
-        rows.append([variant, worst["baseline"], f"≤ {target:.2f}×", times(ratio),
-                     f"{worst['suite']} {MPI_NAMES.get(worst['mpi'], worst['mpi'])} "
-                     f"{worst['compiler']} {worst['bytes']} B",
-                     "met" if ratio <= target else "not met"])
-    return Table("targets", "thinmpi against DESIGN.md's targets (worst cell)",
-                 ["variant", "baseline", "target", "worst median ratio", "where", "verdict"],
-                 rows, "Medians of per-process ratios; small-message noise on a 2-core "
-                 "machine is a few percent, so read 'not met' by a hair with the spread.")
+        typical = statistics.median(ratios)
+        rows.append([variant, worst["baseline"], f"≤ {target:.2f}×", times(typical),
+                     f"{sum(r <= target for r in ratios)} of {len(ratios)}",
+                     f"{times(max(ratios))} ({worst['suite']} {MPI_NAMES[worst['mpi']]} "
+                     f"{worst['compiler']} {worst['bytes']} B)",
+                     "met" if typical <= target else "not met"])
+    return Table("targets", "thinmpi against DESIGN.md's targets",
+                 ["variant", "baseline", "target", "median ratio over its cells",
+                  "cells within target", "worst cell", "verdict (median)"], rows,
+                 "Every suite, MPI and compiler. The process-to-process noise of this machine "
+                 "is several percent, so a cell can miss a 2% target by noise alone: read the "
+                 "worst cell with its spread in results.json.")
 
 
 def missing_table(missing):

@@ -103,7 +103,9 @@ def raw_vs_vector(cells):
     return Table("raw-vs-vector", "The vector was not the raw buffer (4 B payload)",
                  ["MPI", "compiler", "C buffer", "Boost raw", "Boost vector[1]", "C mprobe",
                   "thinmpi span", "thinmpi vector (bounded)", "thinmpi recv<vector>"], rows,
-                 "Ratios in parentheses are against c/int_buffer measured in the same process.")
+                 "Ratios in parentheses: against each variant's C baseline in the same process, "
+                 "c/int_buffer, except thinmpi recv<vector> against c/mprobe (the C receive of "
+                 "unknown size).")
 
 
 CLIFF_ROWS = (("C known count", "c/int_buffer", "c/char_buffer"),
@@ -127,7 +129,9 @@ def container_cliff(cells):
     return Table("cliff", "The container cliff",
                  ["MPI", "compiler", "path", "vector<int>[1]", "vector<int>[8]",
                   "vector<int>[64]", "string[8]", "string[64]"], rows,
-                 "Vectors against c/int_buffer, strings against c/char_buffer, same process.")
+                 "Against each path's C baseline in the same process: vectors c/int_buffer, "
+                 "strings c/char_buffer; thinmpi's allocating receives against c/mprobe and "
+                 "c/char_mprobe, the C code that does the same.")
 
 
 def mpi4py_personalities(cells):
@@ -182,7 +186,8 @@ def size_sweep(cells, compiler="gcc"):
                               bytes=size)) for _, v, k in SWEEP_COLUMNS])
     return Table("sweep", f"What happens when the messages get bigger ({compiler} kernels)",
                  ["MPI", "payload"] + [label for label, _, _ in SWEEP_COLUMNS], rows,
-                 "mpi4py objects stop at 4 KiB, where the article stopped plotting them.")
+                 "Ratios as in the tables above. mpi4py objects stop at 4 KiB, where the article "
+                 "stopped plotting them.")
 
 
 def struct_table(cells):
