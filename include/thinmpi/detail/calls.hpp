@@ -61,111 +61,195 @@ class large_count_type {
   MPI_Datatype type_ = MPI_DATATYPE_NULL;
 };
 
-/// Calls call(int count, MPI_Datatype type) with the classic count, or, past INT_MAX, with one
-/// element of a large_count_type.
-template <class Call>
-int with_count(std::size_t count, MPI_Datatype type, Call call) {
-  if (fits_int(count)) [[likely]] {
-    return call(to_int(count), type);
-  }
-  const large_count_type whole(count, type);
-  return call(1, whole.get());
+/// The large-count side of each call below: the MPI-4 `_c` call, or one element of a
+/// large_count_type. Out of line and cold: only messages past INT_MAX elements come here.
+namespace large {
+
+[[gnu::noinline, gnu::cold]] inline int send(const void* buf, std::size_t n, MPI_Datatype t,
+                                             int dest, int tag, MPI_Comm comm) {
+#if THINMPI_HAS_LARGE_COUNT_CALLS
+  return MPI_Send_c(buf, static_cast<MPI_Count>(n), t, dest, tag, comm);
+#else
+  const large_count_type whole(n, t);
+  return MPI_Send(buf, 1, whole.get(), dest, tag, comm);
+#endif
 }
 
+[[gnu::noinline, gnu::cold]] inline int ssend(const void* buf, std::size_t n, MPI_Datatype t,
+                                              int dest, int tag, MPI_Comm comm) {
 #if THINMPI_HAS_LARGE_COUNT_CALLS
-#define THINMPI_DETAIL_LARGE(count, large_call) \
-  if (!fits_int(count)) return large_call
+  return MPI_Ssend_c(buf, static_cast<MPI_Count>(n), t, dest, tag, comm);
 #else
-#define THINMPI_DETAIL_LARGE(count, large_call) static_cast<void>(0)
+  const large_count_type whole(n, t);
+  return MPI_Ssend(buf, 1, whole.get(), dest, tag, comm);
 #endif
+}
 
-// Each call below is the classic MPI call when count fits an int (the only branch a small
-// message takes), the MPI-4 `_c` call past INT_MAX where it exists, the fallback elsewhere.
+[[gnu::noinline, gnu::cold]] inline int recv(void* buf, std::size_t n, MPI_Datatype t, int source,
+                                             int tag, MPI_Comm comm, MPI_Status* status) {
+#if THINMPI_HAS_LARGE_COUNT_CALLS
+  return MPI_Recv_c(buf, static_cast<MPI_Count>(n), t, source, tag, comm, status);
+#else
+  const large_count_type whole(n, t);
+  return MPI_Recv(buf, 1, whole.get(), source, tag, comm, status);
+#endif
+}
+
+[[gnu::noinline, gnu::cold]] inline int mrecv(void* buf, std::size_t n, MPI_Datatype t,
+                                              MPI_Message* message, MPI_Status* status) {
+#if THINMPI_HAS_LARGE_COUNT_CALLS
+  return MPI_Mrecv_c(buf, static_cast<MPI_Count>(n), t, message, status);
+#else
+  const large_count_type whole(n, t);
+  return MPI_Mrecv(buf, 1, whole.get(), message, status);
+#endif
+}
+
+[[gnu::noinline, gnu::cold]] inline int isend(const void* buf, std::size_t n, MPI_Datatype t,
+                                              int dest, int tag, MPI_Comm comm,
+                                              MPI_Request* request) {
+#if THINMPI_HAS_LARGE_COUNT_CALLS
+  return MPI_Isend_c(buf, static_cast<MPI_Count>(n), t, dest, tag, comm, request);
+#else
+  const large_count_type whole(n, t);
+  return MPI_Isend(buf, 1, whole.get(), dest, tag, comm, request);
+#endif
+}
+
+[[gnu::noinline, gnu::cold]] inline int issend(const void* buf, std::size_t n, MPI_Datatype t,
+                                               int dest, int tag, MPI_Comm comm,
+                                               MPI_Request* request) {
+#if THINMPI_HAS_LARGE_COUNT_CALLS
+  return MPI_Issend_c(buf, static_cast<MPI_Count>(n), t, dest, tag, comm, request);
+#else
+  const large_count_type whole(n, t);
+  return MPI_Issend(buf, 1, whole.get(), dest, tag, comm, request);
+#endif
+}
+
+[[gnu::noinline, gnu::cold]] inline int irecv(void* buf, std::size_t n, MPI_Datatype t, int source,
+                                              int tag, MPI_Comm comm, MPI_Request* request) {
+#if THINMPI_HAS_LARGE_COUNT_CALLS
+  return MPI_Irecv_c(buf, static_cast<MPI_Count>(n), t, source, tag, comm, request);
+#else
+  const large_count_type whole(n, t);
+  return MPI_Irecv(buf, 1, whole.get(), source, tag, comm, request);
+#endif
+}
+
+[[gnu::noinline, gnu::cold]] inline int imrecv(void* buf, std::size_t n, MPI_Datatype t,
+                                               MPI_Message* message, MPI_Request* request) {
+#if THINMPI_HAS_LARGE_COUNT_CALLS
+  return MPI_Imrecv_c(buf, static_cast<MPI_Count>(n), t, message, request);
+#else
+  const large_count_type whole(n, t);
+  return MPI_Imrecv(buf, 1, whole.get(), message, request);
+#endif
+}
+
+[[gnu::noinline, gnu::cold]] inline int sendrecv_replace(void* buf, std::size_t n, MPI_Datatype t,
+                                                         int dest, int send_tag, int source,
+                                                         int recv_tag, MPI_Comm comm,
+                                                         MPI_Status* status) {
+#if THINMPI_HAS_LARGE_COUNT_CALLS
+  return MPI_Sendrecv_replace_c(buf, static_cast<MPI_Count>(n), t, dest, send_tag, source, recv_tag,
+                                comm, status);
+#else
+  const large_count_type whole(n, t);
+  return MPI_Sendrecv_replace(buf, 1, whole.get(), dest, send_tag, source, recv_tag, comm, status);
+#endif
+}
+
+[[gnu::noinline, gnu::cold]] inline int sendrecv(const void* send_buf, std::size_t send_n,
+                                                 MPI_Datatype send_t, int dest, int send_tag,
+                                                 void* recv_buf, std::size_t recv_n,
+                                                 MPI_Datatype recv_t, int source, int recv_tag,
+                                                 MPI_Comm comm, MPI_Status* status) {
+#if THINMPI_HAS_LARGE_COUNT_CALLS
+  return MPI_Sendrecv_c(send_buf, static_cast<MPI_Count>(send_n), send_t, dest, send_tag, recv_buf,
+                        static_cast<MPI_Count>(recv_n), recv_t, source, recv_tag, comm, status);
+#else
+  const large_count_type sent(send_n, send_t);
+  const large_count_type received(recv_n, recv_t);
+  return MPI_Sendrecv(send_buf, 1, sent.get(), dest, send_tag, recv_buf, 1, received.get(), source,
+                      recv_tag, comm, status);
+#endif
+}
+
+}  // namespace large
+
+// Each call is the classic MPI call when the count fits an int: one comparison, then the call.
 
 inline int send(const void* buf, std::size_t n, MPI_Datatype t, int dest, int tag, MPI_Comm comm) {
-  THINMPI_DETAIL_LARGE(n, MPI_Send_c(buf, static_cast<MPI_Count>(n), t, dest, tag, comm));
-  return with_count(n, t,
-                    [&](int c, MPI_Datatype d) { return MPI_Send(buf, c, d, dest, tag, comm); });
+  if (fits_int(n)) [[likely]]
+    return MPI_Send(buf, to_int(n), t, dest, tag, comm);
+  return large::send(buf, n, t, dest, tag, comm);
 }
 
 inline int ssend(const void* buf, std::size_t n, MPI_Datatype t, int dest, int tag, MPI_Comm comm) {
-  THINMPI_DETAIL_LARGE(n, MPI_Ssend_c(buf, static_cast<MPI_Count>(n), t, dest, tag, comm));
-  return with_count(n, t,
-                    [&](int c, MPI_Datatype d) { return MPI_Ssend(buf, c, d, dest, tag, comm); });
+  if (fits_int(n)) [[likely]]
+    return MPI_Ssend(buf, to_int(n), t, dest, tag, comm);
+  return large::ssend(buf, n, t, dest, tag, comm);
 }
 
 inline int recv(void* buf, std::size_t n, MPI_Datatype t, int source, int tag, MPI_Comm comm,
                 MPI_Status* status) {
-  THINMPI_DETAIL_LARGE(n, MPI_Recv_c(buf, static_cast<MPI_Count>(n), t, source, tag, comm, status));
-  return with_count(
-      n, t, [&](int c, MPI_Datatype d) { return MPI_Recv(buf, c, d, source, tag, comm, status); });
+  if (fits_int(n)) [[likely]]
+    return MPI_Recv(buf, to_int(n), t, source, tag, comm, status);
+  return large::recv(buf, n, t, source, tag, comm, status);
 }
 
 inline int mrecv(void* buf, std::size_t n, MPI_Datatype t, MPI_Message* message,
                  MPI_Status* status) {
-  THINMPI_DETAIL_LARGE(n, MPI_Mrecv_c(buf, static_cast<MPI_Count>(n), t, message, status));
-  return with_count(n, t,
-                    [&](int c, MPI_Datatype d) { return MPI_Mrecv(buf, c, d, message, status); });
+  if (fits_int(n)) [[likely]]
+    return MPI_Mrecv(buf, to_int(n), t, message, status);
+  return large::mrecv(buf, n, t, message, status);
 }
 
 inline int isend(const void* buf, std::size_t n, MPI_Datatype t, int dest, int tag, MPI_Comm comm,
                  MPI_Request* request) {
-  THINMPI_DETAIL_LARGE(n, MPI_Isend_c(buf, static_cast<MPI_Count>(n), t, dest, tag, comm, request));
-  return with_count(
-      n, t, [&](int c, MPI_Datatype d) { return MPI_Isend(buf, c, d, dest, tag, comm, request); });
+  if (fits_int(n)) [[likely]]
+    return MPI_Isend(buf, to_int(n), t, dest, tag, comm, request);
+  return large::isend(buf, n, t, dest, tag, comm, request);
 }
 
 inline int issend(const void* buf, std::size_t n, MPI_Datatype t, int dest, int tag, MPI_Comm comm,
                   MPI_Request* request) {
-  THINMPI_DETAIL_LARGE(n,
-                       MPI_Issend_c(buf, static_cast<MPI_Count>(n), t, dest, tag, comm, request));
-  return with_count(
-      n, t, [&](int c, MPI_Datatype d) { return MPI_Issend(buf, c, d, dest, tag, comm, request); });
+  if (fits_int(n)) [[likely]]
+    return MPI_Issend(buf, to_int(n), t, dest, tag, comm, request);
+  return large::issend(buf, n, t, dest, tag, comm, request);
 }
 
 inline int irecv(void* buf, std::size_t n, MPI_Datatype t, int source, int tag, MPI_Comm comm,
                  MPI_Request* request) {
-  THINMPI_DETAIL_LARGE(n,
-                       MPI_Irecv_c(buf, static_cast<MPI_Count>(n), t, source, tag, comm, request));
-  return with_count(n, t, [&](int c, MPI_Datatype d) {
-    return MPI_Irecv(buf, c, d, source, tag, comm, request);
-  });
+  if (fits_int(n)) [[likely]]
+    return MPI_Irecv(buf, to_int(n), t, source, tag, comm, request);
+  return large::irecv(buf, n, t, source, tag, comm, request);
 }
 
 inline int imrecv(void* buf, std::size_t n, MPI_Datatype t, MPI_Message* message,
                   MPI_Request* request) {
-  THINMPI_DETAIL_LARGE(n, MPI_Imrecv_c(buf, static_cast<MPI_Count>(n), t, message, request));
-  return with_count(n, t,
-                    [&](int c, MPI_Datatype d) { return MPI_Imrecv(buf, c, d, message, request); });
+  if (fits_int(n)) [[likely]]
+    return MPI_Imrecv(buf, to_int(n), t, message, request);
+  return large::imrecv(buf, n, t, message, request);
+}
+
+inline int sendrecv_replace(void* buf, std::size_t n, MPI_Datatype t, int dest, int send_tag,
+                            int source, int recv_tag, MPI_Comm comm, MPI_Status* status) {
+  if (fits_int(n)) [[likely]]
+    return MPI_Sendrecv_replace(buf, to_int(n), t, dest, send_tag, source, recv_tag, comm, status);
+  return large::sendrecv_replace(buf, n, t, dest, send_tag, source, recv_tag, comm, status);
 }
 
 inline int sendrecv(const void* send_buf, std::size_t send_n, MPI_Datatype send_t, int dest,
                     int send_tag, void* recv_buf, std::size_t recv_n, MPI_Datatype recv_t,
                     int source, int recv_tag, MPI_Comm comm, MPI_Status* status) {
-#if THINMPI_HAS_LARGE_COUNT_CALLS
-  if (!fits_int(send_n) || !fits_int(recv_n)) {
-    return MPI_Sendrecv_c(send_buf, static_cast<MPI_Count>(send_n), send_t, dest, send_tag,
-                          recv_buf, static_cast<MPI_Count>(recv_n), recv_t, source, recv_tag, comm,
-                          status);
+  if (fits_int(send_n) && fits_int(recv_n)) [[likely]] {
+    return MPI_Sendrecv(send_buf, to_int(send_n), send_t, dest, send_tag, recv_buf, to_int(recv_n),
+                        recv_t, source, recv_tag, comm, status);
   }
-#endif
-  return with_count(send_n, send_t, [&](int sc, MPI_Datatype sd) {
-    return with_count(recv_n, recv_t, [&](int rc, MPI_Datatype rd) {
-      return MPI_Sendrecv(send_buf, sc, sd, dest, send_tag, recv_buf, rc, rd, source, recv_tag,
-                          comm, status);
-    });
-  });
+  return large::sendrecv(send_buf, send_n, send_t, dest, send_tag, recv_buf, recv_n, recv_t, source,
+                         recv_tag, comm, status);
 }
-
-inline int sendrecv_replace(void* buf, std::size_t n, MPI_Datatype t, int dest, int send_tag,
-                            int source, int recv_tag, MPI_Comm comm, MPI_Status* status) {
-  THINMPI_DETAIL_LARGE(n, MPI_Sendrecv_replace_c(buf, static_cast<MPI_Count>(n), t, dest, send_tag,
-                                                 source, recv_tag, comm, status));
-  return with_count(n, t, [&](int c, MPI_Datatype d) {
-    return MPI_Sendrecv_replace(buf, c, d, dest, send_tag, source, recv_tag, comm, status);
-  });
-}
-
-#undef THINMPI_DETAIL_LARGE
 
 }  // namespace thinmpi::detail

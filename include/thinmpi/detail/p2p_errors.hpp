@@ -112,16 +112,19 @@ inline std::string truncation_problem(const mutable_buffer& buffer, const MPI_St
                               describe_elements(buffer.count, buffer.type) + " being received"});
 }
 
-/// Throws unless the receive succeeded and finish_receive found nothing wrong.
+/// Throws unless the receive succeeded and finish_receive found nothing wrong. The error report
+/// is assembled only on the failing branches, so a successful receive pays for none of it.
 template <class Into>
-void complete_receive(int code, Into& into, const p2p_call& call, const mutable_buffer& buffer,
-                      const MPI_Status& status, fill mode) {
+[[gnu::always_inline]] inline void complete_receive(int code, Into& into, const char* operation,
+                                                    MPI_Comm comm, int source, int tag,
+                                                    const mutable_buffer& buffer,
+                                                    const MPI_Status& status, fill mode) {
   if (code != MPI_SUCCESS) [[unlikely]] {
-    raise_receive(code, call, buffer, status);
+    raise_receive(code, {operation, comm, source, tag}, buffer, status);
   }
   if (const auto problem = finish_receive(into, status, mode); problem != receive_problem::none)
       [[unlikely]] {
-    raise_problem(problem, call, buffer, status);
+    raise_problem(problem, {operation, comm, source, tag}, buffer, status);
   }
 }
 

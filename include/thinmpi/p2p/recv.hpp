@@ -21,9 +21,9 @@ namespace detail {
 template <class Into>
 status receive_into(MPI_Comm comm, Into& into, int source, int tag, fill mode) {
   const mutable_buffer buffer = recv_buffer(into);
-  MPI_Status raw{};
+  MPI_Status raw;  // filled by MPI_Recv; read only after it returns
   const int rc = recv(buffer.data, buffer.count, buffer.type, source, tag, comm, &raw);
-  complete_receive(rc, into, {"MPI_Recv", comm, source, tag}, buffer, raw, mode);
+  complete_receive(rc, into, "MPI_Recv", comm, source, tag, buffer, raw, mode);
   return status(raw, buffer.type);
 }
 
@@ -41,7 +41,7 @@ Container receive_new(MPI_Comm comm, int source, int tag, MPI_Status& raw) {
   arrived.resize(matched_count<element>(message, raw, call));
   const mutable_buffer buffer = recv_buffer(arrived);
   const int rc = mrecv(buffer.data, buffer.count, buffer.type, &message, &raw);
-  complete_receive(rc, arrived, {"MPI_Mrecv", comm, source, tag}, buffer, raw, fill::up_to);
+  complete_receive(rc, arrived, "MPI_Mrecv", comm, source, tag, buffer, raw, fill::up_to);
   return arrived;
 }
 

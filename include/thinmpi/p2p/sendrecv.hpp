@@ -23,7 +23,7 @@ status comm_view::sendrecv(const Payload& payload, int dest, int send_tag, Into&
   if (rc != MPI_SUCCESS && detail::mpi_error_class(rc) != MPI_ERR_TRUNCATE) [[unlikely]] {
     detail::raise_sendrecv(rc, {"MPI_Sendrecv", comm_, dest, send_tag}, out, source, recv_tag);
   }
-  detail::complete_receive(rc, into, {"MPI_Sendrecv", comm_, source, recv_tag}, in, raw,
+  detail::complete_receive(rc, into, "MPI_Sendrecv", comm_, source, recv_tag, in, raw,
                            detail::fill::up_to);
   return status(raw, in.type);
 }
@@ -36,7 +36,7 @@ status comm_view::sendrecv_replace(Into&& buffer, int dest, int send_tag, int so
   MPI_Status raw{};
   const int rc = detail::sendrecv_replace(in.data, in.count, in.type, dest, send_tag, source,
                                           recv_tag, comm_, &raw);
-  detail::complete_receive(rc, buffer, {"MPI_Sendrecv_replace", comm_, source, recv_tag}, in, raw,
+  detail::complete_receive(rc, buffer, "MPI_Sendrecv_replace", comm_, source, recv_tag, in, raw,
                            detail::fill::up_to);
   return status(raw, in.type);
 }
