@@ -15,13 +15,8 @@
 
 namespace {
 
+using thinmpi_test::iota_from;
 using thinmpi_test::ring;
-
-std::vector<int> iota_from(int start, std::size_t n) {
-  std::vector<int> values(n);
-  std::iota(values.begin(), values.end(), start);
-  return values;
-}
 
 TEST(Nonblocking, BorrowedBuffersAreFinishedOnCompletion) {
   auto world = thinmpi::world();

@@ -17,6 +17,7 @@
 
 namespace {
 
+using thinmpi_test::iota_from;
 using thinmpi_test::ring;
 
 struct particle {
@@ -24,12 +25,6 @@ struct particle {
   int id;
   float mass;
 };
-
-std::vector<int> iota_from(int start, std::size_t n) {
-  std::vector<int> values(n);
-  std::iota(values.begin(), values.end(), start);
-  return values;
-}
 
 TEST(P2p, ScalarsOfEveryKindArrive) {
   auto world = thinmpi::world();

@@ -79,22 +79,12 @@ class [[nodiscard]] request {
   /// Blocks until the operation completes (MPI_Wait); throws thinmpi::mpi_error if it failed.
   /// On a completed request, returns its status again.
   status wait() {
-    if (handle_ != MPI_REQUEST_NULL) {
-      MPI_Status raw{};
-      const int rc = MPI_Wait(&handle_, &raw);
-      complete(rc, raw);
-    }
+    progress(*this, true);
     return status(status_, buffer_.type);
   }
   /// The status if the operation has completed (MPI_Test), else nothing.
   [[nodiscard]] std::optional<status> test() {
-    if (handle_ != MPI_REQUEST_NULL) {
-      MPI_Status raw{};
-      int flag = 0;
-      const int rc = MPI_Test(&handle_, &flag, &raw);
-      if (rc == MPI_SUCCESS && flag == 0) return std::nullopt;
-      complete(rc, raw);
-    }
+    if (!progress(*this, false)) return std::nullopt;
     return status(status_, buffer_.type);
   }
   /// Whether the operation is posted and not yet completed.
@@ -108,6 +98,19 @@ class [[nodiscard]] request {
   friend class owning_request;
   template <class>
   friend class probing_request;
+
+  /// Waits for (block) or tests the posted operation and hands MPI's report to
+  /// owner.complete(); false while it is still running. Every kind of request completes here.
+  template <class Owner>
+  bool progress(Owner& owner, bool block) {
+    if (handle_ == MPI_REQUEST_NULL) return true;
+    MPI_Status raw{};
+    int flag = 1;
+    const int rc = block ? MPI_Wait(&handle_, &raw) : MPI_Test(&handle_, &flag, &raw);
+    if (rc == MPI_SUCCESS && flag == 0) return false;
+    owner.complete(rc, raw);
+    return true;
+  }
 
   void take(request& other) noexcept {
     handle_ = std::exchange(other.handle_, MPI_REQUEST_NULL);
@@ -205,22 +208,12 @@ class [[nodiscard]] owning_request {
 
   /// Blocks until complete, then hands the buffer back; for a receive, with what arrived.
   Buffer wait() {
-    if (core_.active()) {
-      MPI_Status raw{};
-      const int rc = MPI_Wait(&detail_handle(), &raw);
-      complete(rc, raw);
-    }
+    core_.progress(*this, true);
     return buffer_.take();
   }
   /// The buffer if the operation has completed, else nothing.
   [[nodiscard]] std::optional<Buffer> test() {
-    if (core_.active()) {
-      MPI_Status raw{};
-      int flag = 0;
-      const int rc = MPI_Test(&detail_handle(), &flag, &raw);
-      if (rc == MPI_SUCCESS && flag == 0) return std::nullopt;
-      complete(rc, raw);
-    }
+    if (!core_.progress(*this, false)) return std::nullopt;
     return buffer_.take();
   }
   /// Whether the operation is posted and not yet completed.
@@ -230,6 +223,7 @@ class [[nodiscard]] owning_request {
 
  private:
   friend struct detail::request_access;
+  friend class request;
 
   MPI_Request& detail_handle() noexcept;
 
@@ -259,23 +253,13 @@ class [[nodiscard]] probing_request {
   /// Blocks until the message has arrived whole, then hands it over.
   Container wait() {
     if (waiting_for_match_) match();
-    if (core_.active()) {
-      MPI_Status raw{};
-      const int rc = MPI_Wait(&detail_handle(), &raw);
-      complete(rc, raw);
-    }
+    core_.progress(*this, true);
     return buffer_.take();
   }
   /// The container if the message has arrived whole, else nothing (never blocks).
   [[nodiscard]] std::optional<Container> test() {
     if (waiting_for_match_ && !try_match()) return std::nullopt;
-    if (core_.active()) {
-      MPI_Status raw{};
-      int flag = 0;
-      const int rc = MPI_Test(&detail_handle(), &flag, &raw);
-      if (rc == MPI_SUCCESS && flag == 0) return std::nullopt;
-      complete(rc, raw);
-    }
+    if (!core_.progress(*this, false)) return std::nullopt;
     return buffer_.take();
   }
   /// Whether the message is still awaited: not yet matched, or matched and still arriving.
@@ -285,6 +269,7 @@ class [[nodiscard]] probing_request {
 
  private:
   friend struct detail::request_access;
+  friend class request;
   using element = std::ranges::range_value_t<Container>;
 
   MPI_Request& detail_handle() noexcept;

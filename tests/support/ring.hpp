@@ -2,6 +2,10 @@
 // Helpers shared by the MPI tests: each rank talks to its neighbours in a ring, which works for
 // any number of ranks including one (a rank is then its own neighbour).
 
+#include <cstddef>
+#include <numeric>
+#include <vector>
+
 #include "thinmpi/thinmpi.hpp"
 
 namespace thinmpi_test {
@@ -14,5 +18,12 @@ struct ring {
   [[nodiscard]] int next() const { return (rank + 1) % size; }
   [[nodiscard]] int prev() const { return (rank + size - 1) % size; }
 };
+
+/// n consecutive ints from start: a payload each rank can predict for any other.
+inline std::vector<int> iota_from(int start, std::size_t n) {
+  std::vector<int> values(n);
+  std::iota(values.begin(), values.end(), start);
+  return values;
+}
 
 }  // namespace thinmpi_test

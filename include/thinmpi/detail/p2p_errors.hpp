@@ -20,15 +20,20 @@ struct p2p_call {
   int tag;
 };
 
+/// The error site of the sending side of a call.
+inline error_site send_site(const p2p_call& call, const const_buffer& buffer) {
+  return error_site{.operation = call.operation,
+                    .comm = call.comm,
+                    .peer_role = "dest",
+                    .peer = call.peer,
+                    .tag = call.tag,
+                    .count = buffer.count,
+                    .type = buffer.type};
+}
+
 [[noreturn, gnu::cold, gnu::noinline]] inline void raise_send(int code, const p2p_call& call,
                                                               const const_buffer& buffer) {
-  raise(code, error_site{.operation = call.operation,
-                         .comm = call.comm,
-                         .peer_role = "dest",
-                         .peer = call.peer,
-                         .tag = call.tag,
-                         .count = buffer.count,
-                         .type = buffer.type});
+  raise(code, send_site(call, buffer));
 }
 
 /// A failed MPI_Sendrecv whose error is not a truncation: either end may be at fault, so the
@@ -36,16 +41,10 @@ struct p2p_call {
 [[noreturn, gnu::cold, gnu::noinline]] inline void raise_sendrecv(int code, const p2p_call& call,
                                                                   const const_buffer& buffer,
                                                                   int source, int recv_tag) {
-  raise(code, error_site{.operation = call.operation,
-                         .comm = call.comm,
-                         .peer_role = "dest",
-                         .peer = call.peer,
-                         .tag = call.tag,
-                         .count = buffer.count,
-                         .type = buffer.type,
-                         .problem = mpi_reason(mpi_error_string(code)) + " (receiving from rank " +
-                                    std::to_string(source) + " with tag " +
-                                    std::to_string(recv_tag) + ")"});
+  error_site site = send_site(call, buffer);
+  site.problem = mpi_reason(mpi_error_string(code)) + " (receiving from rank " +
+                 std::to_string(source) + " with tag " + std::to_string(recv_tag) + ")";
+  raise(code, site);
 }
 
 /// Whether the status of a truncated receive holds the size of the whole incoming message:

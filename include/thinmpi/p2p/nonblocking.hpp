@@ -79,22 +79,12 @@ isend_request_t<Payload> comm_view::start_send(Payload&& payload, int dest, int 
 
 template <class Payload>
 isend_request_t<Payload> comm_view::isend(Payload&& payload, int dest, int tag) const {
-  return start_send(
-      std::forward<Payload>(payload), dest, tag,
-      [](const void* b, std::size_t n, MPI_Datatype t, int d, int g, MPI_Comm c, MPI_Request* r) {
-        return detail::isend(b, n, t, d, g, c, r);
-      },
-      "MPI_Isend");
+  return start_send(std::forward<Payload>(payload), dest, tag, &detail::isend, "MPI_Isend");
 }
 
 template <class Payload>
 isend_request_t<Payload> comm_view::issend(Payload&& payload, int dest, int tag) const {
-  return start_send(
-      std::forward<Payload>(payload), dest, tag,
-      [](const void* b, std::size_t n, MPI_Datatype t, int d, int g, MPI_Comm c, MPI_Request* r) {
-        return detail::issend(b, n, t, d, g, c, r);
-      },
-      "MPI_Issend");
+  return start_send(std::forward<Payload>(payload), dest, tag, &detail::issend, "MPI_Issend");
 }
 
 template <class Into>

@@ -10,24 +10,30 @@
 
 namespace thinmpi {
 
+namespace detail {
+
+/// One blocking send of payload through post (detail::send or detail::ssend).
+template <class Payload, class Post>
+void send_with(MPI_Comm comm, const Payload& payload, int dest, int tag, Post post,
+               const char* operation) {
+  require_sendable<Payload>();
+  const const_buffer buffer = send_buffer(payload);
+  const int rc = post(buffer.data, buffer.count, buffer.type, dest, tag, comm);
+  if (rc != MPI_SUCCESS) [[unlikely]] {
+    raise_send(rc, {operation, comm, dest, tag}, buffer);
+  }
+}
+
+}  // namespace detail
+
 template <class Payload>
 void comm_view::send(const Payload& payload, int dest, int tag) const {
-  detail::require_sendable<Payload>();
-  const detail::const_buffer buffer = detail::send_buffer(payload);
-  const int rc = detail::send(buffer.data, buffer.count, buffer.type, dest, tag, comm_);
-  if (rc != MPI_SUCCESS) [[unlikely]] {
-    detail::raise_send(rc, {"MPI_Send", comm_, dest, tag}, buffer);
-  }
+  detail::send_with(comm_, payload, dest, tag, &detail::send, "MPI_Send");
 }
 
 template <class Payload>
 void comm_view::ssend(const Payload& payload, int dest, int tag) const {
-  detail::require_sendable<Payload>();
-  const detail::const_buffer buffer = detail::send_buffer(payload);
-  const int rc = detail::ssend(buffer.data, buffer.count, buffer.type, dest, tag, comm_);
-  if (rc != MPI_SUCCESS) [[unlikely]] {
-    detail::raise_send(rc, {"MPI_Ssend", comm_, dest, tag}, buffer);
-  }
+  detail::send_with(comm_, payload, dest, tag, &detail::ssend, "MPI_Ssend");
 }
 
 }  // namespace thinmpi
