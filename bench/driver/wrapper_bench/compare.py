@@ -20,11 +20,12 @@ def spread(values):
 
 
 def process_value(record):
-    """A process's one-way time: the lower quartile of its interleaved blocks, i.e. what the path
+    """A process's one-way time: the low decile of its interleaved blocks, i.e. what the path
     costs when the machine lets it run (other work on a shared VM slows whole blocks, in bursts
-    or in phases), or the whole-run mean when the record has no blocks."""
+    or in phases that can cover most of a short process), or the whole-run mean when the record
+    has no blocks."""
     blocks = record.get("block_one_way_us")
-    return sorted(blocks)[len(blocks) // 4] if blocks else record["one_way_us"]
+    return sorted(blocks)[len(blocks) // 10] if blocks else record["one_way_us"]
 
 
 def cell_key(record):

@@ -98,7 +98,7 @@ def build_sections(doc, charts):
 METHOD = ("Two ranks on one node; rank 0 sends, rank 1 sends the same kind of payload back; "
           "one-way latency is half the round trip. Every C/C++ variant of one MPI x compiler "
           "runs in one process, in interleaved blocks, so each ratio against C is taken inside "
-          "one run. A process's figure is the lower quartile of its 20 blocks (other work on the "
+          "one run. A process's figure is the low decile of its 20 blocks (other work on the "
           "machine slows whole blocks), its ratio the quotient of two such figures; the median "
           "over process-level repetitions is reported (min and max are in results.json). mpi4py runs its C baseline through ctypes in the same "
           "process.")

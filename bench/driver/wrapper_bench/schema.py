@@ -7,7 +7,7 @@ Schema wrapper-bench/results, version 1:
              mpi{mpi: library version}, compilers{mpi-compiler: {c, cxx}}, boost{mpi: {...}},
              mpi4py{mpi: {...}}}
   cells     [{suite, mpi, compiler, api, payload, variant, count, bytes, iterations, warmup,
-              blocks, reps, one_way_us{median,min,max}, per_rep_us (block lower quartiles),
+              blocks, reps, one_way_us{median,min,max}, per_rep_us (block low deciles),
               per_rep_mean_us, baseline,
               ratio_vs_c{median,min,max}|null, per_rep_ratio, verified, thread_level,
               calls_per_message{MPI_x: n}|null, bytes_per_message}]
