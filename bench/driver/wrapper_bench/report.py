@@ -100,5 +100,5 @@ METHOD = ("Two ranks on one node; rank 0 sends, rank 1 sends the same kind of pa
           "runs in one process, in interleaved blocks, so each ratio against C is taken inside "
           "one run. A process's figure is the low decile of its 20 blocks (other work on the "
           "machine slows whole blocks), its ratio the quotient of two such figures; the median "
-          "over process-level repetitions is reported (min and max are in results.json). mpi4py runs its C baseline through ctypes in the same "
-          "process.")
+          "over process-level repetitions is reported (min and max are in results.json). "
+          "mpi4py runs its C baseline through ctypes in the same process.")

@@ -113,7 +113,9 @@ def add_mpi4py(setup, repo, mpi, interpreters, kernel):
              if i]
     matching = [i for i in infos if i["linked_mpi"] == mpi]
     if not matching:
-        setup.miss(mpi, "python", "mpi4py", mpi4py_reason(repo, mpi))
+        checked = "; ".join(f"{i['python_path']}'s mpi4py links {i['linked_mpi']}" for i in infos)
+        setup.miss(mpi, "python", "mpi4py", mpi4py_reason(repo, mpi) +
+                   (f" (checked with ldd: {checked})" if checked else ""))
         return
     info = matching[0]
     setup.context["mpi4py"][mpi] = (f"mpi4py {info['mpi4py']} (NumPy {info['numpy']}, Python "
