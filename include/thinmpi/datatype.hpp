@@ -220,24 +220,72 @@ MPI_Datatype build_array_datatype(std::size_t n) {
   return commit_named(type, type_name<E>() + "[" + std::to_string(n) + "]");
 }
 
-/// A struct datatype with one block per member at its real offset, resized to sizeof(T) so that
-/// arrays of T step over trailing padding; padding bytes are never sent.
+/// The element type an array member is made of, and how many of them (a plain member: itself,
+/// once), so that `double position[3]` is three MPI_DOUBLE in the struct's type map.
+template <class M>
+struct innermost {
+  using type = M;
+  static constexpr std::size_t count = 1;
+};
+template <class E, std::size_t N>
+struct innermost<E[N]> {
+  using type = typename innermost<E>::type;
+  static constexpr std::size_t count = N * innermost<E>::count;
+};
+template <class E, std::size_t N>
+struct innermost<std::array<E, N>> {
+  using type = typename innermost<E>::type;
+  static constexpr std::size_t count = N * innermost<E>::count;
+};
+
+/// One block of a struct datatype: `length` elements of `type` from `offset`.
+struct struct_block {
+  MPI_Aint offset;
+  int length;
+  MPI_Datatype type;
+  MPI_Aint element_size;
+};
+
+/// Adds a member to the blocks, merging it into the previous block when it continues it with
+/// the same type: the datatype a careful C programmer writes ({3 x MPI_DOUBLE, ...} rather than
+/// one block per field), which MPI packs faster.
+template <class M>
+void add_member(std::vector<struct_block>& blocks, MPI_Aint offset) {
+  using element = typename innermost<M>::type;
+  const struct_block next{offset, static_cast<int>(innermost<M>::count), datatype_of<element>(),
+                          static_cast<MPI_Aint>(sizeof(element))};
+  if (!blocks.empty()) {
+    struct_block& last = blocks.back();
+    if (last.type == next.type && last.offset + last.length * last.element_size == offset) {
+      last.length += next.length;
+      return;
+    }
+  }
+  blocks.push_back(next);
+}
+
+/// A struct datatype of the members at their real offsets (adjacent members of one type merged),
+/// resized to sizeof(T) so that arrays of T step over trailing padding; padding is never sent.
 template <class T>
 MPI_Datatype build_struct_datatype() {
-  constexpr std::size_t fields = field_count<T>;
-  std::array<int, fields> lengths{};
-  std::array<MPI_Aint, fields> offsets{};
-  std::array<MPI_Datatype, fields> types{};
+  std::vector<struct_block> blocks;
   const T object{};
   const auto* base = reinterpret_cast<const std::byte*>(&object);
-  std::size_t i = 0;
-  visit_fields<fields>(object, [&](const auto&... member) {
-    ((lengths[i] = 1, offsets[i] = reinterpret_cast<const std::byte*>(&member) - base,
-      types[i] = datatype_of<std::remove_cvref_t<decltype(member)>>(), ++i),
+  visit_fields<field_count<T>>(object, [&](const auto&... member) {
+    (add_member<std::remove_cvref_t<decltype(member)>>(
+         blocks, reinterpret_cast<const std::byte*>(&member) - base),
      ...);
   });
+  std::vector<int> lengths;
+  std::vector<MPI_Aint> offsets;
+  std::vector<MPI_Datatype> types;
+  for (const struct_block& b : blocks) {
+    lengths.push_back(b.length);
+    offsets.push_back(b.offset);
+    types.push_back(b.type);
+  }
   MPI_Datatype packed = MPI_DATATYPE_NULL;
-  check(MPI_Type_create_struct(static_cast<int>(fields), lengths.data(), offsets.data(),
+  check(MPI_Type_create_struct(static_cast<int>(blocks.size()), lengths.data(), offsets.data(),
                                types.data(), &packed),
         "MPI_Type_create_struct");
   MPI_Datatype resized = MPI_DATATYPE_NULL;
