@@ -65,6 +65,18 @@ TEST(P2p, VectorAllocatingReceiveHasTheSentSize) {
   sent.wait();
 }
 
+TEST(P2p, AllocatingReceiveIntoAVectorThatIsNotZeroedFirst) {
+  auto world = thinmpi::world();
+  const ring r(world);
+  using buffer = std::vector<int, thinmpi::default_init_allocator<int>>;
+  auto sent = world.isend(iota_from(r.rank, 1000), r.next(), 3);
+  const auto in = world.recv<buffer>(r.prev(), 3);
+  EXPECT_EQ(std::vector<int>(in.begin(), in.end()), iota_from(r.prev(), 1000));
+  buffer explicit_values(3, 7);  // construction with a value still writes it
+  EXPECT_EQ(explicit_values[2], 7);
+  sent.wait();
+}
+
 TEST(P2p, BoundedReceiveShrinksToWhatArrived) {
   auto world = thinmpi::world();
   const ring r(world);

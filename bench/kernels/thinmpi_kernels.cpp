@@ -5,6 +5,7 @@
 //   thinmpi/span            send(std::span) / recv(std::span)           vs c/int_buffer
 //   thinmpi/vector_bounded  send(vector) / recv(vector&) (size = bound) vs c/int_buffer
 //   thinmpi/vector_alloc    send(vector) / recv<std::vector<int>>()     vs c/mprobe
+//   thinmpi/vector_alloc_uninit  the same into a vector with default_init_allocator (no memset)
 //   thinmpi/string          send(string) / recv(string&) (bounded)      vs c/char_buffer
 //   thinmpi/string_alloc    send(string) / recv<std::string>()          vs c/char_mprobe
 //   thinmpi/struct          send(vector<wb_particle>) / recv(vector&)   vs c/struct
@@ -98,7 +99,8 @@ void run(void* raw, long iterations, Exchange exchange) noexcept {
   }
 }
 
-void fill_ints(std::vector<int>& values, std::size_t count) {
+template <class Ints>
+void fill_ints(Ints& values, std::size_t count) {
   values.resize(count);
   for (std::size_t i = 0; i < count; ++i)
     values[i] = static_cast<int>(i * 31 + 7);
@@ -170,18 +172,22 @@ void* setup(MPI_Comm comm, std::size_t count) {
 }
 
 using ints = std::vector<int>;
+using uninit_ints = std::vector<int, thinmpi::default_init_allocator<int>>;
 using chars = std::vector<char>;
 using particles = std::vector<wb_particle>;
 
 const wb_variant variants[] = {
-    {"thinmpi", "scalar", "c/int_buffer", sizeof(int), 1, setup<ints, fill_ints>,
+    {"thinmpi", "scalar", "c/int_buffer", sizeof(int), 1, setup<ints, fill_ints<ints>>,
      scalar_round_trips, received_differs<ints>, destroy_state<ints>},
-    {"thinmpi", "span", "c/int_buffer", sizeof(int), 0, setup<ints, fill_ints>,
+    {"thinmpi", "span", "c/int_buffer", sizeof(int), 0, setup<ints, fill_ints<ints>>,
      span_round_trips<int>, received_differs<ints>, destroy_state<ints>},
-    {"thinmpi", "vector_bounded", "c/int_buffer", sizeof(int), 0, setup<ints, fill_ints>,
+    {"thinmpi", "vector_bounded", "c/int_buffer", sizeof(int), 0, setup<ints, fill_ints<ints>>,
      bounded_round_trips<ints>, received_differs<ints>, destroy_state<ints>},
-    {"thinmpi", "vector_alloc", "c/mprobe", sizeof(int), 0, setup<ints, fill_ints>,
+    {"thinmpi", "vector_alloc", "c/mprobe", sizeof(int), 0, setup<ints, fill_ints<ints>>,
      allocating_round_trips<ints>, received_differs<ints>, destroy_state<ints>},
+    {"thinmpi", "vector_alloc_uninit", "c/mprobe", sizeof(int), 0,
+     setup<uninit_ints, fill_ints<uninit_ints>>, allocating_round_trips<uninit_ints>,
+     received_differs<uninit_ints>, destroy_state<uninit_ints>},
     {"thinmpi", "string", "c/char_buffer", sizeof(char), 0, setup<std::string, fill_chars>,
      bounded_round_trips<std::string>, received_differs<std::string>, destroy_state<std::string>},
     {"thinmpi", "string_alloc", "c/char_mprobe", sizeof(char), 0, setup<std::string, fill_chars>,

@@ -7,6 +7,7 @@
 #include "thinmpi/completion.hpp"
 #include "thinmpi/concepts.hpp"
 #include "thinmpi/datatype.hpp"
+#include "thinmpi/default_init_allocator.hpp"
 #include "thinmpi/environment.hpp"
 #include "thinmpi/error.hpp"
 #include "thinmpi/p2p/nonblocking.hpp"

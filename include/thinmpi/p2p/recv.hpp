@@ -27,7 +27,9 @@ status receive_into(MPI_Comm comm, Into& into, int source, int tag, fill mode) {
   return status(raw, buffer.type);
 }
 
-/// MPI_Mprobe, then a container of exactly the message's size, then MPI_Mrecv into it.
+/// MPI_Mprobe, then a container of exactly the message's size, then MPI_Mrecv into it. `raw`
+/// is the probe's status: the message it matched is the one received, so MPI_Mrecv's status
+/// would say nothing new and is not asked for.
 template <class Container>
 Container receive_new(MPI_Comm comm, int source, int tag, MPI_Status& raw) {
   using element = std::ranges::range_value_t<Container>;
@@ -40,8 +42,10 @@ Container receive_new(MPI_Comm comm, int source, int tag, MPI_Status& raw) {
   Container arrived;
   arrived.resize(matched_count<element>(message, raw, call));
   const mutable_buffer buffer = recv_buffer(arrived);
-  const int rc = mrecv(buffer.data, buffer.count, buffer.type, &message, &raw);
-  complete_receive(rc, arrived, "MPI_Mrecv", comm, source, tag, buffer, raw, fill::up_to);
+  const int rc = mrecv(buffer.data, buffer.count, buffer.type, &message, MPI_STATUS_IGNORE);
+  if (rc != MPI_SUCCESS) [[unlikely]] {
+    raise_receive(rc, {"MPI_Mrecv", comm, source, tag}, buffer, raw);
+  }
   return arrived;
 }
 
