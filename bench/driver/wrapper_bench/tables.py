@@ -162,6 +162,7 @@ SWEEP_COLUMNS = (("C", "c/int_buffer", None), ("C mprobe", "c/mprobe", None),
                  ("Boost raw", "boost/raw", None), ("Boost vector", "boost/vector", None),
                  ("thinmpi span", "thinmpi/span", None),
                  ("thinmpi recv<vector>", "thinmpi/vector_alloc", None),
+                 ("thinmpi recv<vector> not zeroed", "thinmpi/vector_alloc_uninit", None),
                  ("mpi4py NumPy", "mpi4py/numpy", "python"),
                  ("mpi4py object", "mpi4py/object", "python"))
 
