@@ -126,30 +126,43 @@ inline bool gather(std::span<const request_ref> refs, std::vector<MPI_Request>& 
   raise(rc, error_site{.operation = operation});
 }
 
+/// Which handles are posted: MPI_Waitall and MPI_Testall report nothing about the others.
+inline std::vector<bool> posted(const std::vector<MPI_Request>& handles) {
+  std::vector<bool> flags(handles.size());
+  for (std::size_t i = 0; i < handles.size(); ++i)
+    flags[i] = handles[i] != MPI_REQUEST_NULL;
+  return flags;
+}
+
+/// Whether a multi-completion call failed as a whole, rather than per request (MPICH returns
+/// error codes whose class, not value, is MPI_ERR_IN_STATUS).
+inline bool failed_as_a_whole(int rc) {
+  return rc != MPI_SUCCESS && mpi_error_class(rc) != MPI_ERR_IN_STATUS;
+}
+
 /// Hands one completion back to its request (which throws if it failed).
 inline void finish_one(const request_ref& ref, MPI_Request handle, int rc, const MPI_Status& raw) {
   ref.handle() = handle;
   ref.complete(rc, raw);
 }
 
-inline void wait_all(std::span<const request_ref> refs) {
-  for (const auto& ref : refs) {
-    if (ref.unmatched()) ref.match();  // blocking is safe: MPI progresses the others meanwhile
-  }
+/// One MPI_Waitall over the posted requests: hands back every completion (keeping the first
+/// error), and returns whether some are still pending (MPICH stops at a failed request and
+/// reports those after it as MPI_ERR_PENDING).
+inline bool wait_all_once(std::span<const request_ref> refs, std::exception_ptr& first_error) {
   std::vector<MPI_Request> handles;
   gather(refs, handles);
   std::vector<MPI_Status> statuses(refs.size());
-  std::vector<bool> was_active(refs.size());
-  for (std::size_t i = 0; i < refs.size(); ++i)
-    was_active[i] = handles[i] != MPI_REQUEST_NULL;
+  const std::vector<bool> was_active = posted(handles);
   const int rc = MPI_Waitall(static_cast<int>(handles.size()), handles.data(), statuses.data());
-  if (rc != MPI_SUCCESS && rc != MPI_ERR_IN_STATUS) raise_completion(rc, "MPI_Waitall");
-  std::exception_ptr first_error;
+  if (failed_as_a_whole(rc)) raise_completion(rc, "MPI_Waitall");
+  bool pending = false;
   for (std::size_t i = 0; i < refs.size(); ++i) {
     if (!was_active[i]) continue;
     const int status_rc = rc == MPI_SUCCESS ? MPI_SUCCESS : statuses[i].MPI_ERROR;
-    if (status_rc == MPI_ERR_PENDING) {
+    if (status_rc != MPI_SUCCESS && mpi_error_class(status_rc) == MPI_ERR_PENDING) {
       refs[i].handle() = handles[i];
+      pending = true;
       continue;
     }
     try {
@@ -157,6 +170,16 @@ inline void wait_all(std::span<const request_ref> refs) {
     } catch (...) {
       if (!first_error) first_error = std::current_exception();
     }
+  }
+  return pending;
+}
+
+inline void wait_all(std::span<const request_ref> refs) {
+  for (const auto& ref : refs) {
+    if (ref.unmatched()) ref.match();  // blocking is safe: MPI progresses the others meanwhile
+  }
+  std::exception_ptr first_error;
+  while (wait_all_once(refs, first_error)) {
   }
   if (first_error) std::rethrow_exception(first_error);
 }
@@ -191,13 +214,11 @@ inline bool test_all(std::span<const request_ref> refs) {
   std::vector<MPI_Request> handles;
   if (gather(refs, handles)) return false;
   std::vector<MPI_Status> statuses(refs.size());
-  std::vector<bool> was_active(refs.size());
-  for (std::size_t i = 0; i < refs.size(); ++i)
-    was_active[i] = handles[i] != MPI_REQUEST_NULL;
+  const std::vector<bool> was_active = posted(handles);
   int flag = 0;
   const int rc =
       MPI_Testall(static_cast<int>(handles.size()), handles.data(), &flag, statuses.data());
-  if (rc != MPI_SUCCESS && rc != MPI_ERR_IN_STATUS) raise_completion(rc, "MPI_Testall");
+  if (failed_as_a_whole(rc)) raise_completion(rc, "MPI_Testall");
   if (flag == 0 && rc == MPI_SUCCESS) return false;
   for (std::size_t i = 0; i < refs.size(); ++i) {
     if (was_active[i]) {

@@ -36,15 +36,18 @@ receive_finisher finisher_for(Into& into) {
   }
 }
 
-/// Posts a receive into buffer with MPI_Irecv and returns its handle.
-inline MPI_Request post_receive(const mutable_buffer& buffer, const p2p_call& call) {
+/// Posts MPI_Irecv into `into`'s buffer and returns the request that completes it; `finisher`
+/// is what a borrowed receive does on completion (an owning request finishes its own buffer).
+template <class Into>
+request post_receive(Into& into, const p2p_call& call, receive_finisher finisher = {}) {
+  const mutable_buffer buffer = recv_buffer(into);
   MPI_Request handle = MPI_REQUEST_NULL;
   const int rc =
       irecv(buffer.data, buffer.count, buffer.type, call.peer, call.tag, call.comm, &handle);
   if (rc != MPI_SUCCESS) [[unlikely]] {
     raise_receive(rc, call, buffer, MPI_Status{});
   }
-  return handle;
+  return request(handle, call, buffer, true, finisher);
 }
 
 /// The request's record of a buffer, for error reports: its shape, not its address.
@@ -92,14 +95,11 @@ irecv_request_t<Into> comm_view::irecv(Into&& into, int source, int tag) const {
   detail::require_writable<Into&&>();
   const detail::p2p_call call{"MPI_Irecv", comm_, source, tag};
   if constexpr (detail::borrows<Into>) {
-    const detail::mutable_buffer buffer = detail::recv_buffer(into);
-    return request(detail::post_receive(buffer, call), call, buffer, true,
-                   detail::finisher_for(into));
+    return detail::post_receive(into, call, detail::finisher_for(into));
   } else {
     using owned = std::remove_cvref_t<Into>;
     detail::pinned<owned> kept(std::move(into));
-    const detail::mutable_buffer buffer = detail::recv_buffer(kept.get());
-    request posted(detail::post_receive(buffer, call), call, buffer, true);
+    request posted = detail::post_receive(kept.get(), call);
     return owning_request<owned>(std::move(kept), std::move(posted), true, detail::fill::up_to);
   }
 }
@@ -115,8 +115,7 @@ irecv_new_request_t<T> comm_view::irecv(int source, int tag) const {
   } else {
     const detail::p2p_call call{"MPI_Irecv", comm_, source, tag};
     detail::pinned<T> kept(T{});
-    const detail::mutable_buffer buffer = detail::recv_buffer(kept.get());
-    request posted(detail::post_receive(buffer, call), call, buffer, true);
+    request posted = detail::post_receive(kept.get(), call);
     return owning_request<T>(std::move(kept), std::move(posted), true, detail::fill::exact);
   }
 }
