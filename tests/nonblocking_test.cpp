@@ -61,6 +61,17 @@ TEST(Nonblocking, OwningRequestsHandTheirBuffersBack) {
   thinmpi::wait_all(send_int, send_array);
 }
 
+TEST(Nonblocking, RequestsWithoutAnOperationHandBackEmptyBuffers) {
+  thinmpi::owning_request<std::string> owning;
+  EXPECT_FALSE(owning.active());
+  EXPECT_EQ(owning.wait(), "");
+  thinmpi::probing_request<std::string> probing;
+  EXPECT_FALSE(probing.active());
+  EXPECT_EQ(probing.test(), std::optional<std::string>(""));
+  thinmpi::request borrowed;
+  EXPECT_EQ(borrowed.wait().bytes(), 0u);
+}
+
 TEST(Nonblocking, OwnedBuffersStayPutWhileRequestsMove) {
   // Short strings live inside the std::string object: the request must keep them where MPI
   // was told they are while the vector of requests reallocates.

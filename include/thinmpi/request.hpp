@@ -184,7 +184,8 @@ requires(!data_survives_move<B>) class pinned<B> {
   pinned() = default;
   explicit pinned(B&& buffer) : buffer_(std::make_unique<B>(std::move(buffer))) {}
   [[nodiscard]] B& get() noexcept { return *buffer_; }
-  [[nodiscard]] B take() { return std::move(*buffer_); }
+  /// The buffer; an empty one for a request that never had one (default-constructed, moved from).
+  [[nodiscard]] B take() { return buffer_ ? std::move(*buffer_) : B{}; }
 
  private:
   std::unique_ptr<B> buffer_;
@@ -321,18 +322,22 @@ template <class P>
 inline constexpr bool borrows =
     std::is_lvalue_reference_v<P> || std::ranges::borrowed_range<std::remove_cvref_t<P>>;
 
-/// The element count of a matched message, or, if its bytes are not whole elements, receives it
-/// (so the matched message is not left pending) and throws.
-template <class E>
-std::size_t matched_count(MPI_Message& message, const MPI_Status& probed, const p2p_call& call) {
+/// A container of exactly the matched message's size; if its bytes are not whole elements,
+/// receives the message (so it is not left matched and pending) and throws.
+template <class Container>
+Container sized_for(MPI_Message& message, const MPI_Status& probed, const p2p_call& call) {
+  using element = std::ranges::range_value_t<Container>;
   const std::size_t bytes = status_bytes(probed);
-  if (bytes % wire_size<E>() == 0) [[likely]] {
-    return bytes / wire_size<E>();
+  if (bytes % wire_size<element>() != 0) [[unlikely]] {
+    std::vector<std::byte> discarded(bytes);
+    MPI_Status raw{};
+    static_cast<void>(mrecv(discarded.data(), bytes, MPI_BYTE, &message, &raw));
+    raise_problem(receive_problem::partial_element, call, no_buffer(datatype_of<element>()),
+                  probed);
   }
-  std::vector<std::byte> discarded(bytes);
-  MPI_Status raw{};
-  static_cast<void>(mrecv(discarded.data(), bytes, MPI_BYTE, &message, &raw));
-  raise_problem(receive_problem::partial_element, call, no_buffer(datatype_of<E>()), probed);
+  Container sized;
+  sized.resize(bytes / wire_size<element>());
+  return sized;
 }
 
 }  // namespace detail
@@ -360,12 +365,8 @@ MPI_Request& probing_request<Container>::detail_handle() noexcept {
 template <class Container>
 void probing_request<Container>::start(MPI_Message message, const MPI_Status& probed) {
   waiting_for_match_ = false;
-  Container sized;
-  sized.resize(detail::matched_count<element>(message, probed, call()));
-  buffer_ = detail::pinned<Container>(std::move(sized));
-  Container& target = buffer_.get();
-  const detail::mutable_buffer buffer{std::ranges::data(target), std::ranges::size(target),
-                                      datatype_of<element>()};
+  buffer_ = detail::pinned<Container>(detail::sized_for<Container>(message, probed, call()));
+  const detail::mutable_buffer buffer = detail::recv_buffer(buffer_.get());
   MPI_Request handle = MPI_REQUEST_NULL;
   const int rc = detail::imrecv(buffer.data, buffer.count, buffer.type, &message, &handle);
   if (rc != MPI_SUCCESS) [[unlikely]] {

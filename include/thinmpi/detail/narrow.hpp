@@ -20,12 +20,4 @@ inline constexpr std::size_t int_count_max = static_cast<std::size_t>(INT_MAX);
   return static_cast<int>(n);
 }
 
-/// A count MPI reported (never negative) as a size.
-[[nodiscard]] constexpr std::size_t to_size(int n) noexcept {
-  return static_cast<std::size_t>(n);
-}
-[[nodiscard]] constexpr std::size_t to_size(long long n) noexcept {
-  return static_cast<std::size_t>(n);
-}
-
 }  // namespace thinmpi::detail

@@ -39,8 +39,7 @@ Container receive_new(MPI_Comm comm, int source, int tag, MPI_Status& raw) {
       [[unlikely]] {
     raise_receive(rc, call, no_buffer(datatype_of<element>()), raw);
   }
-  Container arrived;
-  arrived.resize(matched_count<element>(message, raw, call));
+  Container arrived = sized_for<Container>(message, raw, call);
   const mutable_buffer buffer = recv_buffer(arrived);
   const int rc = mrecv(buffer.data, buffer.count, buffer.type, &message, MPI_STATUS_IGNORE);
   if (rc != MPI_SUCCESS) [[unlikely]] {
