@@ -37,6 +37,10 @@ static_assert(!std::is_copy_assignable_v<thinmpi::communicator>);
 static_assert(std::is_nothrow_move_constructible_v<thinmpi::communicator>);
 static_assert(std::is_trivially_copyable_v<thinmpi::comm_view>);
 
+// The families comm_view derives from are empty: a view is one MPI handle, passed in a register.
+static_assert(sizeof(thinmpi::comm_view) == sizeof(MPI_Comm));
+static_assert(std::is_trivially_copyable_v<thinmpi::comm_view>);
+
 TEST(Communicator, WorldAndSelfMatchMpi) {
   auto world = thinmpi::world();
   int rank = -1;

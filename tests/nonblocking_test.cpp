@@ -8,6 +8,7 @@
 #include <numeric>
 #include <span>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "support/ring.hpp"
@@ -228,6 +229,34 @@ TEST(Nonblocking, DroppedSendCompletesBeforeItsBufferGoes) {
   }  // waits: MPI reads the owned vector until the send is complete
   receive.wait();
   EXPECT_EQ(inbox, iota_from(r.prev(), 1 << 18));
+}
+
+}  // namespace
+
+namespace {
+
+// last_status() completes the request through its owner's completion step, as wait() does: an
+// owned bounded vector is shrunk to what arrived before wait() hands it back.
+TEST(Nonblocking, LastStatusCompletesThroughTheOwner) {
+  auto world = thinmpi::world();
+  const ring r(world);
+  auto received = world.irecv(std::vector<int>(100), r.prev(), 4);
+  world.send(iota_from(r.rank, 3), r.next(), 4);
+  EXPECT_EQ(received.last_status().count(), 3u);
+  EXPECT_FALSE(received.active());
+  EXPECT_EQ(received.wait(), iota_from(r.prev(), 3));
+}
+
+TEST(Nonblocking, IbarrierCompletesWithTheOthers) {
+  auto world = thinmpi::world();
+  auto done = world.ibarrier();
+  static_assert(std::is_void_v<decltype(done.wait())>);
+  std::vector<decltype(world.ibarrier())> all;
+  all.push_back(std::move(done));
+  all.push_back(world.ibarrier());
+  thinmpi::wait_all(all);
+  EXPECT_FALSE(all[0].active());
+  EXPECT_FALSE(all[1].active());
 }
 
 }  // namespace

@@ -1,8 +1,11 @@
 #pragma once
 /// \file
-/// comm_view (a non-owning handle, e.g. world()) and communicator (owns what it frees). The
-/// class declares every operation; one header per family defines them (p2p/send.hpp, ...), and
-/// this header includes them all at its end, so including it is enough to use any of them.
+/// comm_view (a non-owning handle, e.g. world()) and communicator (owns what it frees).
+///
+/// Each family of operations owns its declarations and definitions in its own header, as a
+/// class template that comm_view derives from (p2p/send.hpp defines p2p_send<Comm> with send
+/// and ssend, collectives/bcast.hpp the broadcasts, ...). This header only lists the families:
+/// it includes them, they never include it, and adding an operation touches only its family.
 
 #include <cstddef>
 #include <initializer_list>
@@ -11,44 +14,39 @@
 #include <type_traits>
 #include <utility>
 
+#include "thinmpi/collectives/barrier.hpp"
 #include "thinmpi/detail/mpi.hpp"
-#include "thinmpi/error.hpp"
-#include "thinmpi/request.hpp"
-#include "thinmpi/status.hpp"
+#include "thinmpi/detail/raise.hpp"
+#include "thinmpi/p2p/nonblocking.hpp"
+#include "thinmpi/p2p/probe.hpp"
+#include "thinmpi/p2p/recv.hpp"
+#include "thinmpi/p2p/send.hpp"
+#include "thinmpi/p2p/sendrecv.hpp"
 
 namespace thinmpi {
 
-/// Receive from any rank.
-inline constexpr int any_source = MPI_ANY_SOURCE;
-/// Receive with any tag.
-inline constexpr int any_tag = MPI_ANY_TAG;
-/// The rank that sends and receives nothing.
-inline constexpr int proc_null = MPI_PROC_NULL;
 /// The split() color of ranks that want no new communicator.
 inline constexpr int undefined = MPI_UNDEFINED;
 
 class communicator;
-
-/// A value received together with its status.
-///
-///     auto [values, st] = world.recv_with_status<std::vector<int>>(thinmpi::any_source, 0);
-template <class T>
-struct received {
-  T value;
-  thinmpi::status status;
-};
 
 namespace detail {
 /// Tag for handles whose error handler is already MPI_ERRORS_RETURN (world(), self()).
 struct errors_return_already_set {};
 }  // namespace detail
 
-/// A non-owning handle of an MPI communicator, with every operation thinmpi offers. Copying it
-/// copies the handle, never the communicator. Operations throw thinmpi::mpi_error on failure.
+/// A non-owning handle of an MPI communicator, with every operation thinmpi offers (from the
+/// family classes it derives from). Copying it copies the handle, never the communicator.
+/// Operations throw thinmpi::mpi_error on failure.
 ///
 ///     auto world = thinmpi::world();
 ///     world.send(std::vector<double>{1, 2, 3}, 1, 0);
-class comm_view {
+class comm_view : public p2p_send<comm_view>,
+                  public p2p_recv<comm_view>,
+                  public p2p_sendrecv<comm_view>,
+                  public p2p_probe<comm_view>,
+                  public p2p_nonblocking<comm_view>,
+                  public collective_barrier<comm_view> {
  public:
   /// The null communicator.
   comm_view() noexcept = default;
@@ -80,8 +78,6 @@ class comm_view {
   }
   /// The largest tag MPI accepts (at least 32767; MPI_TAG_UB of MPI_COMM_WORLD).
   [[nodiscard]] int tag_ub() const;
-  /// Blocks until every rank has called barrier().
-  void barrier() const { detail::check(MPI_Barrier(comm_), "MPI_Barrier", comm_); }
   /// Ends every process of this communicator's job with `code` (MPI_Abort).
   [[noreturn]] void abort(int code) const;
 
@@ -98,73 +94,8 @@ class comm_view {
   /// subset({0, 2, 4})
   [[nodiscard]] communicator subset(std::initializer_list<int> ranks) const;
 
-  // --- point-to-point, defined in p2p/send.hpp, p2p/recv.hpp, p2p/sendrecv.hpp, p2p/probe.hpp
-
-  /// Sends payload to dest as one message: a scalar as count 1, a contiguous range as data()
-  /// and size() (MPI_Send). No size message, no serialization.
-  template <class Payload>
-  void send(const Payload& payload, int dest, int tag) const;
-  /// send() that completes only once the receive has started (MPI_Ssend).
-  template <class Payload>
-  void ssend(const Payload& payload, int dest, int tag) const;
-
-  /// Receives into `into` with one MPI_Recv. A scalar must arrive whole; a fixed range (span,
-  /// std::array, C array) takes up to its size; a resizable container (vector, string) takes up
-  /// to its current size and shrinks to what arrived. A larger message is an error that states
-  /// both sizes, never a silent truncation.
-  template <class Into>
-  status recv(Into&& into, int source, int tag) const;
-  /// Receives a new T. For std::vector and std::string, of whatever size was sent: a matched
-  /// probe then a receive (MPI_Mprobe + MPI_Mrecv), one message on the wire, thread-safe. For a
-  /// scalar or fixed-size T, one MPI_Recv that must fill it.
-  template <class T>
-  [[nodiscard]] T recv(int source, int tag) const;
-  /// recv<T>() with the status, e.g. to learn the source of an any_source receive.
-  template <class T>
-  [[nodiscard]] received<T> recv_with_status(int source, int tag) const;
-
-  /// Sends payload to dest and receives into `into` from source in one call (MPI_Sendrecv);
-  /// `into` behaves as in recv().
-  template <class Payload, class Into>
-  status sendrecv(const Payload& payload, int dest, int send_tag, Into&& into, int source,
-                  int recv_tag) const;
-  /// Sends buffer to dest and replaces its contents with what arrives from source
-  /// (MPI_Sendrecv_replace); a resizable buffer shrinks to what arrived.
-  template <class Into>
-  status sendrecv_replace(Into&& buffer, int dest, int send_tag, int source, int recv_tag) const;
-
-  /// Waits for a matching message without receiving it; counts are in bytes, or count<T>().
-  [[nodiscard]] status probe(int source, int tag) const;
-  /// The status of a matching message if one is there now.
-  [[nodiscard]] std::optional<status> iprobe(int source, int tag) const;
-
-  // --- nonblocking, defined in p2p/nonblocking.hpp
-
-  /// Starts sending payload (MPI_Isend). A payload moved in (or any temporary) is owned by the
-  /// returned owning_request and handed back by wait(); a named payload or a view is borrowed and
-  /// must outlive the returned request.
-  template <class Payload>
-  [[nodiscard]] isend_request_t<Payload> isend(Payload&& payload, int dest, int tag) const;
-  /// isend() in synchronous mode (MPI_Issend).
-  template <class Payload>
-  [[nodiscard]] isend_request_t<Payload> issend(Payload&& payload, int dest, int tag) const;
-  /// Starts receiving into `into` (MPI_Irecv), which behaves as in recv() once complete. A
-  /// buffer moved in is owned by the request and handed back by wait().
-  template <class Into>
-  [[nodiscard]] irecv_request_t<Into> irecv(Into&& into, int source, int tag) const;
-  /// Starts receiving a new T. For std::vector and std::string of unknown size this does not
-  /// block: the request matches the message (MPI_Improbe) when tested or waited on, then
-  /// receives it (MPI_Imrecv). For a scalar or fixed-size T, one MPI_Irecv.
-  template <class T>
-  [[nodiscard]] irecv_new_request_t<T> irecv(int source, int tag) const;
-
  protected:
   MPI_Comm comm_ = MPI_COMM_NULL;
-
- private:
-  template <class Payload, class Post>
-  isend_request_t<Payload> start_send(Payload&& payload, int dest, int tag, Post post,
-                                      const char* operation) const;
 };
 
 /// Two views are equal when they hold the same handle.
@@ -298,9 +229,3 @@ inline communicator comm_view::subset(std::initializer_list<int> ranks) const {
 }
 
 }  // namespace thinmpi
-
-#include "thinmpi/p2p/nonblocking.hpp"
-#include "thinmpi/p2p/probe.hpp"
-#include "thinmpi/p2p/recv.hpp"
-#include "thinmpi/p2p/send.hpp"
-#include "thinmpi/p2p/sendrecv.hpp"

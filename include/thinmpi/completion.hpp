@@ -1,8 +1,9 @@
 #pragma once
 /// \file
 /// wait_all, wait_any, test_all and test_any over ranges of requests (or a few named ones of
-/// different kinds). Requests of unknown size (probing_request) take part: they are matched as
-/// the others progress, so wait_any() returns whichever message comes first.
+/// different kinds and families). Requests of unknown size (probing_request) take part: they
+/// are matched as the others progress, so wait_any() returns whichever message comes first;
+/// multi-stage requests count as completed once their last stage has.
 
 #include <cstddef>
 #include <exception>
@@ -13,68 +14,21 @@
 #include <vector>
 
 #include "thinmpi/detail/mpi.hpp"
-#include "thinmpi/error.hpp"
-#include "thinmpi/request.hpp"
+#include "thinmpi/detail/raise.hpp"
+#include "thinmpi/detail/request_access.hpp"
 
 namespace thinmpi {
 
 namespace detail {
 
-template <class R>
-inline constexpr bool is_request = false;
-template <>
-inline constexpr bool is_request<request> = true;
-template <class B>
-inline constexpr bool is_request<owning_request<B>> = true;
-template <class C>
-inline constexpr bool is_request<probing_request<C>> = true;
-
-template <class C>
-inline constexpr bool is_probing = false;
-template <class C>
-inline constexpr bool is_probing<probing_request<C>> = true;
-
-/// The private hooks of the request types that the completion functions drive.
-struct request_access {
-  static MPI_Request& handle(request& r) noexcept { return r.handle_; }
-  template <class R>
-  static MPI_Request& handle(R& r) noexcept {
-    return r.detail_handle();
-  }
-  template <class R>
-  static void complete(R& r, int rc, const MPI_Status& raw) {
-    r.complete(rc, raw);
-  }
-  template <class R>
-  static bool unmatched(const R& r) noexcept {
-    if constexpr (is_probing<R>) {
-      return r.waiting_for_match_;
-    } else {
-      return false;
-    }
-  }
-  template <class R>
-  static bool try_match(R& r) {
-    if constexpr (is_probing<R>) {
-      return r.try_match();
-    } else {
-      return true;
-    }
-  }
-  template <class R>
-  static void match(R& r) {
-    if constexpr (is_probing<R>) r.match();
-  }
-};
-
-/// One request of any kind, seen through function pointers.
+/// One request of any kind, seen through function pointers to its request_access hooks.
 struct request_ref {
   struct operations {
     MPI_Request& (*handle)(void*);
     void (*complete)(void*, int, const MPI_Status&);
-    bool (*unmatched)(const void*);
-    bool (*try_match)(void*);
-    void (*match)(void*);
+    bool (*awaiting_start)(const void*);
+    bool (*try_start)(void*);
+    void (*start)(void*);
   };
 
   template <class R>
@@ -83,9 +37,9 @@ struct request_ref {
       [](void* r, int rc, const MPI_Status& raw) {
         request_access::complete(*static_cast<R*>(r), rc, raw);
       },
-      [](const void* r) { return request_access::unmatched(*static_cast<const R*>(r)); },
-      [](void* r) { return request_access::try_match(*static_cast<R*>(r)); },
-      [](void* r) { request_access::match(*static_cast<R*>(r)); },
+      [](const void* r) { return request_access::awaiting_start(*static_cast<const R*>(r)); },
+      [](void* r) { return request_access::try_start(*static_cast<R*>(r)); },
+      [](void* r) { request_access::start(*static_cast<R*>(r)); },
   };
 
   template <class R>
@@ -93,9 +47,11 @@ struct request_ref {
 
   [[nodiscard]] MPI_Request& handle() const { return ops->handle(object); }
   void complete(int rc, const MPI_Status& raw) const { ops->complete(object, rc, raw); }
-  [[nodiscard]] bool unmatched() const { return ops->unmatched(object); }
-  [[nodiscard]] bool try_match() const { return ops->try_match(object); }
-  void match() const { ops->match(object); }
+  [[nodiscard]] bool awaiting_start() const { return ops->awaiting_start(object); }
+  [[nodiscard]] bool try_start() const { return ops->try_start(object); }
+  void start() const { ops->start(object); }
+  /// Whether a stage remains: posted, or waiting to be posted.
+  [[nodiscard]] bool active() const { return awaiting_start() || handle() != MPI_REQUEST_NULL; }
 
   void* object;
   const operations* ops;
@@ -116,7 +72,7 @@ inline bool gather(std::span<const request_ref> refs, std::vector<MPI_Request>& 
   bool unmatched = false;
   handles.resize(refs.size());
   for (std::size_t i = 0; i < refs.size(); ++i) {
-    if (refs[i].unmatched() && !refs[i].try_match()) unmatched = true;
+    if (refs[i].awaiting_start() && !refs[i].try_start()) unmatched = true;
     handles[i] = refs[i].handle();
   }
   return unmatched;
@@ -148,7 +104,7 @@ inline void finish_one(const request_ref& ref, MPI_Request handle, int rc, const
 
 /// One MPI_Waitall over the posted requests: hands back every completion (keeping the first
 /// error), and returns whether some are still pending (MPICH stops at a failed request and
-/// reports those after it as MPI_ERR_PENDING).
+/// reports those after it as MPI_ERR_PENDING) or have posted a further stage.
 inline bool wait_all_once(std::span<const request_ref> refs, std::exception_ptr& first_error) {
   std::vector<MPI_Request> handles;
   gather(refs, handles);
@@ -170,17 +126,28 @@ inline bool wait_all_once(std::span<const request_ref> refs, std::exception_ptr&
     } catch (...) {
       if (!first_error) first_error = std::current_exception();
     }
+    if (refs[i].active()) pending = true;  // a multi-stage request posted its next stage
   }
   return pending;
 }
 
-inline void wait_all(std::span<const request_ref> refs) {
+/// Posts the stages that wait for something (a probe), keeping the first error.
+inline void start_waiting(std::span<const request_ref> refs, std::exception_ptr& first_error) {
   for (const auto& ref : refs) {
-    if (ref.unmatched()) ref.match();  // blocking is safe: MPI progresses the others meanwhile
+    if (!ref.awaiting_start()) continue;
+    try {
+      ref.start();  // blocking is safe: MPI progresses the others meanwhile
+    } catch (...) {
+      if (!first_error) first_error = std::current_exception();
+    }
   }
+}
+
+inline void wait_all(std::span<const request_ref> refs) {
   std::exception_ptr first_error;
-  while (wait_all_once(refs, first_error)) {
-  }
+  do {
+    start_waiting(refs, first_error);
+  } while (wait_all_once(refs, first_error));
   if (first_error) std::rethrow_exception(first_error);
 }
 
@@ -203,7 +170,8 @@ inline std::optional<std::size_t> any_completed(std::span<const request_ref> ref
     if (index != MPI_UNDEFINED) {
       const auto i = static_cast<std::size_t>(index);
       finish_one(refs[i], handles[i], rc, raw);
-      return i;
+      if (!refs[i].active()) return i;
+      continue;  // that request posted its next stage: it has not completed yet
     }
     if (rc != MPI_SUCCESS) raise_completion(rc, block ? "MPI_Waitany" : "MPI_Testany");
     if (!block || !unmatched) return std::nullopt;
@@ -220,20 +188,23 @@ inline bool test_all(std::span<const request_ref> refs) {
       MPI_Testall(static_cast<int>(handles.size()), handles.data(), &flag, statuses.data());
   if (failed_as_a_whole(rc)) raise_completion(rc, "MPI_Testall");
   if (flag == 0 && rc == MPI_SUCCESS) return false;
+  bool all_done = true;
   for (std::size_t i = 0; i < refs.size(); ++i) {
     if (was_active[i]) {
       finish_one(refs[i], handles[i], rc == MPI_SUCCESS ? MPI_SUCCESS : statuses[i].MPI_ERROR,
                  statuses[i]);
+      if (refs[i].active()) all_done = false;  // posted its next stage
     }
   }
-  return true;
+  return all_done;
 }
 
 }  // namespace detail
 
-/// request, owning_request<B> or probing_request<C>.
+/// A thinmpi request of any family: request, owning_request<B>, probing_request<C>, and the
+/// requests of nonblocking and persistent collectives.
 template <class R>
-concept request_type = detail::is_request<std::remove_cvref_t<R>>;
+concept request_type = detail::completable<std::remove_cvref_t<R>>;
 
 /// A range of requests of one kind, e.g. std::vector<thinmpi::request>.
 template <class R>

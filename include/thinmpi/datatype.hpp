@@ -21,7 +21,7 @@
 
 #include "thinmpi/detail/aggregate.hpp"
 #include "thinmpi/detail/mpi.hpp"
-#include "thinmpi/error.hpp"
+#include "thinmpi/detail/raise.hpp"
 
 namespace thinmpi {
 

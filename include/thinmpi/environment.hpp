@@ -9,7 +9,7 @@
 #include <utility>
 
 #include "thinmpi/detail/mpi.hpp"
-#include "thinmpi/error.hpp"
+#include "thinmpi/detail/raise.hpp"
 
 namespace thinmpi {
 

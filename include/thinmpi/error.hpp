@@ -1,6 +1,6 @@
 #pragma once
 /// \file
-/// thinmpi::mpi_error and the one path every failed MPI call takes to become one.
+/// thinmpi::mpi_error: what a failed MPI call reports. detail/raise.hpp builds and throws it.
 
 #include <cstddef>
 #include <optional>
@@ -68,41 +68,53 @@ class mpi_error : public std::runtime_error {
 };
 
 /// The name of an MPI error class, e.g. "MPI_ERR_RANK".
-[[nodiscard]] std::string error_class_name(int error_class);
-
-namespace detail {
-
-/// Where an error happened, filled in only on the error path.
-struct error_site {
-  const char* operation = "";
-  MPI_Comm comm = MPI_COMM_NULL;
-  const char* peer_role = "peer";  ///< "dest" or "source"
-  std::optional<int> peer{};
-  std::optional<int> tag{};
-  std::optional<std::size_t> count{};
-  MPI_Datatype type = MPI_DATATYPE_NULL;
-  std::optional<std::size_t> incoming_bytes{};
-  std::string problem{};  ///< thinmpi's own sentence, for errors MPI does not explain itself
-};
-
-/// Builds the mpi_error for a failed call and throws it. Kept out of line of the hot paths.
-[[noreturn]] void raise(int code, const error_site& site);
-
-/// Throws unless rc is MPI_SUCCESS. For calls whose only context is their name.
-inline void check(int rc, const char* operation) {
-  if (rc != MPI_SUCCESS) [[unlikely]] {
-    raise(rc, error_site{.operation = operation});
+inline std::string error_class_name(int error_class) {
+  switch (error_class) {
+    case MPI_SUCCESS:
+      return "MPI_SUCCESS";
+    case MPI_ERR_BUFFER:
+      return "MPI_ERR_BUFFER";
+    case MPI_ERR_COUNT:
+      return "MPI_ERR_COUNT";
+    case MPI_ERR_TYPE:
+      return "MPI_ERR_TYPE";
+    case MPI_ERR_TAG:
+      return "MPI_ERR_TAG";
+    case MPI_ERR_COMM:
+      return "MPI_ERR_COMM";
+    case MPI_ERR_RANK:
+      return "MPI_ERR_RANK";
+    case MPI_ERR_REQUEST:
+      return "MPI_ERR_REQUEST";
+    case MPI_ERR_ROOT:
+      return "MPI_ERR_ROOT";
+    case MPI_ERR_GROUP:
+      return "MPI_ERR_GROUP";
+    case MPI_ERR_OP:
+      return "MPI_ERR_OP";
+    case MPI_ERR_TOPOLOGY:
+      return "MPI_ERR_TOPOLOGY";
+    case MPI_ERR_DIMS:
+      return "MPI_ERR_DIMS";
+    case MPI_ERR_ARG:
+      return "MPI_ERR_ARG";
+    case MPI_ERR_UNKNOWN:
+      return "MPI_ERR_UNKNOWN";
+    case MPI_ERR_TRUNCATE:
+      return "MPI_ERR_TRUNCATE";
+    case MPI_ERR_OTHER:
+      return "MPI_ERR_OTHER";
+    case MPI_ERR_INTERN:
+      return "MPI_ERR_INTERN";
+    case MPI_ERR_IN_STATUS:
+      return "MPI_ERR_IN_STATUS";
+    case MPI_ERR_PENDING:
+      return "MPI_ERR_PENDING";
+    case MPI_ERR_NO_MEM:
+      return "MPI_ERR_NO_MEM";
+    default:
+      return "MPI error class " + std::to_string(error_class);
   }
 }
 
-/// Throws unless rc is MPI_SUCCESS, naming the operation and its communicator.
-inline void check(int rc, const char* operation, MPI_Comm comm) {
-  if (rc != MPI_SUCCESS) [[unlikely]] {
-    raise(rc, error_site{.operation = operation, .comm = comm});
-  }
-}
-
-}  // namespace detail
 }  // namespace thinmpi
-
-#include "thinmpi/detail/error_impl.hpp"

@@ -1,8 +1,9 @@
 #pragma once
 /// \file
-/// Requests of nonblocking operations. A request never lets MPI write into freed memory: one
-/// destroyed while still active completes first (a send is waited for; a receive is cancelled,
-/// then waited for, so that a message that never comes cannot hang the destructor).
+/// Requests of nonblocking point-to-point operations. A request never lets MPI write into freed
+/// memory: one destroyed while still active completes first (a send is waited for; a receive is
+/// cancelled, then waited for, so that a message that never comes cannot hang the destructor).
+/// Every way a request completes goes through detail::progress (detail/request_access.hpp).
 ///
 /// - request: a borrowed buffer (a named object or a view) that must outlive the request.
 /// - owning_request<B>: a buffer moved into the request; wait() hands it back.
@@ -19,16 +20,16 @@
 
 #include "thinmpi/concepts.hpp"
 #include "thinmpi/detail/buffers.hpp"
-#include "thinmpi/detail/calls.hpp"
 #include "thinmpi/detail/mpi.hpp"
+#include "thinmpi/detail/p2p_calls.hpp"
 #include "thinmpi/detail/p2p_errors.hpp"
+#include "thinmpi/detail/request_access.hpp"
+#include "thinmpi/detail/sized_for.hpp"
 #include "thinmpi/status.hpp"
 
 namespace thinmpi {
 
 namespace detail {
-
-struct request_access;
 
 /// What a borrowed receive does on completion, type-erased so that request stays one type.
 struct receive_finisher {
@@ -41,11 +42,11 @@ receive_problem finish_borrowed(void* target, const MPI_Status& status) {
   return finish_receive(*static_cast<Into*>(target), status, fill::up_to);
 }
 
-/// True when MPI has been finalized: a request cannot be completed any more.
-inline bool mpi_finalized() noexcept {
-  int finalized = 0;
-  MPI_Finalized(&finalized);
-  return finalized != 0;
+/// Whether a completed receive was cancelled (then nothing arrived and nothing is checked).
+inline bool was_cancelled(const MPI_Status& raw) noexcept {
+  int flag = 0;
+  MPI_Test_cancelled(&raw, &flag);
+  return flag != 0;
 }
 
 }  // namespace detail
@@ -58,15 +59,15 @@ class [[nodiscard]] request {
  public:
   /// An inactive request.
   request() noexcept = default;
-  /// Adopts a posted MPI request; `receive` requests are cancelled if destroyed while active.
+  /// Adopts a posted MPI request; receives are cancelled if destroyed while active.
   request(MPI_Request handle, const detail::p2p_call& call, const detail::mutable_buffer& buffer,
-          bool receive, detail::receive_finisher finisher = {}) noexcept
-      : handle_(handle), call_(call), buffer_(buffer), receive_(receive), finisher_(finisher) {}
+          detail::direction direction, detail::receive_finisher finisher = {}) noexcept
+      : handle_(handle), call_(call), buffer_(buffer), direction_(direction), finisher_(finisher) {}
 
   request(request&& other) noexcept { take(other); }
   request& operator=(request&& other) noexcept {
     if (this != &other) {
-      abandon();
+      detail::abandon(*this);
       take(other);
     }
     return *this;
@@ -74,17 +75,17 @@ class [[nodiscard]] request {
   request(const request&) = delete;
   request& operator=(const request&) = delete;
   /// Completes an active request first: waits for a send, cancels then waits for a receive.
-  ~request() { abandon(); }
+  ~request() { detail::abandon(*this); }
 
   /// Blocks until the operation completes (MPI_Wait); throws thinmpi::mpi_error if it failed.
   /// On a completed request, returns its status again.
   status wait() {
-    progress(*this, true);
+    detail::progress(*this, true);
     return status(status_, buffer_.type);
   }
   /// The status if the operation has completed (MPI_Test), else nothing.
   [[nodiscard]] std::optional<status> test() {
-    if (!progress(*this, false)) return std::nullopt;
+    if (!detail::progress(*this, false)) return std::nullopt;
     return status(status_, buffer_.type);
   }
   /// Whether the operation is posted and not yet completed.
@@ -99,32 +100,21 @@ class [[nodiscard]] request {
   template <class>
   friend class probing_request;
 
-  /// Waits for (block) or tests the posted operation and hands MPI's report to
-  /// owner.complete(); false while it is still running. Every kind of request completes here.
-  template <class Owner>
-  bool progress(Owner& owner, bool block) {
-    if (handle_ == MPI_REQUEST_NULL) return true;
-    MPI_Status raw{};
-    int flag = 1;
-    const int rc = block ? MPI_Wait(&handle_, &raw) : MPI_Test(&handle_, &flag, &raw);
-    if (rc == MPI_SUCCESS && flag == 0) return false;
-    owner.complete(rc, raw);
-    return true;
-  }
+  MPI_Request& posted_handle() noexcept { return handle_; }
 
   void take(request& other) noexcept {
     handle_ = std::exchange(other.handle_, MPI_REQUEST_NULL);
     status_ = other.status_;
     call_ = other.call_;
     buffer_ = other.buffer_;
-    receive_ = other.receive_;
+    direction_ = other.direction_;
     finisher_ = other.finisher_;
   }
 
   /// Records a completion MPI reported, then throws if it failed or the data was wrong.
-  void complete(int rc, const MPI_Status& raw) {
+  void complete_stage(int rc, const MPI_Status& raw) {
     status_ = raw;
-    if (!receive_) {
+    if (direction_ == detail::direction::send) {
       if (rc != MPI_SUCCESS) [[unlikely]] {
         detail::raise_send(rc, call_, {buffer_.data, buffer_.count, buffer_.type});
       }
@@ -133,25 +123,24 @@ class [[nodiscard]] request {
     if (rc != MPI_SUCCESS) [[unlikely]] {
       detail::raise_receive(rc, call_, buffer_, raw);
     }
-    if (finisher_.finish == nullptr) return;
+    if (finisher_.finish == nullptr || detail::was_cancelled(raw)) return;
     if (const auto problem = finisher_.finish(finisher_.target, raw);
         problem != detail::receive_problem::none) [[unlikely]] {
       detail::raise_problem(problem, call_, buffer_, raw);
     }
   }
 
-  void abandon() noexcept {
-    if (handle_ == MPI_REQUEST_NULL || detail::mpi_finalized()) return;
-    if (receive_) MPI_Cancel(&handle_);
-    MPI_Wait(&handle_, MPI_STATUS_IGNORE);
-    handle_ = MPI_REQUEST_NULL;
+  void give_up() noexcept {
+    if (direction_ == detail::direction::receive && handle_ != MPI_REQUEST_NULL) {
+      MPI_Cancel(&handle_);
+    }
   }
 
   MPI_Request handle_ = MPI_REQUEST_NULL;
   MPI_Status status_{};
   detail::p2p_call call_{"", MPI_COMM_NULL, MPI_PROC_NULL, 0};
   detail::mutable_buffer buffer_{nullptr, 0, MPI_BYTE};
-  bool receive_ = false;
+  detail::direction direction_ = detail::direction::send;
   detail::receive_finisher finisher_{};
 };
 
@@ -204,35 +193,50 @@ class [[nodiscard]] owning_request {
   /// An inactive request.
   owning_request() = default;
   /// Takes a buffer and the request posted on it; `mode` is how a receive must fill it.
-  owning_request(detail::pinned<Buffer>&& buffer, request&& posted, bool receive, detail::fill mode)
-      : buffer_(std::move(buffer)), core_(std::move(posted)), receive_(receive), mode_(mode) {}
+  owning_request(detail::pinned<Buffer>&& buffer, request&& posted, detail::fill mode)
+      : buffer_(std::move(buffer)), core_(std::move(posted)), mode_(mode) {}
+
+  owning_request(owning_request&&) noexcept = default;
+  owning_request& operator=(owning_request&& other) noexcept {
+    if (this != &other) {
+      detail::abandon(*this);
+      buffer_ = std::move(other.buffer_);
+      core_ = std::move(other.core_);
+      mode_ = other.mode_;
+    }
+    return *this;
+  }
+  /// Completes an active request first, as request does.
+  ~owning_request() { detail::abandon(*this); }
 
   /// Blocks until complete, then hands the buffer back; for a receive, with what arrived.
   Buffer wait() {
-    core_.progress(*this, true);
+    detail::progress(*this, true);
     return buffer_.take();
   }
   /// The buffer if the operation has completed, else nothing.
   [[nodiscard]] std::optional<Buffer> test() {
-    if (!core_.progress(*this, false)) return std::nullopt;
+    if (!detail::progress(*this, false)) return std::nullopt;
     return buffer_.take();
   }
   /// Whether the operation is posted and not yet completed.
   [[nodiscard]] bool active() const noexcept { return core_.active(); }
-  /// The status of the completed operation.
-  [[nodiscard]] status last_status() { return core_.wait(); }
+  /// Blocks until complete (as wait() does, the buffer staying in the request), then returns
+  /// the status.
+  [[nodiscard]] status last_status() {
+    detail::progress(*this, true);
+    return status(core_.status_, core_.buffer_.type);
+  }
 
  private:
   friend struct detail::request_access;
-  friend class request;
 
-  MPI_Request& detail_handle() noexcept;
-
-  void complete(int rc, const MPI_Status& raw);
+  MPI_Request& posted_handle() noexcept { return core_.handle_; }
+  void give_up() noexcept { core_.give_up(); }
+  void complete_stage(int rc, const MPI_Status& raw);
 
   detail::pinned<Buffer> buffer_;  // declared first, destroyed last: after core_ has completed
   request core_;
-  bool receive_ = false;
   detail::fill mode_ = detail::fill::up_to;
 };
 
@@ -251,37 +255,63 @@ class [[nodiscard]] probing_request {
   probing_request(MPI_Comm comm, int source, int tag) noexcept
       : comm_(comm), source_(source), tag_(tag), waiting_for_match_(true) {}
 
+  probing_request(probing_request&& other) noexcept
+      : buffer_(std::move(other.buffer_)),
+        core_(std::move(other.core_)),
+        comm_(other.comm_),
+        source_(other.source_),
+        tag_(other.tag_),
+        waiting_for_match_(std::exchange(other.waiting_for_match_, false)) {}
+  probing_request& operator=(probing_request&& other) noexcept {
+    if (this != &other) {
+      detail::abandon(*this);
+      buffer_ = std::move(other.buffer_);
+      core_ = std::move(other.core_);
+      comm_ = other.comm_;
+      source_ = other.source_;
+      tag_ = other.tag_;
+      waiting_for_match_ = std::exchange(other.waiting_for_match_, false);
+    }
+    return *this;
+  }
+  /// An unmatched request is dropped (nothing was posted); a matched one completes first.
+  ~probing_request() { detail::abandon(*this); }
+
   /// Blocks until the message has arrived whole, then hands it over.
   Container wait() {
-    if (waiting_for_match_) match();
-    core_.progress(*this, true);
+    detail::progress(*this, true);
     return buffer_.take();
   }
   /// The container if the message has arrived whole, else nothing (never blocks).
   [[nodiscard]] std::optional<Container> test() {
-    if (waiting_for_match_ && !try_match()) return std::nullopt;
-    if (!core_.progress(*this, false)) return std::nullopt;
+    if (!detail::progress(*this, false)) return std::nullopt;
     return buffer_.take();
   }
   /// Whether the message is still awaited: not yet matched, or matched and still arriving.
   [[nodiscard]] bool active() const noexcept { return waiting_for_match_ || core_.active(); }
-  /// The status of the completed receive.
-  [[nodiscard]] status last_status() { return core_.wait(); }
+  /// Blocks until the message has arrived (as wait() does, the container staying in the
+  /// request), then returns the status.
+  [[nodiscard]] status last_status() {
+    detail::progress(*this, true);
+    return status(core_.status_, core_.buffer_.type);
+  }
 
  private:
   friend struct detail::request_access;
-  friend class request;
   using element = std::ranges::range_value_t<Container>;
 
-  MPI_Request& detail_handle() noexcept;
   [[nodiscard]] detail::p2p_call call() const noexcept {
     return {"MPI_Imrecv", comm_, source_, tag_};
   }
 
-  /// Sizes the container for a matched message and starts receiving it.
-  void start(MPI_Message message, const MPI_Status& probed);
+  MPI_Request& posted_handle() noexcept { return core_.handle_; }
+  [[nodiscard]] bool awaiting_start() const noexcept { return waiting_for_match_; }
+  void give_up() noexcept {
+    waiting_for_match_ = false;
+    core_.give_up();
+  }
   /// MPI_Improbe: starts the receive if the message is there; true if it was.
-  bool try_match() {
+  bool try_start() {
     MPI_Message message = MPI_MESSAGE_NULL;
     MPI_Status probed{};
     int flag = 0;
@@ -291,11 +321,11 @@ class [[nodiscard]] probing_request {
                             detail::no_buffer(datatype_of<element>()), probed);
     }
     if (flag == 0) return false;
-    start(message, probed);
+    receive_matched(message, probed);
     return true;
   }
   /// MPI_Mprobe: blocks until the message is there, then starts the receive.
-  void match() {
+  void start() {
     MPI_Message message = MPI_MESSAGE_NULL;
     MPI_Status probed{};
     const int rc = MPI_Mprobe(source_, tag_, comm_, &message, &probed);
@@ -303,9 +333,11 @@ class [[nodiscard]] probing_request {
       detail::raise_receive(rc, {"MPI_Mprobe", comm_, source_, tag_},
                             detail::no_buffer(datatype_of<element>()), probed);
     }
-    start(message, probed);
+    receive_matched(message, probed);
   }
-  void complete(int rc, const MPI_Status& raw);
+  /// Sizes the container for a matched message and starts receiving it.
+  void receive_matched(MPI_Message message, const MPI_Status& probed);
+  void complete_stage(int rc, const MPI_Status& raw) { core_.complete_stage(rc, raw); }
 
   detail::pinned<Container> buffer_;  // declared first, destroyed last
   request core_;
@@ -322,35 +354,12 @@ template <class P>
 inline constexpr bool borrows =
     std::is_lvalue_reference_v<P> || std::ranges::borrowed_range<std::remove_cvref_t<P>>;
 
-/// A container of exactly the matched message's size; if its bytes are not whole elements,
-/// receives the message (so it is not left matched and pending) and throws.
-template <class Container>
-Container sized_for(MPI_Message& message, const MPI_Status& probed, const p2p_call& call) {
-  using element = std::ranges::range_value_t<Container>;
-  const std::size_t bytes = status_bytes(probed);
-  if (bytes % wire_size<element>() != 0) [[unlikely]] {
-    std::vector<std::byte> discarded(bytes);
-    MPI_Status raw{};
-    static_cast<void>(mrecv(discarded.data(), bytes, MPI_BYTE, &message, &raw));
-    raise_problem(receive_problem::partial_element, call, no_buffer(datatype_of<element>()),
-                  probed);
-  }
-  Container sized;
-  sized.resize(bytes / wire_size<element>());
-  return sized;
-}
-
 }  // namespace detail
 
 template <class Buffer>
-MPI_Request& owning_request<Buffer>::detail_handle() noexcept {
-  return core_.handle_;
-}
-
-template <class Buffer>
-void owning_request<Buffer>::complete(int rc, const MPI_Status& raw) {
-  core_.complete(rc, raw);
-  if (!receive_) return;
+void owning_request<Buffer>::complete_stage(int rc, const MPI_Status& raw) {
+  core_.complete_stage(rc, raw);
+  if (core_.direction_ == detail::direction::send || detail::was_cancelled(raw)) return;
   if (const auto problem = detail::finish_receive(buffer_.get(), raw, mode_);
       problem != detail::receive_problem::none) [[unlikely]] {
     detail::raise_problem(problem, core_.call_, core_.buffer_, raw);
@@ -358,12 +367,7 @@ void owning_request<Buffer>::complete(int rc, const MPI_Status& raw) {
 }
 
 template <class Container>
-MPI_Request& probing_request<Container>::detail_handle() noexcept {
-  return core_.handle_;
-}
-
-template <class Container>
-void probing_request<Container>::start(MPI_Message message, const MPI_Status& probed) {
+void probing_request<Container>::receive_matched(MPI_Message message, const MPI_Status& probed) {
   waiting_for_match_ = false;
   buffer_ = detail::pinned<Container>(detail::sized_for<Container>(message, probed, call()));
   const detail::mutable_buffer buffer = detail::recv_buffer(buffer_.get());
@@ -372,12 +376,7 @@ void probing_request<Container>::start(MPI_Message message, const MPI_Status& pr
   if (rc != MPI_SUCCESS) [[unlikely]] {
     detail::raise_receive(rc, call(), buffer, probed);
   }
-  core_ = request(handle, call(), buffer, true);
-}
-
-template <class Container>
-void probing_request<Container>::complete(int rc, const MPI_Status& raw) {
-  core_.complete(rc, raw);
+  core_ = request(handle, call(), buffer, detail::direction::receive);
 }
 
 /// The request isend() returns for P: borrowed for named payloads and views, owning otherwise.
@@ -394,5 +393,3 @@ using irecv_new_request_t =
     std::conditional_t<resizable_payload<T>, probing_request<T>, owning_request<T>>;
 
 }  // namespace thinmpi
-
-#include "thinmpi/completion.hpp"

@@ -7,10 +7,17 @@
 
 #include "thinmpi/datatype.hpp"
 #include "thinmpi/detail/mpi.hpp"
+#include "thinmpi/detail/raise.hpp"
 #include "thinmpi/detail/status_bytes.hpp"
-#include "thinmpi/error.hpp"
 
 namespace thinmpi {
+
+/// Receive from any rank.
+inline constexpr int any_source = MPI_ANY_SOURCE;
+/// Receive with any tag.
+inline constexpr int any_tag = MPI_ANY_TAG;
+/// The rank that sends and receives nothing.
+inline constexpr int proc_null = MPI_PROC_NULL;
 
 /// The status of a completed receive or probe. Counts are in elements of the type the receive
 /// used (bytes for a probe), or of any type asked for with count<T>().

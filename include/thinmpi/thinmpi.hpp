@@ -3,6 +3,7 @@
 /// thinmpi: header-only C++20 MPI whose convenient calls cost what the C calls cost.
 /// The umbrella header; each header it includes also compiles on its own.
 
+#include "thinmpi/collective_request.hpp"
 #include "thinmpi/communicator.hpp"
 #include "thinmpi/completion.hpp"
 #include "thinmpi/concepts.hpp"
@@ -10,10 +11,5 @@
 #include "thinmpi/default_init_allocator.hpp"
 #include "thinmpi/environment.hpp"
 #include "thinmpi/error.hpp"
-#include "thinmpi/p2p/nonblocking.hpp"
-#include "thinmpi/p2p/probe.hpp"
-#include "thinmpi/p2p/recv.hpp"
-#include "thinmpi/p2p/send.hpp"
-#include "thinmpi/p2p/sendrecv.hpp"
 #include "thinmpi/request.hpp"
 #include "thinmpi/status.hpp"

@@ -7,8 +7,8 @@
 
 #include "thinmpi/detail/buffers.hpp"
 #include "thinmpi/detail/mpi.hpp"
+#include "thinmpi/detail/raise.hpp"
 #include "thinmpi/detail/status_bytes.hpp"
-#include "thinmpi/error.hpp"
 
 namespace thinmpi::detail {
 

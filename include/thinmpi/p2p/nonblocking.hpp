@@ -1,16 +1,17 @@
 #pragma once
 /// \file
-/// comm_view::isend, issend and irecv. What the request does with the buffer follows from how
-/// it was passed: a named object or a view is borrowed, anything else is owned by the request.
+/// isend, issend and irecv. What the request does with the buffer follows from how it was
+/// passed: a named object or a view is borrowed, anything else is owned by the request.
 
 #include <type_traits>
 #include <utility>
 
-#include "thinmpi/communicator.hpp"
 #include "thinmpi/concepts.hpp"
 #include "thinmpi/detail/buffers.hpp"
-#include "thinmpi/detail/calls.hpp"
+#include "thinmpi/detail/mpi.hpp"
+#include "thinmpi/detail/p2p_calls.hpp"
 #include "thinmpi/detail/p2p_errors.hpp"
+#include "thinmpi/detail/request_access.hpp"
 #include "thinmpi/request.hpp"
 
 namespace thinmpi {
@@ -47,7 +48,7 @@ request post_receive(Into& into, const p2p_call& call, receive_finisher finisher
   if (rc != MPI_SUCCESS) [[unlikely]] {
     raise_receive(rc, call, buffer, MPI_Status{});
   }
-  return request(handle, call, buffer, true, finisher);
+  return request(handle, call, buffer, direction::receive, finisher);
 }
 
 /// The request's record of a buffer, for error reports: its shape, not its address.
@@ -57,67 +58,82 @@ inline mutable_buffer shape_of(const const_buffer& buffer) noexcept {
 
 }  // namespace detail
 
-template <class Payload, class Post>
-isend_request_t<Payload> comm_view::start_send(Payload&& payload, int dest, int tag, Post post,
-                                               const char* operation) const {
-  detail::require_sendable<Payload>();
-  const detail::p2p_call call{operation, comm_, dest, tag};
-  const auto start = [&](const detail::const_buffer& buffer) {
-    MPI_Request handle = MPI_REQUEST_NULL;
-    const int rc = post(buffer.data, buffer.count, buffer.type, dest, tag, comm_, &handle);
-    if (rc != MPI_SUCCESS) [[unlikely]] {
-      detail::raise_send(rc, call, buffer);
+/// The nonblocking point-to-point operations of a communicator (comm_view derives from this
+/// family).
+template <class Comm>
+class p2p_nonblocking {
+ public:
+  /// Starts sending payload (MPI_Isend). A payload moved in (or any temporary) is owned by the
+  /// returned owning_request and handed back by wait(); a named payload or a view is borrowed and
+  /// must outlive the returned request.
+  template <class Payload>
+  [[nodiscard]] isend_request_t<Payload> isend(Payload&& payload, int dest, int tag) const {
+    return start_send(std::forward<Payload>(payload), dest, tag, &detail::isend, "MPI_Isend");
+  }
+  /// isend() in synchronous mode (MPI_Issend).
+  template <class Payload>
+  [[nodiscard]] isend_request_t<Payload> issend(Payload&& payload, int dest, int tag) const {
+    return start_send(std::forward<Payload>(payload), dest, tag, &detail::issend, "MPI_Issend");
+  }
+  /// Starts receiving into `into` (MPI_Irecv), which behaves as in recv() once complete. A
+  /// buffer moved in is owned by the request and handed back by wait().
+  template <class Into>
+  [[nodiscard]] irecv_request_t<Into> irecv(Into&& into, int source, int tag) const {
+    detail::require_writable<Into&&>();
+    const detail::p2p_call call{"MPI_Irecv", comm(), source, tag};
+    if constexpr (detail::borrows<Into>) {
+      return detail::post_receive(into, call, detail::finisher_for(into));
+    } else {
+      using owned = std::remove_cvref_t<Into>;
+      detail::pinned<owned> kept(std::move(into));
+      request posted = detail::post_receive(kept.get(), call);
+      return owning_request<owned>(std::move(kept), std::move(posted), detail::fill::up_to);
     }
-    return request(handle, call, detail::shape_of(buffer), false);
-  };
-  if constexpr (detail::borrows<Payload>) {
-    return start(detail::send_buffer(payload));
-  } else {
-    using owned = std::remove_cvref_t<Payload>;
-    detail::pinned<owned> buffer(owned(std::forward<Payload>(payload)));
-    request posted = start(detail::send_buffer(buffer.get()));
-    return owning_request<owned>(std::move(buffer), std::move(posted), false, detail::fill::up_to);
   }
-}
-
-template <class Payload>
-isend_request_t<Payload> comm_view::isend(Payload&& payload, int dest, int tag) const {
-  return start_send(std::forward<Payload>(payload), dest, tag, &detail::isend, "MPI_Isend");
-}
-
-template <class Payload>
-isend_request_t<Payload> comm_view::issend(Payload&& payload, int dest, int tag) const {
-  return start_send(std::forward<Payload>(payload), dest, tag, &detail::issend, "MPI_Issend");
-}
-
-template <class Into>
-irecv_request_t<Into> comm_view::irecv(Into&& into, int source, int tag) const {
-  detail::require_writable<Into&&>();
-  const detail::p2p_call call{"MPI_Irecv", comm_, source, tag};
-  if constexpr (detail::borrows<Into>) {
-    return detail::post_receive(into, call, detail::finisher_for(into));
-  } else {
-    using owned = std::remove_cvref_t<Into>;
-    detail::pinned<owned> kept(std::move(into));
-    request posted = detail::post_receive(kept.get(), call);
-    return owning_request<owned>(std::move(kept), std::move(posted), true, detail::fill::up_to);
+  /// Starts receiving a new T. For std::vector and std::string of unknown size this does not
+  /// block: the request matches the message (MPI_Improbe) when tested or waited on, then
+  /// receives it (MPI_Imrecv). For a scalar or fixed-size T, one MPI_Irecv.
+  template <class T>
+  [[nodiscard]] irecv_new_request_t<T> irecv(int source, int tag) const {
+    detail::require_writable<T&>();
+    if constexpr (resizable_payload<T>) {
+      probing_request<T> pending(comm(), source, tag);
+      // One MPI_Improbe now: bad arguments fail here, and a message already there is started.
+      static_cast<void>(detail::request_access::try_start(pending));
+      return pending;
+    } else {
+      const detail::p2p_call call{"MPI_Irecv", comm(), source, tag};
+      detail::pinned<T> kept(T{});
+      request posted = detail::post_receive(kept.get(), call);
+      return owning_request<T>(std::move(kept), std::move(posted), detail::fill::exact);
+    }
   }
-}
 
-template <class T>
-irecv_new_request_t<T> comm_view::irecv(int source, int tag) const {
-  detail::require_writable<T&>();
-  if constexpr (resizable_payload<T>) {
-    probing_request<T> pending(comm_, source, tag);
-    // One MPI_Improbe now: bad arguments fail here, and a message already there is started.
-    static_cast<void>(detail::request_access::try_match(pending));
-    return pending;
-  } else {
-    const detail::p2p_call call{"MPI_Irecv", comm_, source, tag};
-    detail::pinned<T> kept(T{});
-    request posted = detail::post_receive(kept.get(), call);
-    return owning_request<T>(std::move(kept), std::move(posted), true, detail::fill::exact);
+ private:
+  [[nodiscard]] MPI_Comm comm() const noexcept { return static_cast<const Comm&>(*this).native(); }
+
+  template <class Payload, class Post>
+  isend_request_t<Payload> start_send(Payload&& payload, int dest, int tag, Post post,
+                                      const char* operation) const {
+    detail::require_sendable<Payload>();
+    const detail::p2p_call call{operation, comm(), dest, tag};
+    const auto start = [&](const detail::const_buffer& buffer) {
+      MPI_Request handle = MPI_REQUEST_NULL;
+      const int rc = post(buffer.data, buffer.count, buffer.type, dest, tag, call.comm, &handle);
+      if (rc != MPI_SUCCESS) [[unlikely]] {
+        detail::raise_send(rc, call, buffer);
+      }
+      return request(handle, call, detail::shape_of(buffer), detail::direction::send);
+    };
+    if constexpr (detail::borrows<Payload>) {
+      return start(detail::send_buffer(payload));
+    } else {
+      using owned = std::remove_cvref_t<Payload>;
+      detail::pinned<owned> buffer(owned(std::forward<Payload>(payload)));
+      request posted = start(detail::send_buffer(buffer.get()));
+      return owning_request<owned>(std::move(buffer), std::move(posted), detail::fill::up_to);
+    }
   }
-}
+};
 
 }  // namespace thinmpi

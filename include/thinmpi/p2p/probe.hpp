@@ -1,30 +1,44 @@
 #pragma once
 /// \file
-/// comm_view::probe and comm_view::iprobe: look at a message without receiving it.
+/// probe and iprobe: look at a message without receiving it.
 
 #include <optional>
 
-#include "thinmpi/communicator.hpp"
+#include "thinmpi/detail/buffers.hpp"
+#include "thinmpi/detail/mpi.hpp"
 #include "thinmpi/detail/p2p_errors.hpp"
+#include "thinmpi/status.hpp"
 
 namespace thinmpi {
 
-inline status comm_view::probe(int source, int tag) const {
-  MPI_Status raw{};
-  if (const int rc = MPI_Probe(source, tag, comm_, &raw); rc != MPI_SUCCESS) [[unlikely]] {
-    detail::raise_receive(rc, {"MPI_Probe", comm_, source, tag}, detail::no_buffer(MPI_BYTE), raw);
+/// The probes of a communicator (comm_view derives from this family).
+template <class Comm>
+class p2p_probe {
+ public:
+  /// Waits for a matching message without receiving it; counts are in bytes, or count<T>().
+  [[nodiscard]] status probe(int source, int tag) const {
+    MPI_Status raw{};
+    if (const int rc = MPI_Probe(source, tag, comm(), &raw); rc != MPI_SUCCESS) [[unlikely]] {
+      detail::raise_receive(rc, {"MPI_Probe", comm(), source, tag}, detail::no_buffer(MPI_BYTE),
+                            raw);
+    }
+    return status(raw, MPI_BYTE);
   }
-  return status(raw, MPI_BYTE);
-}
+  /// The status of a matching message if one is there now.
+  [[nodiscard]] std::optional<status> iprobe(int source, int tag) const {
+    MPI_Status raw{};
+    int flag = 0;
+    if (const int rc = MPI_Iprobe(source, tag, comm(), &flag, &raw); rc != MPI_SUCCESS)
+        [[unlikely]] {
+      detail::raise_receive(rc, {"MPI_Iprobe", comm(), source, tag}, detail::no_buffer(MPI_BYTE),
+                            raw);
+    }
+    if (flag == 0) return std::nullopt;
+    return status(raw, MPI_BYTE);
+  }
 
-inline std::optional<status> comm_view::iprobe(int source, int tag) const {
-  MPI_Status raw{};
-  int flag = 0;
-  if (const int rc = MPI_Iprobe(source, tag, comm_, &flag, &raw); rc != MPI_SUCCESS) [[unlikely]] {
-    detail::raise_receive(rc, {"MPI_Iprobe", comm_, source, tag}, detail::no_buffer(MPI_BYTE), raw);
-  }
-  if (flag == 0) return std::nullopt;
-  return status(raw, MPI_BYTE);
-}
+ private:
+  [[nodiscard]] MPI_Comm comm() const noexcept { return static_cast<const Comm&>(*this).native(); }
+};
 
 }  // namespace thinmpi

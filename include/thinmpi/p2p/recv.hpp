@@ -1,19 +1,32 @@
 #pragma once
 /// \file
-/// comm_view::recv: into a buffer the caller has (one MPI_Recv), or into a new one (a matched
-/// probe and receive for containers of unknown size, one MPI_Recv otherwise).
+/// recv: into a buffer the caller has (one MPI_Recv), or into a new one (a matched probe and
+/// receive for containers of unknown size, one MPI_Recv otherwise).
 
 #include <cstddef>
+#include <ranges>
 #include <type_traits>
+#include <utility>
 
-#include "thinmpi/communicator.hpp"
 #include "thinmpi/concepts.hpp"
+#include "thinmpi/datatype.hpp"
 #include "thinmpi/detail/buffers.hpp"
-#include "thinmpi/detail/calls.hpp"
+#include "thinmpi/detail/mpi.hpp"
+#include "thinmpi/detail/p2p_calls.hpp"
 #include "thinmpi/detail/p2p_errors.hpp"
-#include "thinmpi/request.hpp"
+#include "thinmpi/detail/sized_for.hpp"
+#include "thinmpi/status.hpp"
 
 namespace thinmpi {
+
+/// A value received together with its status.
+///
+///     auto [values, st] = world.recv_with_status<std::vector<int>>(thinmpi::any_source, 0);
+template <class T>
+struct received {
+  T value;
+  thinmpi::status status;
+};
 
 namespace detail {
 
@@ -50,32 +63,46 @@ Container receive_new(MPI_Comm comm, int source, int tag, MPI_Status& raw) {
 
 }  // namespace detail
 
-template <class Into>
-status comm_view::recv(Into&& into, int source, int tag) const {
-  detail::require_receivable<Into&&>();
-  return detail::receive_into(comm_, into, source, tag, detail::fill::up_to);
-}
-
-template <class T>
-T comm_view::recv(int source, int tag) const {
-  return recv_with_status<T>(source, tag).value;
-}
-
-template <class T>
-received<T> comm_view::recv_with_status(int source, int tag) const {
-  detail::require_writable<T&>();
-  static_assert(std::is_default_constructible_v<T>,
-                "thinmpi cannot create the T to receive into: it has no default constructor; "
-                "receive into an object you construct with recv(object, source, tag)");
-  if constexpr (resizable_payload<T>) {
-    MPI_Status raw{};
-    T value = detail::receive_new<T>(comm_, source, tag, raw);
-    return {std::move(value), status(raw, datatype_of<std::ranges::range_value_t<T>>())};
-  } else {
-    received<T> result{};
-    result.status = detail::receive_into(comm_, result.value, source, tag, detail::fill::exact);
-    return result;
+/// The blocking receives of a communicator (comm_view derives from this family).
+template <class Comm>
+class p2p_recv {
+ public:
+  /// Receives into `into` with one MPI_Recv. A scalar must arrive whole; a fixed range (span,
+  /// std::array, C array) takes up to its size; a resizable container (vector, string) takes up
+  /// to its current size and shrinks to what arrived. A larger message is an error that states
+  /// both sizes, never a silent truncation.
+  template <class Into>
+  status recv(Into&& into, int source, int tag) const {
+    detail::require_receivable<Into&&>();
+    return detail::receive_into(comm(), into, source, tag, detail::fill::up_to);
   }
-}
+  /// Receives a new T. For std::vector and std::string, of whatever size was sent: a matched
+  /// probe then a receive (MPI_Mprobe + MPI_Mrecv), one message on the wire, thread-safe. For a
+  /// scalar or fixed-size T, one MPI_Recv that must fill it.
+  template <class T>
+  [[nodiscard]] T recv(int source, int tag) const {
+    return recv_with_status<T>(source, tag).value;
+  }
+  /// recv<T>() with the status, e.g. to learn the source of an any_source receive.
+  template <class T>
+  [[nodiscard]] received<T> recv_with_status(int source, int tag) const {
+    detail::require_writable<T&>();
+    static_assert(std::is_default_constructible_v<T>,
+                  "thinmpi cannot create the T to receive into: it has no default constructor; "
+                  "receive into an object you construct with recv(object, source, tag)");
+    if constexpr (resizable_payload<T>) {
+      MPI_Status raw{};
+      T value = detail::receive_new<T>(comm(), source, tag, raw);
+      return {std::move(value), status(raw, datatype_of<std::ranges::range_value_t<T>>())};
+    } else {
+      received<T> result{};
+      result.status = detail::receive_into(comm(), result.value, source, tag, detail::fill::exact);
+      return result;
+    }
+  }
+
+ private:
+  [[nodiscard]] MPI_Comm comm() const noexcept { return static_cast<const Comm&>(*this).native(); }
+};
 
 }  // namespace thinmpi

@@ -1,11 +1,11 @@
 #pragma once
 /// \file
-/// comm_view::send and comm_view::ssend: one MPI_Send / MPI_Ssend of the payload's own bytes.
+/// send and ssend: one MPI_Send / MPI_Ssend of the payload's own bytes.
 
-#include "thinmpi/communicator.hpp"
 #include "thinmpi/concepts.hpp"
 #include "thinmpi/detail/buffers.hpp"
-#include "thinmpi/detail/calls.hpp"
+#include "thinmpi/detail/mpi.hpp"
+#include "thinmpi/detail/p2p_calls.hpp"
 #include "thinmpi/detail/p2p_errors.hpp"
 
 namespace thinmpi {
@@ -26,14 +26,26 @@ void send_with(MPI_Comm comm, const Payload& payload, int dest, int tag, Post po
 
 }  // namespace detail
 
-template <class Payload>
-void comm_view::send(const Payload& payload, int dest, int tag) const {
-  detail::send_with(comm_, payload, dest, tag, &detail::send, "MPI_Send");
-}
+/// The blocking sends of a communicator (comm_view derives from this family).
+template <class Comm>
+class p2p_send {
+ public:
+  /// Sends payload to dest as one message: a scalar as count 1, a contiguous range as data()
+  /// and size() (MPI_Send). No size message, no serialization.
+  ///
+  ///     world.send(std::vector<double>{1, 2, 3}, 1, 0);
+  template <class Payload>
+  void send(const Payload& payload, int dest, int tag) const {
+    detail::send_with(comm(), payload, dest, tag, &detail::send, "MPI_Send");
+  }
+  /// send() that completes only once the receive has started (MPI_Ssend).
+  template <class Payload>
+  void ssend(const Payload& payload, int dest, int tag) const {
+    detail::send_with(comm(), payload, dest, tag, &detail::ssend, "MPI_Ssend");
+  }
 
-template <class Payload>
-void comm_view::ssend(const Payload& payload, int dest, int tag) const {
-  detail::send_with(comm_, payload, dest, tag, &detail::ssend, "MPI_Ssend");
-}
+ private:
+  [[nodiscard]] MPI_Comm comm() const noexcept { return static_cast<const Comm&>(*this).native(); }
+};
 
 }  // namespace thinmpi

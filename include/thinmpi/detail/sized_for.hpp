@@ -1,0 +1,37 @@
+#pragma once
+/// \file
+/// The container an allocating receive of unknown size receives into: exactly the size of the
+/// message a matched probe found.
+
+#include <cstddef>
+#include <ranges>
+#include <vector>
+
+#include "thinmpi/datatype.hpp"
+#include "thinmpi/detail/buffers.hpp"
+#include "thinmpi/detail/mpi.hpp"
+#include "thinmpi/detail/p2p_calls.hpp"
+#include "thinmpi/detail/p2p_errors.hpp"
+#include "thinmpi/detail/status_bytes.hpp"
+
+namespace thinmpi::detail {
+
+/// A container of exactly the matched message's size; if its bytes are not whole elements,
+/// receives the message (so it is not left matched and pending) and throws.
+template <class Container>
+Container sized_for(MPI_Message& message, const MPI_Status& probed, const p2p_call& call) {
+  using element = std::ranges::range_value_t<Container>;
+  const std::size_t bytes = status_bytes(probed);
+  if (bytes % wire_size<element>() != 0) [[unlikely]] {
+    std::vector<std::byte> discarded(bytes);
+    MPI_Status raw{};
+    static_cast<void>(mrecv(discarded.data(), bytes, MPI_BYTE, &message, &raw));
+    raise_problem(receive_problem::partial_element, call, no_buffer(datatype_of<element>()),
+                  probed);
+  }
+  Container sized;
+  sized.resize(bytes / wire_size<element>());
+  return sized;
+}
+
+}  // namespace thinmpi::detail
