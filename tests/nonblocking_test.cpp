@@ -260,3 +260,23 @@ TEST(Nonblocking, IbarrierCompletesWithTheOthers) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(Nonblocking, PersistentBarrierRunsRounds) {
+  auto world = thinmpi::world();
+  auto round = world.barrier_init();
+  EXPECT_FALSE(round.active());
+  for (int i = 0; i < 3; ++i) {
+    round.start();
+    EXPECT_TRUE(round.active());
+    EXPECT_THROW(round.start(), thinmpi::mpi_error);  // a running round cannot start again
+    round.wait();
+    EXPECT_FALSE(round.active());
+  }
+  round.start();
+  thinmpi::wait_all(round);
+  EXPECT_FALSE(round.active());
+}
+
+}  // namespace

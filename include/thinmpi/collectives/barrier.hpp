@@ -1,22 +1,26 @@
 #pragma once
 /// \file
-/// barrier and ibarrier.
+/// barrier, ibarrier and barrier_init.
 
 #include <memory>
 
 #include "thinmpi/collective_request.hpp"
+#include "thinmpi/concepts.hpp"
 #include "thinmpi/detail/mpi.hpp"
+#include "thinmpi/detail/persistent_calls.hpp"
 #include "thinmpi/detail/raise.hpp"
+#include "thinmpi/persistent_request.hpp"
 
 namespace thinmpi {
 
 namespace detail {
 
-/// What an ibarrier owns: nothing but its error context.
+/// What an ibarrier or a persistent barrier owns: nothing but its error context.
 struct ibarrier_state {
   MPI_Comm comm;
+  const char* operation;
   [[noreturn]] void raise(int rc) const {
-    detail::raise(rc, error_site{.operation = "MPI_Ibarrier", .comm = comm});
+    detail::raise(rc, error_site{.operation = operation, .comm = comm});
   }
   void take() const noexcept {}
 };
@@ -31,14 +35,33 @@ class collective_barrier {
   void barrier() const { detail::check(MPI_Barrier(comm()), "MPI_Barrier", comm()); }
   /// Starts a barrier (MPI_Ibarrier); wait() returns once every rank has started one.
   [[nodiscard]] collective_request<detail::ibarrier_state> ibarrier() const {
-    auto state = std::make_unique<detail::ibarrier_state>(detail::ibarrier_state{comm()});
+    auto state =
+        std::make_unique<detail::ibarrier_state>(detail::ibarrier_state{comm(), "MPI_Ibarrier"});
     MPI_Request handle = MPI_REQUEST_NULL;
     detail::check(MPI_Ibarrier(comm(), &handle), "MPI_Ibarrier", comm());
     return {std::move(state), handle};
   }
+  /// A persistent barrier (MPI-4 MPI_Barrier_init; Open MPI 4.1: MPIX_Barrier_init): each
+  /// start() / wait() round is one barrier.
+  [[nodiscard]] persistent_request<detail::ibarrier_state> barrier_init() const {
+#if THINMPI_HAS_PERSISTENT_COLLECTIVES
+    auto state = std::make_unique<detail::ibarrier_state>(
+        detail::ibarrier_state{comm(), "MPI_Barrier_init"});
+    MPI_Request handle = MPI_REQUEST_NULL;
+    detail::check(THINMPI_PERSISTENT_CALL(Barrier_init)(comm(), MPI_INFO_NULL, &handle),
+                  "MPI_Barrier_init", comm());
+    return {std::move(state), handle};
+#else
+    static_assert(detail::dependent_false<Comm>,
+                  "thinmpi: this MPI library has no persistent collectives (MPI-4 "
+                  "MPI_Barrier_init, or Open MPI's MPIX_ extension); use ibarrier()");
+#endif
+  }
 
  private:
-  [[nodiscard]] MPI_Comm comm() const noexcept { return static_cast<const Comm&>(*this).native(); }
+  [[nodiscard]] MPI_Comm comm() const noexcept {
+    return static_cast<const Comm&>(*this).native();
+  }
 };
 
 }  // namespace thinmpi

@@ -12,48 +12,48 @@ namespace thinmpi::detail {
 
 inline int send(const void* buf, std::size_t n, MPI_Datatype t, int dest, int tag, MPI_Comm comm) {
   return counted_call<&MPI_Send, THINMPI_LARGE_COUNT_CALL(MPI_Send)>(counts_at<1>{}, buf, n, t,
-                                                                      dest, tag, comm);
+                                                                     dest, tag, comm);
 }
 
 inline int ssend(const void* buf, std::size_t n, MPI_Datatype t, int dest, int tag, MPI_Comm comm) {
   return counted_call<&MPI_Ssend, THINMPI_LARGE_COUNT_CALL(MPI_Ssend)>(counts_at<1>{}, buf, n, t,
-                                                                        dest, tag, comm);
+                                                                       dest, tag, comm);
 }
 
 inline int recv(void* buf, std::size_t n, MPI_Datatype t, int source, int tag, MPI_Comm comm,
                 MPI_Status* status) {
   return counted_call<&MPI_Recv, THINMPI_LARGE_COUNT_CALL(MPI_Recv)>(counts_at<1>{}, buf, n, t,
-                                                                      source, tag, comm, status);
+                                                                     source, tag, comm, status);
 }
 
 inline int mrecv(void* buf, std::size_t n, MPI_Datatype t, MPI_Message* message,
                  MPI_Status* status) {
   return counted_call<&MPI_Mrecv, THINMPI_LARGE_COUNT_CALL(MPI_Mrecv)>(counts_at<1>{}, buf, n, t,
-                                                                        message, status);
+                                                                       message, status);
 }
 
 inline int isend(const void* buf, std::size_t n, MPI_Datatype t, int dest, int tag, MPI_Comm comm,
                  MPI_Request* request) {
   return counted_call<&MPI_Isend, THINMPI_LARGE_COUNT_CALL(MPI_Isend)>(counts_at<1>{}, buf, n, t,
-                                                                        dest, tag, comm, request);
+                                                                       dest, tag, comm, request);
 }
 
 inline int issend(const void* buf, std::size_t n, MPI_Datatype t, int dest, int tag, MPI_Comm comm,
                   MPI_Request* request) {
-  return counted_call<&MPI_Issend, THINMPI_LARGE_COUNT_CALL(MPI_Issend)>(
-      counts_at<1>{}, buf, n, t, dest, tag, comm, request);
+  return counted_call<&MPI_Issend, THINMPI_LARGE_COUNT_CALL(MPI_Issend)>(counts_at<1>{}, buf, n, t,
+                                                                         dest, tag, comm, request);
 }
 
 inline int irecv(void* buf, std::size_t n, MPI_Datatype t, int source, int tag, MPI_Comm comm,
                  MPI_Request* request) {
-  return counted_call<&MPI_Irecv, THINMPI_LARGE_COUNT_CALL(MPI_Irecv)>(
-      counts_at<1>{}, buf, n, t, source, tag, comm, request);
+  return counted_call<&MPI_Irecv, THINMPI_LARGE_COUNT_CALL(MPI_Irecv)>(counts_at<1>{}, buf, n, t,
+                                                                       source, tag, comm, request);
 }
 
 inline int imrecv(void* buf, std::size_t n, MPI_Datatype t, MPI_Message* message,
                   MPI_Request* request) {
-  return counted_call<&MPI_Imrecv, THINMPI_LARGE_COUNT_CALL(MPI_Imrecv)>(counts_at<1>{}, buf, n,
-                                                                          t, message, request);
+  return counted_call<&MPI_Imrecv, THINMPI_LARGE_COUNT_CALL(MPI_Imrecv)>(counts_at<1>{}, buf, n, t,
+                                                                         message, request);
 }
 
 inline int sendrecv_replace(void* buf, std::size_t n, MPI_Datatype t, int dest, int send_tag,
