@@ -4,6 +4,7 @@
 /// The umbrella header; each header it includes also compiles on its own.
 
 #include "thinmpi/collective_request.hpp"
+#include "thinmpi/collectives/exchange_counts.hpp"
 #include "thinmpi/communicator.hpp"
 #include "thinmpi/completion.hpp"
 #include "thinmpi/concepts.hpp"
