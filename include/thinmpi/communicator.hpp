@@ -15,6 +15,9 @@
 #include <utility>
 
 #include "thinmpi/collectives/barrier.hpp"
+#include "thinmpi/collectives/bcast.hpp"
+#include "thinmpi/collectives/gather.hpp"
+#include "thinmpi/collectives/scatter.hpp"
 #include "thinmpi/detail/mpi.hpp"
 #include "thinmpi/detail/raise.hpp"
 #include "thinmpi/p2p/nonblocking.hpp"
@@ -46,7 +49,10 @@ class comm_view : public p2p_send<comm_view>,
                   public p2p_sendrecv<comm_view>,
                   public p2p_probe<comm_view>,
                   public p2p_nonblocking<comm_view>,
-                  public collective_barrier<comm_view> {
+                  public collective_barrier<comm_view>,
+                  public collective_bcast<comm_view>,
+                  public collective_gather<comm_view>,
+                  public collective_scatter<comm_view> {
  public:
   /// The null communicator.
   comm_view() noexcept = default;
