@@ -62,27 +62,6 @@ inline int allgatherv_call(const const_buffer& out, const mutable_buffer& in,
 #endif
 }
 
-/// Throws, before MPI is called, where packed displacements pass INT_MAX and this MPI library
-/// has no `_c` call to take them (Open MPI 4.1).
-inline void check_packed_fits(const v_layout& layout, const collective_call& call,
-                              MPI_Datatype type, const char* why, const char* large_call) {
-  if (!THINMPI_HAS_LARGE_COUNT_CALLS && !layout.fits_int) [[unlikely]] {
-    raise_past_int(call, layout.extent, type, why, large_call);
-  }
-}
-
-/// Throws where exchanged counts add up past INT_MAX: thinmpi::varying holds int displacements.
-inline void check_varying_fits(const v_layout& layout, const collective_call& call,
-                               MPI_Datatype type) {
-  if (layout.fits_int) [[likely]] {
-    return;
-  }
-  raise_collective(MPI_ERR_COUNT, call, std::nullopt, type,
-                   "the exchanged counts add up to " + describe_elements(layout.extent, type) +
-                       "; thinmpi::varying holds int displacements: receive into your own "
-                       "buffer with the counts-given form");
-}
-
 /// What iallgather, iallgatherv and their persistent forms own: the payloads (borrowed or
 /// owned), the counts and displacements MPI reads until completion, and the error context.
 /// A resizable receive buffer is shrunk to what will arrive before the call is posted (a

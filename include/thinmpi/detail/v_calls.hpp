@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "thinmpi/detail/collective_call.hpp"
+#include "thinmpi/detail/displacements.hpp"
 #include "thinmpi/detail/mpi.hpp"
 #include "thinmpi/detail/raise.hpp"
 
@@ -61,6 +62,27 @@ inline wide_layout wide_given(std::span<const int> counts, std::span<const int> 
                    "the blocks span " + describe_elements(extent, type) + " (" + why +
                        "); displacements past INT_MAX need the MPI-4 large-count call " +
                        large_call + ", which this MPI library lacks");
+}
+
+/// Throws, before MPI is called, where packed displacements pass INT_MAX and this MPI library
+/// has no `_c` call to take them (Open MPI 4.1).
+inline void check_packed_fits(const v_layout& layout, const collective_call& call,
+                              MPI_Datatype type, const char* why, const char* large_call) {
+  if (!THINMPI_HAS_LARGE_COUNT_CALLS && !layout.fits_int) [[unlikely]] {
+    raise_past_int(call, layout.extent, type, why, large_call);
+  }
+}
+
+/// Throws where exchanged counts add up past INT_MAX: thinmpi::varying holds int displacements.
+inline void check_varying_fits(const v_layout& layout, const collective_call& call,
+                               MPI_Datatype type) {
+  if (layout.fits_int) [[likely]] {
+    return;
+  }
+  raise_collective(MPI_ERR_COUNT, call, std::nullopt, type,
+                   "the exchanged counts add up to " + describe_elements(layout.extent, type) +
+                       "; thinmpi::varying holds int displacements: receive into your own "
+                       "buffer with the counts-given form");
 }
 
 }  // namespace thinmpi::detail
