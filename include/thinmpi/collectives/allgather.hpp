@@ -156,7 +156,7 @@ class collective_allgather {
     const detail::collective_call call{"MPI_Allgather", comm()};
     const detail::const_buffer out = detail::send_buffer(send);
     const detail::mutable_buffer in = detail::recv_buffer(into);
-    const std::size_t needed = out.count * ranks();
+    const std::size_t needed = times_ranks(out.count);
     detail::check_room(call, in.count, needed, in.type, "receive buffer", "one block per rank");
     const int rc = detail::counted_call<&MPI_Allgather, THINMPI_LARGE_COUNT_CALL(MPI_Allgather)>(
         detail::counts_at<1, 4>{}, out.data, out.count, out.type, in.data, out.count, in.type,
@@ -170,7 +170,7 @@ class collective_allgather {
   template <class Send>
   [[nodiscard]] std::vector<detail::element_t<Send>> allgather(const Send& send) const {
     detail::require_sendable<Send>();
-    std::vector<detail::element_t<Send>> all(detail::send_buffer(send).count * ranks());
+    std::vector<detail::element_t<Send>> all(times_ranks(detail::send_buffer(send).count));
     allgather(send, all);
     return all;
   }
@@ -203,9 +203,9 @@ class collective_allgather {
     const detail::mutable_buffer in = detail::recv_buffer(into);
     const detail::v_layout layout =
         detail::given_layout(call, recvcounts, displs, ranks(), "recvcounts", "displs");
-    detail::check_own_count(call, recvcounts, rank(), out.count, out.type);
     detail::check_room(call, in.count, layout.extent, in.type, "receive buffer",
                        "the blocks at displs");
+    detail::check_own_count(call, recvcounts, rank(), out.count, out.type);
     const int rc = detail::allgatherv_call(out, in, recvcounts, displs, layout, call);
     detail::check_collective(rc, call, out.count, out.type);
     detail::shrink_to(into, layout.extent);
@@ -225,10 +225,10 @@ class collective_allgather {
     std::vector<int> displs;
     const detail::v_layout layout =
         detail::packed_displacements(call, recvcounts, ranks(), "recvcounts", displs);
-    detail::check_own_count(call, recvcounts, rank(), out.count, out.type);
     detail::check_packed_fits(layout, call, in.type, "the sum of recvcounts", "MPI_Allgatherv_c");
     detail::check_room(call, in.count, layout.extent, in.type, "receive buffer",
                        "the sum of recvcounts");
+    detail::check_own_count(call, recvcounts, rank(), out.count, out.type);
     const int rc = detail::allgatherv_call(out, in, recvcounts, displs, layout, call);
     detail::check_collective(rc, call, out.count, out.type);
     detail::shrink_to(into, layout.extent);
@@ -276,7 +276,7 @@ class collective_allgather {
     const detail::const_buffer out = detail::send_buffer(state->send.get());
     const detail::mutable_buffer in = detail::recv_buffer(state->into.get());
     detail::check_int_count(state->call, out.count, out.type);
-    state->arrived = out.count * ranks();
+    state->arrived = times_ranks(out.count);
     detail::check_room(state->call, in.count, state->arrived, in.type, "receive buffer",
                        "one block per rank");
     detail::shrink_to(state->into.get(), state->arrived);
@@ -292,7 +292,7 @@ class collective_allgather {
     detail::require_sendable<Send>();
     const std::size_t count = detail::send_buffer(send).count;
     return iallgather(std::forward<Send>(send),
-                      std::vector<detail::element_t<Send>>(count * ranks()));
+                      std::vector<detail::element_t<Send>>(times_ranks(count)));
   }
   /// Starts an allgatherv with counts and displacements given (MPI_Iallgatherv). The request
   /// keeps its own copies of recvcounts and displs until completion, so the caller's may go.
@@ -345,7 +345,7 @@ class collective_allgather {
     const detail::const_buffer out = detail::send_buffer(state->send.get());
     const detail::mutable_buffer in = detail::recv_buffer(state->into.get());
     detail::check_int_count(state->call, out.count, out.type);
-    state->arrived = out.count * ranks();
+    state->arrived = times_ranks(out.count);
     detail::check_room(state->call, in.count, state->arrived, in.type, "receive buffer",
                        "one block per rank");
     detail::shrink_to(state->into.get(), state->arrived);
@@ -389,8 +389,12 @@ class collective_allgather {
   [[nodiscard]] MPI_Comm comm() const noexcept {
     return static_cast<const Comm&>(*this).native();
   }
-  [[nodiscard]] std::size_t ranks() const {
-    return static_cast<std::size_t>(static_cast<const Comm&>(*this).size());
+  [[nodiscard]] int ranks() const {
+    return static_cast<const Comm&>(*this).size();
+  }
+  /// One element per rank of a block of `count`: the size of everything gathered.
+  [[nodiscard]] std::size_t times_ranks(std::size_t count) const {
+    return count * static_cast<std::size_t>(ranks());
   }
   [[nodiscard]] int rank() const {
     return static_cast<const Comm&>(*this).rank();
@@ -399,7 +403,7 @@ class collective_allgather {
   /// The block of an in-place buffer: its size over the ranks, which must divide it.
   std::size_t whole_blocks(const detail::collective_call& call,
                            const detail::mutable_buffer& in) const {
-    const std::size_t n = ranks();
+    const auto n = static_cast<std::size_t>(ranks());
     if (in.count % n != 0) [[unlikely]] {
       detail::raise_collective(MPI_ERR_COUNT, call, in.count, in.type,
                                "the buffer of " + detail::describe_elements(in.count, in.type) +
@@ -420,7 +424,7 @@ class collective_allgather {
                                               detail::collective_call{operation, comm()});
     const detail::const_buffer out = detail::send_buffer(state->send.get());
     const detail::mutable_buffer in = detail::recv_buffer(state->into.get());
-    const int n = static_cast<int>(ranks());
+    const int n = ranks();
     detail::v_layout layout;
     if (displs != nullptr) {
       layout = detail::given_layout(state->call, recvcounts, *displs, n, "recvcounts", "displs");
@@ -434,10 +438,10 @@ class collective_allgather {
       }
     }
     state->counts.assign(recvcounts.begin(), recvcounts.end());
-    detail::check_own_count(state->call, recvcounts, rank(), out.count, out.type);
     state->arrived = layout.extent;
     detail::check_room(state->call, in.count, layout.extent, in.type, "receive buffer",
                        displs != nullptr ? "the blocks at displs" : "the sum of recvcounts");
+    detail::check_own_count(state->call, recvcounts, rank(), out.count, out.type);
     detail::shrink_to(state->into.get(), layout.extent);
     return state;
   }
