@@ -14,6 +14,8 @@
 #include <type_traits>
 #include <utility>
 
+#include "thinmpi/collectives/allgather.hpp"
+#include "thinmpi/collectives/alltoall.hpp"
 #include "thinmpi/collectives/barrier.hpp"
 #include "thinmpi/collectives/bcast.hpp"
 #include "thinmpi/collectives/gather.hpp"
@@ -53,7 +55,9 @@ class comm_view : public p2p_send<comm_view>,
                   public collective_barrier<comm_view>,
                   public collective_bcast<comm_view>,
                   public collective_gather<comm_view>,
-                  public collective_scatter<comm_view> {
+                  public collective_scatter<comm_view>,
+                  public collective_allgather<comm_view>,
+                  public collective_alltoall<comm_view> {
  public:
   /// The null communicator.
   comm_view() noexcept = default;
