@@ -60,7 +60,8 @@ TEST(Bcast, NonblockingBorrowsNamedBuffersAndOwnsMovedOnes) {
   const int root = world.size() - 1;
   std::vector<int> named = world.rank() == root ? iota_from(7, 4) : std::vector<int>(4);
   auto borrowed = world.ibcast(named, root);
-  auto owned = world.ibcast(world.rank() == root ? std::string("owned") : std::string(5, ' '), root);
+  auto owned =
+      world.ibcast(world.rank() == root ? std::string("owned") : std::string(5, ' '), root);
   static_assert(std::is_void_v<decltype(borrowed.wait())>);
   thinmpi::wait_all(borrowed);
   EXPECT_EQ(named, iota_from(7, 4));

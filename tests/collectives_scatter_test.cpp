@@ -18,8 +18,8 @@ using thinmpi_test::uz;
 TEST(Scatter, BlocksFromEveryRoot) {
   auto world = thinmpi::world();
   for (int root = 0; root < world.size(); ++root) {
-    const std::vector<int> all = world.rank() == root ? iota_from(0, uz(2 * world.size()))
-                                                      : std::vector<int>{};
+    const std::vector<int> all =
+        world.rank() == root ? iota_from(0, uz(2 * world.size())) : std::vector<int>{};
     std::vector<int> mine(2, -1);
     world.scatter(all, mine, root);
     std::vector<int> expected(2);
@@ -31,7 +31,8 @@ TEST(Scatter, BlocksFromEveryRoot) {
 
 TEST(Scatter, InPlaceLeavesTheRootsBlock) {
   auto world = thinmpi::world();
-  std::vector<int> buffer = world.rank() == 0 ? iota_from(0, uz(3 * world.size())) : std::vector<int>(3);
+  std::vector<int> buffer =
+      world.rank() == 0 ? iota_from(0, uz(3 * world.size())) : std::vector<int>(3);
   world.scatter_in_place(buffer, 0);
   if (world.rank() != 0) {
     EXPECT_EQ(buffer, iota_from(3 * world.rank(), 3));
@@ -48,7 +49,8 @@ TEST(Scatter, ScattervWithCountsGivenAndExchanged) {
   std::vector<int> displs(uz(world.size()));
   std::exclusive_scan(counts.begin(), counts.end(), displs.begin(), 0);
   std::vector<int> all;
-  for (int r = 0; r < world.size(); ++r) all.insert(all.end(), uz(r), r);
+  for (int r = 0; r < world.size(); ++r)
+    all.insert(all.end(), uz(r), r);
   std::vector<int> mine(uz(world.rank()));
   world.scatterv(all, counts, displs, mine, 0);
   EXPECT_EQ(mine, std::vector<int>(uz(world.rank()), world.rank()));
@@ -56,17 +58,16 @@ TEST(Scatter, ScattervWithCountsGivenAndExchanged) {
   MPI_Scatterv(all.data(), counts.data(), displs.data(), MPI_INT, expected.data(), world.rank(),
                MPI_INT, 0, MPI_COMM_WORLD);
   EXPECT_EQ(mine, expected);
-  const auto exchanged = world.scatterv(world.rank() == 0 ? all : std::vector<int>{},
-                                        world.rank() == 0 ? counts : std::vector<int>{}, 0,
-                                        thinmpi::exchange_counts);
+  const auto exchanged =
+      world.scatterv(world.rank() == 0 ? all : std::vector<int>{},
+                     world.rank() == 0 ? counts : std::vector<int>{}, 0, thinmpi::exchange_counts);
   EXPECT_EQ(exchanged, expected);
 }
 
 TEST(Scatter, NonblockingOwnsAMovedInBuffer) {
   auto world = thinmpi::world();
   const std::vector<std::string::value_type> all =
-      world.rank() == 0 ? std::vector<char>(uz(world.size()), 'q')
-                        : std::vector<char>{};
+      world.rank() == 0 ? std::vector<char>(uz(world.size()), 'q') : std::vector<char>{};
   auto pending = world.iscatter(all, std::string(1, ' '), 0);
   EXPECT_EQ(pending.wait(), "q");
 }

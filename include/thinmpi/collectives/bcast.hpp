@@ -12,6 +12,7 @@
 #include "thinmpi/collectives/exchange_counts.hpp"
 #include "thinmpi/concepts.hpp"
 #include "thinmpi/detail/buffers.hpp"
+#include "thinmpi/detail/collective_buffers.hpp"
 #include "thinmpi/detail/collective_call.hpp"
 #include "thinmpi/detail/collective_state.hpp"
 #include "thinmpi/detail/large_count.hpp"
@@ -25,13 +26,7 @@ namespace detail {
 
 inline int bcast(void* buf, std::size_t n, MPI_Datatype t, int root, MPI_Comm comm) {
   return counted_call<&MPI_Bcast, THINMPI_LARGE_COUNT_CALL(MPI_Bcast)>(counts_at<1>{}, buf, n, t,
-                                                                        root, comm);
-}
-
-inline int ibcast(void* buf, std::size_t n, MPI_Datatype t, int root, MPI_Comm comm,
-                  MPI_Request* request) {
-  return counted_call<&MPI_Ibcast, THINMPI_LARGE_COUNT_CALL(MPI_Ibcast)>(
-      counts_at<1>{}, buf, n, t, root, comm, request);
+                                                                       root, comm);
 }
 
 }  // namespace detail
@@ -69,15 +64,17 @@ class collective_bcast {
   template <class Buffer>
   [[nodiscard]] auto ibcast(Buffer&& buffer, int root) const {
     detail::require_writable<Buffer&&>();
-    using state = detail::payload_state<detail::kept_t<Buffer&&>>;
-    auto kept = std::make_unique<state>(state{{"MPI_Ibcast", comm(), root}, 0, MPI_DATATYPE_NULL,
-                                              detail::keep<Buffer&&>(buffer)});
-    const detail::mutable_buffer b = detail::recv_buffer(detail::payload_of(buffer, kept->payload));
+    using state = detail::payload_state<Buffer&&>;
+    auto kept = std::make_unique<state>(std::forward<Buffer>(buffer),
+                                        detail::collective_call{"MPI_Ibcast", comm(), root});
+    const detail::mutable_buffer b = detail::recv_buffer(kept->payload.get());
     kept->count = b.count;
     kept->type = b.type;
+    detail::check_int_count(kept->call, b.count, b.type);
     MPI_Request handle = MPI_REQUEST_NULL;
-    detail::check_collective(detail::ibcast(b.data, b.count, b.type, root, comm(), &handle),
-                             kept->call, b.count, b.type);
+    detail::check_collective(
+        MPI_Ibcast(b.data, detail::to_int(b.count), b.type, root, comm(), &handle), kept->call,
+        b.count, b.type);
     return collective_request<state>(std::move(kept), handle);
   }
   /// A persistent broadcast of a named buffer (MPI-4 MPI_Bcast_init; Open MPI 4.1:
@@ -85,13 +82,14 @@ class collective_bcast {
   template <class Buffer>
   [[nodiscard]] auto bcast_init(Buffer& buffer, int root) const {
     detail::require_writable<Buffer&>();
-    using state = detail::payload_state<std::nullptr_t>;
+    using state = detail::payload_state<Buffer&>;
 #if THINMPI_HAS_PERSISTENT_COLLECTIVES
+    auto kept =
+        std::make_unique<state>(buffer, detail::collective_call{"MPI_Bcast_init", comm(), root});
     const detail::mutable_buffer b = detail::recv_buffer(buffer);
-    auto kept = std::make_unique<state>(state{{"MPI_Bcast_init", comm(), root}, b.count, b.type,
-                                              nullptr});
-    detail::check_collective(detail::fits_int(b.count) ? MPI_SUCCESS : MPI_ERR_COUNT, kept->call,
-                             b.count, b.type);
+    kept->count = b.count;
+    kept->type = b.type;
+    detail::check_int_count(kept->call, b.count, b.type);
     MPI_Request handle = MPI_REQUEST_NULL;
     detail::check_collective(
         THINMPI_PERSISTENT_CALL(Bcast_init)(b.data, detail::to_int(b.count), b.type, root, comm(),
@@ -107,8 +105,9 @@ class collective_bcast {
   }
 
  private:
-  [[nodiscard]] MPI_Comm comm() const noexcept { return static_cast<const Comm&>(*this).native(); }
-
+  [[nodiscard]] MPI_Comm comm() const noexcept {
+    return static_cast<const Comm&>(*this).native();
+  }
 };
 
 }  // namespace thinmpi

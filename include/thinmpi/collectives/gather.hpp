@@ -15,21 +15,22 @@
 #include "thinmpi/collectives/exchange_counts.hpp"
 #include "thinmpi/concepts.hpp"
 #include "thinmpi/detail/buffers.hpp"
+#include "thinmpi/detail/collective_buffers.hpp"
 #include "thinmpi/detail/collective_call.hpp"
 #include "thinmpi/detail/comm_queries.hpp"
+#include "thinmpi/detail/displacements.hpp"
+#include "thinmpi/detail/large_count.hpp"
 #include "thinmpi/detail/mpi.hpp"
-#include "thinmpi/detail/varying_layout.hpp"
+#include "thinmpi/detail/v_calls.hpp"
 
 namespace thinmpi {
 
 namespace detail {
 
-/// Shrinks a resizable target to `count` elements (a collective filled that many).
-template <class Into>
-void shrink_to(Into& into, std::size_t count) {
-  if constexpr (resizable_payload<std::remove_cvref_t<Into>>) {
-    if (into.size() > count) into.resize(count);
-  }
+inline int gather(const void* send, std::size_t send_n, MPI_Datatype send_t, void* recv,
+                  std::size_t recv_n, MPI_Datatype recv_t, int root, MPI_Comm comm) {
+  return counted_call<&MPI_Gather, THINMPI_LARGE_COUNT_CALL(MPI_Gather)>(
+      counts_at<1, 4>{}, send, send_n, send_t, recv, recv_n, recv_t, root, comm);
 }
 
 /// The State of igather into a new vector on the root: the vector, engaged on the root.
@@ -65,13 +66,13 @@ class collective_gather {
     if (detail::rank_in(comm()) == root) {
       in = detail::recv_buffer(into);
       const std::size_t needed = out.count * static_cast<std::size_t>(detail::size_of(comm()));
-      detail::require_room(call, in.count, needed, in.type, "size() ranks x the root's count");
+      detail::check_room(call, in.count, needed, in.type, "receive buffer",
+                         "size() blocks of the root's count");
       detail::shrink_to(into, needed);
     }
-    detail::require_int_count(call, out.count, out.type);
-    detail::check_collective(MPI_Gather(out.data, detail::to_int(out.count), out.type, in.data,
-                                        detail::to_int(out.count), in.type, root, comm()),
-                             call, out.count, out.type);
+    detail::check_collective(
+        detail::gather(out.data, out.count, out.type, in.data, out.count, in.type, root, comm()),
+        call, out.count, out.type);
   }
   /// Every rank's `send` into a new vector on the root (one MPI_Gather): engaged on the root,
   /// empty elsewhere.
@@ -79,7 +80,7 @@ class collective_gather {
   ///     if (auto all = world.gather(local_sum, 0)) use(*all);  // only rank 0 enters
   template <class Send>
   [[nodiscard]] std::optional<std::vector<detail::element_t<Send>>> gather(const Send& send,
-                                                                          int root) const {
+                                                                           int root) const {
     detail::require_sendable<Send>();
     std::optional<std::vector<detail::element_t<Send>>> result;
     if (detail::rank_in(comm()) == root) {
@@ -98,15 +99,13 @@ class collective_gather {
     detail::require_receivable<Buffer&&>();
     const detail::mutable_buffer b = detail::recv_buffer(buffer);
     const detail::collective_call call{"MPI_Gather", comm(), root};
-    detail::require_int_count(call, b.count, b.type);
     int rc = MPI_SUCCESS;
     if (detail::rank_in(comm()) == root) {
-      const auto ranks = static_cast<std::size_t>(detail::size_of(comm()));
-      detail::require_blocks(call, b.count, ranks, b.type);
-      rc = MPI_Gather(MPI_IN_PLACE, 0, b.type, b.data, detail::to_int(b.count / ranks), b.type,
-                      root, comm());
+      const std::size_t block = detail::equal_blocks(
+          call, b.count, b.type, static_cast<std::size_t>(detail::size_of(comm())), "buffer");
+      rc = detail::gather(MPI_IN_PLACE, 0, b.type, b.data, block, b.type, root, comm());
     } else {
-      rc = MPI_Gather(b.data, detail::to_int(b.count), b.type, nullptr, 0, b.type, root, comm());
+      rc = detail::gather(b.data, b.count, b.type, nullptr, 0, b.type, root, comm());
     }
     detail::check_collective(rc, call, b.count, b.type);
   }
@@ -124,11 +123,13 @@ class collective_gather {
     detail::mutable_buffer in{nullptr, 0, out.type};
     if (detail::rank_in(comm()) == root) {
       in = detail::recv_buffer(into);
-      const std::size_t extent =
-          detail::check_layout(call, counts, displs, detail::size_of(comm()), in.count, in.type);
+      const std::size_t extent = detail::given_layout(call, counts, displs, detail::size_of(comm()),
+                                                      "recvcounts", "displs")
+                                     .extent;
+      detail::check_room(call, in.count, extent, in.type, "receive buffer", "the blocks at displs");
       detail::shrink_to(into, extent);
     }
-    detail::require_int_count(call, out.count, out.type);
+    detail::check_int_count(call, out.count, out.type);
     detail::check_collective(MPI_Gatherv(out.data, detail::to_int(out.count), out.type, in.data,
                                          counts.data(), displs.data(), in.type, root, comm()),
                              call, out.count, out.type);
@@ -138,7 +139,15 @@ class collective_gather {
   template <class Send, class Into>
   void gatherv(const Send& send, Into&& into, std::span<const int> counts, int root) const {
     std::vector<int> displs;
-    if (detail::rank_in(comm()) == root) displs = detail::packed_displs(counts);
+    if (detail::rank_in(comm()) == root) {
+      const detail::collective_call call{"MPI_Gatherv", comm(), root};
+      const detail::v_layout layout =
+          detail::packed_displacements(call, counts, detail::size_of(comm()), "recvcounts", displs);
+      detail::check_packed_fits(layout, call, detail::send_buffer(send).type,
+                                "the sum of recvcounts", "MPI_Gatherv_c");
+      // Past INT_MAX on MPICH: the displacements the `_c` call takes are not ints.
+      if (!layout.fits_int) return gatherv_large(send, into, counts, root, layout);
+    }
     gatherv(send, std::forward<Into>(into), counts, displs, root);
   }
   /// gatherv() where only each rank knows its own count: the counts go to the root first (one
@@ -146,11 +155,11 @@ class collective_gather {
   /// rank's count and displacement, to reuse; other ranks get nothing.
   template <class Send>
   [[nodiscard]] std::optional<varying<detail::element_t<Send>>> gatherv(const Send& send, int root,
-                                                                       exchange_counts_t) const {
+                                                                        exchange_counts_t) const {
     detail::require_sendable<Send>();
     const detail::const_buffer out = detail::send_buffer(send);
     const detail::collective_call call{"MPI_Gather", comm(), root};
-    detail::require_int_count(call, out.count, out.type);
+    detail::check_int_count(call, out.count, out.type);
     const int mine = detail::to_int(out.count);
     std::optional<varying<detail::element_t<Send>>> result;
     const bool is_root = detail::rank_in(comm()) == root;
@@ -161,8 +170,10 @@ class collective_gather {
         call, 1, MPI_INT);
     std::vector<detail::element_t<Send>> nothing;
     if (is_root) {
-      result->displs = detail::packed_displs(result->counts);
-      result->data.resize(detail::packed_extent(call, result->counts, out.type));
+      const detail::v_layout layout = detail::packed_displacements(
+          call, result->counts, detail::size_of(comm()), "recvcounts", result->displs);
+      detail::check_varying_fits(layout, call, out.type);
+      result->data.resize(layout.extent);
       gatherv(send, result->data, result->counts, result->displs, root);
     } else {
       gatherv(send, nothing, {}, {}, root);
@@ -178,22 +189,48 @@ class collective_gather {
     using E = detail::element_t<Send>;
     const detail::const_buffer out = detail::send_buffer(send);
     using state = detail::gathered_state<E>;
-    auto kept = std::make_unique<state>(state{{"MPI_Igather", comm(), root}, out.count, out.type, {}});
-    detail::require_int_count(kept->call, out.count, out.type);
+    auto kept =
+        std::make_unique<state>(state{{"MPI_Igather", comm(), root}, out.count, out.type, {}});
+    detail::check_int_count(kept->call, out.count, out.type);
     if (detail::rank_in(comm()) == root) {
       kept->result.emplace(out.count * static_cast<std::size_t>(detail::size_of(comm())));
     }
     void* into = kept->result ? kept->result->data() : nullptr;
     MPI_Request handle = MPI_REQUEST_NULL;
-    detail::check_collective(MPI_Igather(out.data, detail::to_int(out.count), out.type, into,
-                                         detail::to_int(out.count), out.type, root, comm(),
-                                         &handle),
-                             kept->call, out.count, out.type);
+    detail::check_collective(
+        MPI_Igather(out.data, detail::to_int(out.count), out.type, into, detail::to_int(out.count),
+                    out.type, root, comm(), &handle),
+        kept->call, out.count, out.type);
     return collective_request<state>(std::move(kept), handle);
   }
 
  private:
   [[nodiscard]] MPI_Comm comm() const noexcept { return static_cast<const Comm&>(*this).native(); }
+
+  /// gatherv() on the root when the packed displacements pass INT_MAX: MPI_Gatherv_c (MPI-4).
+  template <class Send, class Into>
+  void gatherv_large(const Send& send, Into& into, std::span<const int> counts, int root,
+                     const detail::v_layout& layout) const {
+#if THINMPI_HAS_LARGE_COUNT_CALLS
+    const detail::collective_call call{"MPI_Gatherv_c", comm(), root};
+    const detail::const_buffer out = detail::send_buffer(send);
+    const detail::mutable_buffer in = detail::recv_buffer(into);
+    detail::check_room(call, in.count, layout.extent, in.type, "receive buffer",
+                       "the sum of recvcounts");
+    detail::shrink_to(into, layout.extent);
+    const detail::wide_layout wide = detail::wide_packed(counts);
+    detail::check_collective(
+        MPI_Gatherv_c(out.data, static_cast<MPI_Count>(out.count), out.type, in.data,
+                      wide.counts.data(), wide.displs.data(), in.type, root, comm()),
+        call, out.count, out.type);
+#else
+    static_cast<void>(send);
+    static_cast<void>(into);
+    static_cast<void>(counts);
+    static_cast<void>(root);
+    static_cast<void>(layout);  // check_packed_fits has thrown already
+#endif
+  }
 };
 
 }  // namespace thinmpi

@@ -13,13 +13,26 @@
 #include "thinmpi/collectives/exchange_counts.hpp"
 #include "thinmpi/concepts.hpp"
 #include "thinmpi/detail/buffers.hpp"
+#include "thinmpi/detail/collective_buffers.hpp"
 #include "thinmpi/detail/collective_call.hpp"
 #include "thinmpi/detail/collective_state.hpp"
 #include "thinmpi/detail/comm_queries.hpp"
+#include "thinmpi/detail/displacements.hpp"
+#include "thinmpi/detail/large_count.hpp"
 #include "thinmpi/detail/mpi.hpp"
-#include "thinmpi/detail/varying_layout.hpp"
+#include "thinmpi/detail/v_calls.hpp"
 
 namespace thinmpi {
+
+namespace detail {
+
+inline int scatter(const void* send, std::size_t send_n, MPI_Datatype send_t, void* recv,
+                   std::size_t recv_n, MPI_Datatype recv_t, int root, MPI_Comm comm) {
+  return counted_call<&MPI_Scatter, THINMPI_LARGE_COUNT_CALL(MPI_Scatter)>(
+      counts_at<1, 4>{}, send, send_n, send_t, recv, recv_n, recv_t, root, comm);
+}
+
+}  // namespace detail
 
 /// The scatters of a communicator (comm_view derives from this family). Rooted calls ask
 /// MPI_Comm_rank (a local query) whether this rank is the root, to check the root's buffer
@@ -36,11 +49,10 @@ class collective_scatter {
     detail::require_receivable<Into&&>();
     const detail::mutable_buffer in = detail::recv_buffer(into);
     const detail::collective_call call{"MPI_Scatter", comm(), root};
-    detail::require_int_count(call, in.count, in.type);
     const detail::const_buffer out = root_blocks(send, call, in);
-    detail::check_collective(MPI_Scatter(out.data, detail::to_int(in.count), out.type, in.data,
-                                         detail::to_int(in.count), in.type, root, comm()),
-                             call, in.count, in.type);
+    detail::check_collective(
+        detail::scatter(out.data, in.count, out.type, in.data, in.count, in.type, root, comm()),
+        call, in.count, in.type);
   }
   /// scatter() with the root's own block left in place in `buffer` (MPI_IN_PLACE): on the root
   /// `buffer` holds size() blocks; on other ranks it receives one block.
@@ -49,15 +61,13 @@ class collective_scatter {
     detail::require_receivable<Buffer&&>();
     const detail::mutable_buffer b = detail::recv_buffer(buffer);
     const detail::collective_call call{"MPI_Scatter", comm(), root};
-    detail::require_int_count(call, b.count, b.type);
     int rc = MPI_SUCCESS;
     if (detail::rank_in(comm()) == root) {
-      const auto ranks = static_cast<std::size_t>(detail::size_of(comm()));
-      detail::require_blocks(call, b.count, ranks, b.type);
-      const int block = detail::to_int(b.count / ranks);
-      rc = MPI_Scatter(b.data, block, b.type, MPI_IN_PLACE, block, b.type, root, comm());
+      const std::size_t block = detail::equal_blocks(
+          call, b.count, b.type, static_cast<std::size_t>(detail::size_of(comm())), "buffer");
+      rc = detail::scatter(b.data, block, b.type, MPI_IN_PLACE, block, b.type, root, comm());
     } else {
-      rc = MPI_Scatter(nullptr, 0, b.type, b.data, detail::to_int(b.count), b.type, root, comm());
+      rc = detail::scatter(nullptr, 0, b.type, b.data, b.count, b.type, root, comm());
     }
     detail::check_collective(rc, call, b.count, b.type);
   }
@@ -73,12 +83,14 @@ class collective_scatter {
     detail::require_receivable<Into&&>();
     const detail::mutable_buffer in = detail::recv_buffer(into);
     const detail::collective_call call{"MPI_Scatterv", comm(), root};
-    detail::require_int_count(call, in.count, in.type);
+    detail::check_int_count(call, in.count, in.type);
     detail::const_buffer out{nullptr, 0, in.type};
     if (detail::rank_in(comm()) == root) {
       out = detail::send_buffer(send);
-      static_cast<void>(
-          detail::check_layout(call, counts, displs, detail::size_of(comm()), out.count, out.type));
+      const std::size_t extent = detail::given_layout(call, counts, displs, detail::size_of(comm()),
+                                                      "sendcounts", "displs")
+                                     .extent;
+      detail::check_room(call, out.count, extent, out.type, "send buffer", "the blocks at displs");
     }
     detail::check_collective(MPI_Scatterv(out.data, counts.data(), displs.data(), out.type, in.data,
                                           detail::to_int(in.count), in.type, root, comm()),
@@ -89,19 +101,22 @@ class collective_scatter {
   /// MPI_Scatterv). Every rank gets a new vector of its block.
   template <class Send>
   [[nodiscard]] std::vector<detail::element_t<Send>> scatterv(const Send& send,
-                                                             std::span<const int> counts, int root,
-                                                             exchange_counts_t) const {
+                                                              std::span<const int> counts, int root,
+                                                              exchange_counts_t) const {
     detail::require_sendable<Send>();
     const detail::collective_call call{"MPI_Scatter", comm(), root};
     const bool is_root = detail::rank_in(comm()) == root;
-    if (is_root) detail::require_per_rank(call, counts.size(), detail::size_of(comm()), "the counts array");
-    int mine = 0;
-    detail::check_collective(MPI_Scatter(is_root ? counts.data() : nullptr, 1, MPI_INT, &mine, 1,
-                                         MPI_INT, root, comm()),
-                             call, 1, MPI_INT);
-    std::vector<detail::element_t<Send>> block(static_cast<std::size_t>(mine));
     std::vector<int> displs;
-    if (is_root) displs = detail::packed_displs(counts, call);
+    if (is_root) {
+      const detail::v_layout layout =
+          detail::packed_displacements(call, counts, detail::size_of(comm()), "sendcounts", displs);
+      detail::check_varying_fits(layout, call, detail::send_buffer(send).type);
+    }
+    int mine = 0;
+    detail::check_collective(
+        MPI_Scatter(is_root ? counts.data() : nullptr, 1, MPI_INT, &mine, 1, MPI_INT, root, comm()),
+        call, 1, MPI_INT);
+    std::vector<detail::element_t<Send>> block(static_cast<std::size_t>(mine));
     scatterv(send, counts, displs, block, root);
     return block;
   }
@@ -112,13 +127,13 @@ class collective_scatter {
   [[nodiscard]] auto iscatter(const Send& send, Into&& into, int root) const {
     detail::require_sendable<Send>();
     detail::require_writable<Into&&>();
-    using state = detail::payload_state<detail::kept_t<Into&&>>;
-    auto kept = std::make_unique<state>(
-        state{{"MPI_Iscatter", comm(), root}, 0, MPI_DATATYPE_NULL, detail::keep<Into&&>(into)});
-    const detail::mutable_buffer in = detail::recv_buffer(detail::payload_of(into, kept->payload));
+    using state = detail::payload_state<Into&&>;
+    auto kept = std::make_unique<state>(std::forward<Into>(into),
+                                        detail::collective_call{"MPI_Iscatter", comm(), root});
+    const detail::mutable_buffer in = detail::recv_buffer(kept->payload.get());
     kept->count = in.count;
     kept->type = in.type;
-    detail::require_int_count(kept->call, in.count, in.type);
+    detail::check_int_count(kept->call, in.count, in.type);
     const detail::const_buffer out = root_blocks(send, kept->call, in);
     MPI_Request handle = MPI_REQUEST_NULL;
     detail::check_collective(MPI_Iscatter(out.data, detail::to_int(in.count), out.type, in.data,
@@ -138,15 +153,13 @@ class collective_scatter {
     const detail::const_buffer out = detail::send_buffer(send);
     const std::size_t needed = in.count * static_cast<std::size_t>(detail::size_of(comm()));
     if (out.count < needed) [[unlikely]] {
-      detail::raise_collective(MPI_ERR_COUNT, call, out.count, out.type,
-                               "the root's send buffer of " +
-                                   detail::describe_elements(out.count, out.type) +
-                                   " is smaller than size() blocks of " +
-                                   std::to_string(in.count) + " elements");
+      detail::raise_collective(
+          MPI_ERR_COUNT, call, out.count, out.type,
+          "the root's send buffer of " + detail::describe_elements(out.count, out.type) +
+              " is smaller than size() blocks of " + std::to_string(in.count) + " elements");
     }
     return out;
   }
-
 };
 
 }  // namespace thinmpi
