@@ -68,8 +68,8 @@ consteval void require_same_element() {
                                                                    std::size_t count,
                                                                    MPI_Datatype type) {
   raise_collective(MPI_ERR_COUNT, call, count, type,
-                   "nonblocking and persistent collectives take counts up to INT_MAX; use the "
-                   "blocking call for " +
+                   "nonblocking and persistent collectives take counts and displacements up to "
+                   "INT_MAX; use the blocking call for " +
                        describe_elements(count, type));
 }
 /// See raise_int_count: one comparison on the hot path.
