@@ -28,6 +28,7 @@ class held {
   /// Whether the request owns a buffer it hands back (not a named object, not a view).
   static constexpr bool owned = !borrows<P>;
 
+  /// Points to a named payload; moves in any other.
   explicit held(P&& payload) {
     if constexpr (std::is_lvalue_reference_v<P>) {
       object_ = std::addressof(payload);
@@ -38,6 +39,7 @@ class held {
   held(const held&) = delete;
   held& operator=(const held&) = delete;
 
+  /// The payload, wherever it is.
   [[nodiscard]] auto& get() noexcept {
     if constexpr (std::is_lvalue_reference_v<P>) {
       return *object_;
