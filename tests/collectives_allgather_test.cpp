@@ -259,6 +259,17 @@ TEST(AllgatherErrors, DisplacementsPastIntMaxAreCheckedBeforeMpi) {
               std::string::npos)
         << text;
   }
+  // The nonblocking form takes int displacements on every MPI library.
+  const auto nonblocking =
+      error_from([&] { static_cast<void>(world.iallgatherv('x', tiny, counts)); });
+  EXPECT_EQ(nonblocking.error_class(), MPI_ERR_COUNT);
+  if (r.size >= 3) {
+    EXPECT_NE(std::string(nonblocking.what())
+                  .find("nonblocking and persistent collectives take counts and displacements up "
+                        "to INT_MAX"),
+              std::string::npos)
+        << nonblocking.what();
+  }
 }
 
 TEST(Iallgather, BorrowedOwnedAndAllocating) {

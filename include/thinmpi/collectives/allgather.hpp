@@ -449,8 +449,7 @@ class collective_allgather {
       layout =
           detail::packed_displacements(state->call, recvcounts, n, "recvcounts", state->displs);
       if (!layout.fits_int) [[unlikely]] {
-        detail::raise_past_int(state->call, layout.extent, in.type, "the sum of recvcounts",
-                               "MPI_Iallgatherv_c");
+        detail::raise_int_count(state->call, layout.extent, in.type);
       }
     }
     state->counts.assign(recvcounts.begin(), recvcounts.end());

@@ -368,8 +368,7 @@ class collective_alltoall {
     const detail::v_layout sent =
         detail::packed_displacements(state->call, sendcounts, n, "sendcounts", state->send_displs);
     if (!sent.fits_int) [[unlikely]] {
-      detail::raise_past_int(state->call, sent.extent, out.type, "the sum of sendcounts",
-                             "MPI_Ialltoallv_c");
+      detail::raise_int_count(state->call, sent.extent, out.type);
     }
     detail::check_room(state->call, out.count, sent.extent, out.type, "send buffer",
                        "the sum of sendcounts");
@@ -479,8 +478,7 @@ class collective_alltoall {
     const auto [sent, received] =
         detail::plan_alltoallv(state->call, ranks(), state->arrays, out, in, displs_given);
     if (!sent.fits_int || !received.fits_int) [[unlikely]] {
-      detail::raise_past_int(state->call, std::max(sent.extent, received.extent), in.type,
-                             "the sums of the counts", "MPI_Ialltoallv_c");
+      detail::raise_int_count(state->call, std::max(sent.extent, received.extent), in.type);
     }
     state->arrived = received.extent;
     detail::shrink_to(state->into.get(), received.extent);

@@ -28,6 +28,7 @@ class held {
   /// Whether the request owns a buffer it hands back (not a named object, not a view).
   static constexpr bool owned = !borrows<P>;
 
+  /// Points to a named payload; moves in any other.
   explicit held(P&& payload) {
     if constexpr (std::is_lvalue_reference_v<P>) {
       object_ = std::addressof(payload);
@@ -38,6 +39,7 @@ class held {
   held(const held&) = delete;
   held& operator=(const held&) = delete;
 
+  /// The payload, wherever it is.
   [[nodiscard]] auto& get() noexcept {
     if constexpr (std::is_lvalue_reference_v<P>) {
       return *object_;
@@ -68,8 +70,8 @@ consteval void require_same_element() {
                                                                    std::size_t count,
                                                                    MPI_Datatype type) {
   raise_collective(MPI_ERR_COUNT, call, count, type,
-                   "nonblocking and persistent collectives take counts up to INT_MAX; use the "
-                   "blocking call for " +
+                   "nonblocking and persistent collectives take counts and displacements up to "
+                   "INT_MAX; use the blocking call for " +
                        describe_elements(count, type));
 }
 /// See raise_int_count: one comparison on the hot path.
