@@ -15,6 +15,7 @@
 #include <utility>
 
 #include "thinmpi/collectives/barrier.hpp"
+#include "thinmpi/collectives/reduce.hpp"
 #include "thinmpi/detail/mpi.hpp"
 #include "thinmpi/detail/raise.hpp"
 #include "thinmpi/p2p/nonblocking.hpp"
@@ -46,7 +47,8 @@ class comm_view : public p2p_send<comm_view>,
                   public p2p_sendrecv<comm_view>,
                   public p2p_probe<comm_view>,
                   public p2p_nonblocking<comm_view>,
-                  public collective_barrier<comm_view> {
+                  public collective_barrier<comm_view>,
+                  public collective_reduce<comm_view> {
  public:
   /// The null communicator.
   comm_view() noexcept = default;
