@@ -33,7 +33,9 @@ bool operator==(const matrix& x, const matrix& y) {
 }
 
 /// Each rank's matrix: different on each rank, and no two of them commute.
-matrix matrix_of(int rank) { return {1, rank + 1, 0, 1 + (rank % 2)}; }
+matrix matrix_of(int rank) {
+  return {1, rank + 1, 0, 1 + (rank % 2)};
+}
 
 /// The C MPI user function that thinmpi's user op must match: inout = in * inout.
 void c_multiply(void* in, void* inout, int* len, MPI_Datatype*) {
@@ -135,8 +137,8 @@ TEST(Allreduce, VectorFormsMatchC) {
   for (const auto& [name, op] : {std::pair{"max", MPI_MAX}, std::pair{"min", MPI_MIN}}) {
     SCOPED_TRACE(name);
     const std::vector<int> expected = c_allreduce(mine, op);
-    const std::vector<int> allocated = op == MPI_MAX ? world.allreduce(mine, thinmpi::max)
-                                                     : world.allreduce(mine, thinmpi::min);
+    const std::vector<int> allocated =
+        op == MPI_MAX ? world.allreduce(mine, thinmpi::max) : world.allreduce(mine, thinmpi::min);
     EXPECT_EQ(allocated, expected);
   }
   const std::vector<int> sums = c_allreduce(mine, MPI_SUM);
@@ -166,8 +168,8 @@ TEST(Allreduce, ZeroElements) {
   const auto at_root = world.reduce(none, std::plus<>{}, 0);
   EXPECT_EQ(at_root.has_value(), world.rank() == 0);
   if (at_root) {
-      EXPECT_TRUE(at_root->empty());
-    }
+    EXPECT_TRUE(at_root->empty());
+  }
 }
 
 TEST(Allreduce, PredefinedOpsOnTheirTypes) {
@@ -281,8 +283,7 @@ TEST(Reduce, InvalidRootIsMpiErrRootNamingIt) {
     EXPECT_EQ(e.error_class(), MPI_ERR_ROOT);
     EXPECT_EQ(e.operation(), "MPI_Reduce");
     EXPECT_EQ(e.peer(), world.size());
-    EXPECT_NE(std::string(e.what()).find("root " + std::to_string(world.size())),
-              std::string::npos)
+    EXPECT_NE(std::string(e.what()).find("root " + std::to_string(world.size())), std::string::npos)
         << e.what();
   }
   EXPECT_EQ(world.allreduce(1, std::plus<>{}), world.size());  // still usable

@@ -113,7 +113,8 @@ MPI_Datatype pair_datatype() {
 }
 
 template <class T>
-inline constexpr bool has_pair_datatype = is_one_of<T, float, double, long, int, short, long double>;
+inline constexpr bool has_pair_datatype =
+    is_one_of<T, float, double, long, int, short, long double>;
 
 }  // namespace detail
 

@@ -59,8 +59,8 @@ class collective_reduce {
   template <class Send, class Op>
   [[nodiscard]] detail::reduction_result_t<Send> allreduce(const Send& send, Op op) const {
     detail::require_reduction<Send, Op>();
-    auto result = detail::make_result<detail::reduction_result_t<Send>>(
-        detail::send_buffer(send).count);
+    auto result =
+        detail::make_result<detail::reduction_result_t<Send>>(detail::send_buffer(send).count);
     detail::reduce_into<&MPI_Allreduce>({"MPI_Allreduce", comm()}, send, result, op);
     return result;
   }
@@ -88,9 +88,10 @@ class collective_reduce {
       out = detail::rooted_target(recv, in.count, call, in.type);
     }
     const auto bound = detail::bind_op<detail::element_t<Send>>(op);
-    detail::check_collective(MPI_Reduce(in.data, out, detail::reduction_count(in.count, call, in.type),
-                                        in.type, bound.get(), root, comm()),
-                             call, in.count, in.type);
+    detail::check_collective(
+        MPI_Reduce(in.data, out, detail::reduction_count(in.count, call, in.type), in.type,
+                   bound.get(), root, comm()),
+        call, in.count, in.type);
   }
 
   /// The reduction of every rank's send on root, std::nullopt elsewhere. MPI_Comm_rank (local)
@@ -111,9 +112,10 @@ class collective_reduce {
       out = detail::recv_buffer(*result).data;
     }
     const auto bound = detail::bind_op<detail::element_t<Send>>(op);
-    detail::check_collective(MPI_Reduce(in.data, out, detail::reduction_count(in.count, call, in.type),
-                                        in.type, bound.get(), root, comm()),
-                             call, in.count, in.type);
+    detail::check_collective(
+        MPI_Reduce(in.data, out, detail::reduction_count(in.count, call, in.type), in.type,
+                   bound.get(), root, comm()),
+        call, in.count, in.type);
     return result;
   }
 
@@ -127,15 +129,14 @@ class collective_reduce {
     const detail::mutable_buffer io = detail::recv_buffer(buffer);
     const void* in = detail::rank_in(comm()) == root ? MPI_IN_PLACE : io.data;
     const auto bound = detail::bind_op<detail::element_t<Buffer>>(op);
-    detail::check_collective(MPI_Reduce(in, io.data, detail::reduction_count(io.count, call, io.type),
-                                        io.type, bound.get(), root, comm()),
-                             call, io.count, io.type);
+    detail::check_collective(
+        MPI_Reduce(in, io.data, detail::reduction_count(io.count, call, io.type), io.type,
+                   bound.get(), root, comm()),
+        call, io.count, io.type);
   }
 
  private:
-  [[nodiscard]] MPI_Comm comm() const noexcept {
-    return static_cast<const Comm&>(*this).native();
-  }
+  [[nodiscard]] MPI_Comm comm() const noexcept { return static_cast<const Comm&>(*this).native(); }
 };
 
 /// Reduces in into inout element-wise on this process, inout[i] = op(in[i], inout[i]), with
@@ -158,8 +159,9 @@ void reduce_local(const In& in, InOut&& inout, Op op) {
   }
   const auto bound = detail::bind_op<detail::element_t<In>>(op);
   detail::check_collective(
-      MPI_Reduce_local(source.data, target.data, detail::reduction_count(source.count, call, source.type),
-                       source.type, bound.get()),
+      MPI_Reduce_local(source.data, target.data,
+                       detail::reduction_count(source.count, call, source.type), source.type,
+                       bound.get()),
       call, source.count, source.type);
 }
 

@@ -174,8 +174,8 @@ consteval void require_meaningful_op() {
   if constexpr (kind == op_kind::user || is_builtin_op<Op, T>) {
     return;
   } else if constexpr (!std::is_void_v<operand> && !std::is_same_v<operand, T> &&
-                       kind != op_kind::min && kind != op_kind::max &&
-                       kind != op_kind::minloc && kind != op_kind::maxloc) {
+                       kind != op_kind::min && kind != op_kind::max && kind != op_kind::minloc &&
+                       kind != op_kind::maxloc) {
     static_assert(dependent_false<T>,
                   "thinmpi: this std:: operation is for another type than the elements reduced; "
                   "use the transparent form (std::plus<>{}, std::bit_and<>{}, ...)");

@@ -61,8 +61,10 @@ consteval void require_reduction_target() {
 }
 
 /// A receive buffer of `room` elements for a reduction of `count`.
-[[noreturn, gnu::cold, gnu::noinline]] inline void raise_recv_too_small(
-    const collective_call& call, std::size_t count, MPI_Datatype type, std::size_t room) {
+[[noreturn, gnu::cold, gnu::noinline]] inline void raise_recv_too_small(const collective_call& call,
+                                                                        std::size_t count,
+                                                                        MPI_Datatype type,
+                                                                        std::size_t room) {
   raise_collective(MPI_ERR_BUFFER, call, count, type,
                    "the receive buffer holds " + std::to_string(room) +
                        " elements, fewer than the " + std::to_string(count) +
@@ -96,10 +98,9 @@ struct is_std_array_type<std::array<T, N>> : std::true_type {};
 template <class Send>
 struct reduction_result {
   using P = std::remove_cvref_t<Send>;
-  using type = std::conditional_t<
-      !contiguous_payload<P> || is_std_array_type<P>::value ||
-          (resizable_payload<P> && std::is_default_constructible_v<P>),
-      P, std::vector<element_t<P>>>;
+  using type = std::conditional_t<!contiguous_payload<P> || is_std_array_type<P>::value ||
+                                      (resizable_payload<P> && std::is_default_constructible_v<P>),
+                                  P, std::vector<element_t<P>>>;
 };
 template <class Send>
 using reduction_result_t = typename reduction_result<Send>::type;
@@ -122,9 +123,9 @@ template <reduce_all_function* Call, class Send, class Recv, class Op>
   const const_buffer in = send_buffer(send);
   void* const out = reduction_target(recv, in.count, call, in.type);
   const auto bound = bind_op<element_t<Send>>(op);
-  check_collective(Call(in.data, out, reduction_count(in.count, call, in.type), in.type,
-                        bound.get(), call.comm),
-                   call, in.count, in.type);
+  check_collective(
+      Call(in.data, out, reduction_count(in.count, call, in.type), in.type, bound.get(), call.comm),
+      call, in.count, in.type);
 }
 
 /// One MPI call (Call) reducing buffer in place (MPI_IN_PLACE) on every rank.

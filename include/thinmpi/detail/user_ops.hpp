@@ -217,6 +217,6 @@ struct fixed_op {
 /// Whether F needs no state: MPI's function can default-construct it.
 template <class F>
 inline constexpr bool is_stateless_op =
-    std::is_empty_v<F> && std::is_default_constructible_v<F> && std::is_trivially_copyable_v<F>;
+    std::is_empty_v<F>&& std::is_default_constructible_v<F>&& std::is_trivially_copyable_v<F>;
 
 }  // namespace thinmpi::detail
