@@ -16,6 +16,8 @@
 
 #include "thinmpi/collectives/barrier.hpp"
 #include "thinmpi/collectives/reduce.hpp"
+#include "thinmpi/collectives/reduce_scatter.hpp"
+#include "thinmpi/collectives/scan.hpp"
 #include "thinmpi/detail/mpi.hpp"
 #include "thinmpi/detail/raise.hpp"
 #include "thinmpi/p2p/nonblocking.hpp"
@@ -48,7 +50,9 @@ class comm_view : public p2p_send<comm_view>,
                   public p2p_probe<comm_view>,
                   public p2p_nonblocking<comm_view>,
                   public collective_barrier<comm_view>,
-                  public collective_reduce<comm_view> {
+                  public collective_reduce<comm_view>,
+                  public collective_reduce_scatter<comm_view>,
+                  public collective_scan<comm_view> {
  public:
   /// The null communicator.
   comm_view() noexcept = default;
