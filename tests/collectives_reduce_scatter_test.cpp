@@ -104,4 +104,23 @@ TEST(ReduceScatter, CountErrorsBeforeMpi) {
   EXPECT_EQ(world.allreduce(1, std::plus<>{}), world.size());
 }
 
+TEST(IreduceScatterBlock, MatchesC) {
+  auto world = thinmpi::world();
+  const auto ranks = static_cast<std::size_t>(world.size());
+  const std::vector<int> mine = contribution(world.rank(), 2 * ranks);
+  std::vector<int> expected(2);
+  MPI_Reduce_scatter_block(mine.data(), expected.data(), 2, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  auto allocated = world.ireduce_scatter_block(mine, std::plus<>{});
+  std::vector<int> into(2);
+  const int zero = 0;
+  auto borrowed =
+      world.ireduce_scatter_block(mine, into, [zero](int a, int b) { return a + b + zero; });
+  EXPECT_EQ(allocated.wait(), expected);
+  borrowed.wait();
+  EXPECT_EQ(into, expected);
+  EXPECT_THROW(static_cast<void>(world.ireduce_scatter_block(mine, std::vector<int>(1),
+                                                             std::plus<>{})),
+               thinmpi::mpi_error);
+}
+
 }  // namespace

@@ -82,4 +82,33 @@ TEST(Scan, ReceiveTooSmallIsReported) {
   EXPECT_EQ(world.scan(1, std::plus<>{}), world.rank() + 1);
 }
 
+TEST(Iscan, AllFormsMatchC) {
+  auto world = thinmpi::world();
+  const std::vector<long> mine = contribution(world.rank());
+  const std::vector<long> inclusive = c_prefix(mine, false);
+  const std::vector<long> exclusive = c_prefix(mine, true);
+  auto allocated = world.iscan(mine, std::plus<>{});
+  std::vector<long> into(mine.size());
+  auto borrowed = world.iscan(mine, into, std::plus<>{});
+  auto in_place = world.iscan_in_place(std::vector<long>(mine), std::plus<>{});
+  auto ex_allocated = world.iexscan(std::vector<long>(mine), std::plus<>{});
+  std::vector<long> ex_into(mine.size());
+  auto ex_borrowed = world.iexscan(mine, ex_into, [](long a, long b) { return a + b; });
+  std::vector<long> ex_in_place = mine;
+  auto ex_in_place_request = world.iexscan_in_place(ex_in_place, std::plus<>{});
+  EXPECT_EQ(allocated.wait(), inclusive);
+  borrowed.wait();
+  EXPECT_EQ(into, inclusive);
+  EXPECT_EQ(in_place.wait(), inclusive);
+  const std::optional<std::vector<long>> ex = ex_allocated.wait();
+  ex_borrowed.wait();
+  ex_in_place_request.wait();
+  ASSERT_EQ(ex.has_value(), world.rank() != 0);
+  if (world.rank() != 0) {
+    EXPECT_EQ(*ex, exclusive);
+    EXPECT_EQ(ex_into, exclusive);
+    EXPECT_EQ(ex_in_place, exclusive);
+  }
+}
+
 }  // namespace

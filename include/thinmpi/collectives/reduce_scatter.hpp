@@ -11,11 +11,13 @@
 #include <type_traits>
 #include <vector>
 
+#include "thinmpi/collective_request.hpp"
 #include "thinmpi/concepts.hpp"
 #include "thinmpi/detail/buffers.hpp"
 #include "thinmpi/detail/collective_call.hpp"
 #include "thinmpi/detail/mpi.hpp"
 #include "thinmpi/detail/reduction_call.hpp"
+#include "thinmpi/detail/reduction_request.hpp"
 #include "thinmpi/ops.hpp"
 
 namespace thinmpi {
@@ -152,6 +154,40 @@ class collective_reduce_scatter {
     }
     reduce_scatter(send, result, counts, op);
     return result;
+  }
+
+  /// Starts a reduce_scatter_block into recv (MPI_Comm_size, local, and one
+  /// MPI_Ireduce_scatter_block). A named send or recv is borrowed and must outlive the request;
+  /// a temporary is moved in, and wait() hands recv back if it was. Sizes checked as for
+  /// reduce_scatter_block, before MPI is called.
+  template <class Send, class Recv, class Op>
+  [[nodiscard]] auto ireduce_scatter_block(Send&& send, Recv&& recv, Op op) const {
+    detail::require_reduction<Send, Op>();
+    detail::require_nonblocking_target<Send, Recv>();
+    const int ranks = detail::size_of(comm());
+    return detail::start_reduction(
+        {"MPI_Ireduce_scatter_block", comm()}, detail::hold(std::forward<Send>(send)),
+        detail::hold(std::forward<Recv>(recv)), std::move(op),
+        [ranks](auto& s, MPI_Request* request) {
+          const detail::const_buffer in = detail::send_buffer(s.send.get());
+          s.count = in.count;
+          s.type = in.type;
+          const std::size_t block = detail::block_of(in.count, ranks, s.call, in.type);
+          void* out = detail::reduction_target(s.recv.get(), block, s.call, in.type);
+          return MPI_Ireduce_scatter_block(in.data, out,
+                                           detail::reduction_count(block, s.call, in.type),
+                                           in.type, s.bound.get(), s.call.comm, request);
+        });
+  }
+
+  /// Starts a reduce_scatter_block whose wait() hands back this rank's block as a
+  /// std::vector.
+  template <class Send, class Op>
+  [[nodiscard]] auto ireduce_scatter_block(Send&& send, Op op) const {
+    const std::size_t count = detail::send_buffer(send).count;
+    const auto ranks = static_cast<std::size_t>(detail::size_of(comm()));
+    std::vector<detail::element_t<Send>> result(count % ranks == 0 ? count / ranks : 0);
+    return ireduce_scatter_block(std::forward<Send>(send), std::move(result), std::move(op));
   }
 
  private:

@@ -5,11 +5,13 @@
 
 #include <optional>
 
+#include "thinmpi/collective_request.hpp"
 #include "thinmpi/concepts.hpp"
 #include "thinmpi/detail/buffers.hpp"
 #include "thinmpi/detail/collective_call.hpp"
 #include "thinmpi/detail/mpi.hpp"
 #include "thinmpi/detail/reduction_call.hpp"
+#include "thinmpi/detail/reduction_request.hpp"
 #include "thinmpi/ops.hpp"
 
 namespace thinmpi {
@@ -83,6 +85,75 @@ class collective_scan {
     detail::require_reduction<Buffer, Op>();
     detail::require_receivable<Buffer>();
     detail::reduce_in_place<&MPI_Exscan>({"MPI_Exscan", comm()}, buffer, op);
+  }
+
+  /// Starts a scan into recv (one MPI_Iscan). A named send or recv is borrowed and must
+  /// outlive the request; a temporary is moved in, and wait() hands recv back if it was.
+  template <class Send, class Recv, class Op>
+  [[nodiscard]] auto iscan(Send&& send, Recv&& recv, Op op) const {
+    detail::require_reduction<Send, Op>();
+    detail::require_nonblocking_target<Send, Recv>();
+    return detail::start_reduction({"MPI_Iscan", comm()}, detail::hold(std::forward<Send>(send)),
+                                   detail::hold(std::forward<Recv>(recv)), std::move(op),
+                                   detail::post_all<&MPI_Iscan>{});
+  }
+
+  /// Starts a scan whose result wait() hands back (as scan(send, op) returns it).
+  template <class Send, class Op>
+  [[nodiscard]] auto iscan(Send&& send, Op op) const {
+    detail::require_reduction<Send, Op>();
+    using result_type = detail::reduction_result_t<Send>;
+    auto result = detail::make_result<result_type>(detail::send_buffer(send).count);
+    return detail::start_reduction({"MPI_Iscan", comm()}, detail::hold(std::forward<Send>(send)),
+                                   detail::owned<result_type>{std::move(result)}, std::move(op),
+                                   detail::post_all<&MPI_Iscan>{});
+  }
+
+  /// Starts a scan in place (MPI_IN_PLACE); a buffer moved in is handed back by wait().
+  template <class Buffer, class Op>
+  [[nodiscard]] auto iscan_in_place(Buffer&& buffer, Op op) const {
+    detail::require_reduction<Buffer, Op>();
+    detail::require_writable<Buffer>();
+    return detail::start_reduction({"MPI_Iscan", comm()}, detail::no_send{},
+                                   detail::hold(std::forward<Buffer>(buffer)), std::move(op),
+                                   detail::post_all<&MPI_Iscan>{});
+  }
+
+  /// Starts an exscan into recv (one MPI_Iexscan); rank 0's recv is undefined afterwards.
+  template <class Send, class Recv, class Op>
+  [[nodiscard]] auto iexscan(Send&& send, Recv&& recv, Op op) const {
+    detail::require_reduction<Send, Op>();
+    detail::require_nonblocking_target<Send, Recv>();
+    return detail::start_reduction(
+        {"MPI_Iexscan", comm()}, detail::hold(std::forward<Send>(send)),
+        detail::hold(std::forward<Recv>(recv)), std::move(op), detail::post_all<&MPI_Iexscan>{});
+  }
+
+  /// Starts an exscan whose wait() hands back the result, std::nullopt on rank 0.
+  /// MPI_Comm_rank (local) and one MPI_Iexscan.
+  template <class Send, class Op>
+  [[nodiscard]] auto iexscan(Send&& send, Op op) const {
+    detail::require_reduction<Send, Op>();
+    using result_type = detail::reduction_result_t<Send>;
+    auto result = detail::make_result<result_type>(detail::send_buffer(send).count);
+    const bool first_rank = detail::rank_in(comm()) == 0;
+    return detail::start_reduction<collective_request, detail::result_on::some_ranks>(
+        {"MPI_Iexscan", comm()}, detail::hold(std::forward<Send>(send)),
+        detail::owned<result_type>{std::move(result)}, std::move(op),
+        [first_rank](auto& s, MPI_Request* request) {
+          s.engaged = !first_rank;
+          return detail::post_all<&MPI_Iexscan>{}(s, request);
+        });
+  }
+
+  /// Starts an exscan in place (MPI_IN_PLACE); rank 0's buffer is undefined afterwards.
+  template <class Buffer, class Op>
+  [[nodiscard]] auto iexscan_in_place(Buffer&& buffer, Op op) const {
+    detail::require_reduction<Buffer, Op>();
+    detail::require_writable<Buffer>();
+    return detail::start_reduction({"MPI_Iexscan", comm()}, detail::no_send{},
+                                   detail::hold(std::forward<Buffer>(buffer)), std::move(op),
+                                   detail::post_all<&MPI_Iexscan>{});
   }
 
  private:
