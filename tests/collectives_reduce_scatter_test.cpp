@@ -118,9 +118,9 @@ TEST(IreduceScatterBlock, MatchesC) {
   EXPECT_EQ(allocated.wait(), expected);
   borrowed.wait();
   EXPECT_EQ(into, expected);
-  EXPECT_THROW(static_cast<void>(world.ireduce_scatter_block(mine, std::vector<int>(1),
-                                                             std::plus<>{})),
-               thinmpi::mpi_error);
+  EXPECT_THROW(
+      static_cast<void>(world.ireduce_scatter_block(mine, std::vector<int>(1), std::plus<>{})),
+      thinmpi::mpi_error);
 }
 
 }  // namespace

@@ -382,11 +382,12 @@ TEST(Ireduce, AllFormsMatchC) {
     EXPECT_EQ(in_place, expected);
   }
   const int offset = 100;
-  auto product = world.ireduce(matrix_of(world.rank()),
-                               [offset](const matrix& x, const matrix& y) {
-                                 return offset == 100 ? multiply(x, y) : matrix{};
-                               },
-                               root);
+  auto product = world.ireduce(
+      matrix_of(world.rank()),
+      [offset](const matrix& x, const matrix& y) {
+        return offset == 100 ? multiply(x, y) : matrix{};
+      },
+      root);
   const matrix c_product = c_allreduce_product(matrix_of(world.rank()));
   const std::optional<matrix> got = product.wait();
   ASSERT_EQ(got.has_value(), is_root);

@@ -14,15 +14,15 @@
 
 #include "thinmpi/collective_request.hpp"
 #include "thinmpi/concepts.hpp"
-#include "thinmpi/persistent_request.hpp"
 #include "thinmpi/detail/buffers.hpp"
 #include "thinmpi/detail/collective_call.hpp"
 #include "thinmpi/detail/mpi.hpp"
+#include "thinmpi/detail/persistent_calls.hpp"
 #include "thinmpi/detail/reduction_call.hpp"
 #include "thinmpi/detail/reduction_op.hpp"
 #include "thinmpi/detail/reduction_request.hpp"
-#include "thinmpi/detail/persistent_calls.hpp"
 #include "thinmpi/ops.hpp"
+#include "thinmpi/persistent_request.hpp"
 
 namespace thinmpi {
 
@@ -132,10 +132,9 @@ class collective_reduce {
   [[nodiscard]] auto iallreduce(Send&& send, Recv&& recv, Op op) const {
     detail::require_reduction<Send, Op>();
     detail::require_nonblocking_target<Send, Recv>();
-    return detail::start_reduction({"MPI_Iallreduce", comm()},
-                                   detail::hold(std::forward<Send>(send)),
-                                   detail::hold(std::forward<Recv>(recv)), std::move(op),
-                                   detail::post_all<&MPI_Iallreduce>{});
+    return detail::start_reduction(
+        {"MPI_Iallreduce", comm()}, detail::hold(std::forward<Send>(send)),
+        detail::hold(std::forward<Recv>(recv)), std::move(op), detail::post_all<&MPI_Iallreduce>{});
   }
 
   /// Starts an allreduce whose result wait() hands back (as allreduce(send, op) returns it).
@@ -205,14 +204,14 @@ class collective_reduce {
     detail::require_reduction<Buffer, Op>();
     detail::require_writable<Buffer>();
     const bool is_root = detail::rank_in(comm()) == root;
-    return detail::start_reduction(
-        {"MPI_Ireduce", comm(), root}, detail::no_send{},
-        detail::hold(std::forward<Buffer>(buffer)), std::move(op),
-        [root, is_root](auto& s, MPI_Request* request) {
-          const auto [in, out] = detail::rooted_buffers(s, is_root);
-          return MPI_Ireduce(in, out, detail::reduction_count(s.count, s.call, s.type), s.type,
-                             s.bound.get(), root, s.call.comm, request);
-        });
+    return detail::start_reduction({"MPI_Ireduce", comm(), root}, detail::no_send{},
+                                   detail::hold(std::forward<Buffer>(buffer)), std::move(op),
+                                   [root, is_root](auto& s, MPI_Request* request) {
+                                     const auto [in, out] = detail::rooted_buffers(s, is_root);
+                                     return MPI_Ireduce(
+                                         in, out, detail::reduction_count(s.count, s.call, s.type),
+                                         s.type, s.bound.get(), root, s.call.comm, request);
+                                   });
   }
 
   /// A persistent allreduce of send into recv (MPI-4 MPI_Allreduce_init; Open MPI 4.1:
@@ -298,7 +297,9 @@ class collective_reduce {
   }
 
  private:
-  [[nodiscard]] MPI_Comm comm() const noexcept { return static_cast<const Comm&>(*this).native(); }
+  [[nodiscard]] MPI_Comm comm() const noexcept {
+    return static_cast<const Comm&>(*this).native();
+  }
 };
 
 /// Reduces in into inout element-wise on this process, inout[i] = op(in[i], inout[i]), with

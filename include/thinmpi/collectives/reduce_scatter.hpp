@@ -175,8 +175,8 @@ class collective_reduce_scatter {
           const std::size_t block = detail::block_of(in.count, ranks, s.call, in.type);
           void* out = detail::reduction_target(s.recv.get(), block, s.call, in.type);
           return MPI_Ireduce_scatter_block(in.data, out,
-                                           detail::reduction_count(block, s.call, in.type),
-                                           in.type, s.bound.get(), s.call.comm, request);
+                                           detail::reduction_count(block, s.call, in.type), in.type,
+                                           s.bound.get(), s.call.comm, request);
         });
   }
 

@@ -124,9 +124,9 @@ class collective_scan {
   [[nodiscard]] auto iexscan(Send&& send, Recv&& recv, Op op) const {
     detail::require_reduction<Send, Op>();
     detail::require_nonblocking_target<Send, Recv>();
-    return detail::start_reduction(
-        {"MPI_Iexscan", comm()}, detail::hold(std::forward<Send>(send)),
-        detail::hold(std::forward<Recv>(recv)), std::move(op), detail::post_all<&MPI_Iexscan>{});
+    return detail::start_reduction({"MPI_Iexscan", comm()}, detail::hold(std::forward<Send>(send)),
+                                   detail::hold(std::forward<Recv>(recv)), std::move(op),
+                                   detail::post_all<&MPI_Iexscan>{});
   }
 
   /// Starts an exscan whose wait() hands back the result, std::nullopt on rank 0.

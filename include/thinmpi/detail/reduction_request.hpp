@@ -13,12 +13,12 @@
 #include <utility>
 
 #include "thinmpi/collective_request.hpp"
-#include "thinmpi/persistent_request.hpp"
 #include "thinmpi/detail/buffers.hpp"
 #include "thinmpi/detail/collective_call.hpp"
 #include "thinmpi/detail/mpi.hpp"
 #include "thinmpi/detail/reduction_call.hpp"
 #include "thinmpi/detail/reduction_op.hpp"
+#include "thinmpi/persistent_request.hpp"
 
 namespace thinmpi::detail {
 
@@ -45,8 +45,9 @@ struct no_send {};
 /// How a request holds payload P: borrowed when the caller passed a named object, owned
 /// otherwise.
 template <class P>
-using held_t = std::conditional_t<std::is_lvalue_reference_v<P>,
-                                  borrowed<std::remove_reference_t<P>>, owned<std::remove_cvref_t<P>>>;
+using held_t =
+    std::conditional_t<std::is_lvalue_reference_v<P>, borrowed<std::remove_reference_t<P>>,
+                       owned<std::remove_cvref_t<P>>>;
 
 template <class P>
 [[nodiscard]] held_t<P&&> hold(P&& payload) {
@@ -78,7 +79,7 @@ struct reduction_state {
   Op op;
   bound_op_t<Element, Op> bound;  ///< points at op: declared after it
   collective_call call;
-  std::size_t count = 0;              ///< for the error report
+  std::size_t count = 0;  ///< for the error report
   MPI_Datatype type = MPI_DATATYPE_NULL;
   bool engaged = true;  ///< this rank gets a result (result_on::some_ranks)
 
@@ -101,8 +102,7 @@ template <template <class> class Request = collective_request,
                                    Post post) {
   using element = element_t<decltype(recv.get())>;
   using state_type = reduction_state<element, Op, Send, Recv, Result>;
-  auto state =
-      std::make_unique<state_type>(std::move(send), std::move(recv), std::move(op), call);
+  auto state = std::make_unique<state_type>(std::move(send), std::move(recv), std::move(op), call);
   MPI_Request handle = MPI_REQUEST_NULL;
   if (const int rc = post(*state, &handle); rc != MPI_SUCCESS) [[unlikely]] {
     state->raise(rc);
@@ -130,8 +130,8 @@ struct post_all {
       s.count = in.count;
       s.type = in.type;
       void* out = reduction_target(s.recv.get(), in.count, s.call, in.type);
-      return Call(in.data, out, reduction_count(in.count, s.call, in.type), in.type,
-                  s.bound.get(), s.call.comm, request);
+      return Call(in.data, out, reduction_count(in.count, s.call, in.type), in.type, s.bound.get(),
+                  s.call.comm, request);
     }
   }
 };
