@@ -80,6 +80,14 @@ TEST(ReduceScatter, WithCountsMatchesC) {
   EXPECT_EQ(into, expected);
   const auto stateful_max = [floor = -1](int a, int b) { return std::max({a, b, floor}); };
   EXPECT_EQ(world.reduce_scatter(mine, counts, stateful_max), expected);
+  std::vector<int> counts_copy = counts;
+  auto allocated = world.ireduce_scatter(mine, counts_copy, thinmpi::max);
+  std::vector<int> borrowed_into(expected.size());
+  auto borrowed = world.ireduce_scatter(mine, borrowed_into, counts_copy, stateful_max);
+  counts_copy.assign(counts_copy.size(), -1);  // the requests keep their own counts
+  EXPECT_EQ(allocated.wait(), expected);
+  borrowed.wait();
+  EXPECT_EQ(borrowed_into, expected);
 }
 
 TEST(ReduceScatter, CountErrorsBeforeMpi) {

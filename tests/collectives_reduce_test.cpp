@@ -84,7 +84,8 @@ static_assert(is_builtin_op<thinmpi::minloc_op, thinmpi::value_index<double>>);
 static_assert(is_builtin_op<thinmpi::maxloc_op, thinmpi::value_index<int>>);
 static_assert(is_builtin_op<thinmpi::commutative_op<std::plus<>>, int>);
 static_assert(!is_builtin_op<std::plus<>, bool>);
-static_assert(!is_builtin_op<std::plus<>, char>);  // MPI_CHAR is not a reduction integer
+static_assert(!is_builtin_op<std::plus<int>, double>);  // does not compile as a reduction
+static_assert(!is_builtin_op<std::plus<>, char>);       // MPI_CHAR is not a reduction integer
 static_assert(!is_builtin_op<std::bit_and<>, double>);
 static_assert(!is_builtin_op<thinmpi::min_op, std::complex<float>>);
 static_assert(!is_builtin_op<std::logical_and<>, std::complex<double>>);

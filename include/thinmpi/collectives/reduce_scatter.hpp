@@ -190,6 +190,42 @@ class collective_reduce_scatter {
     return ireduce_scatter_block(std::forward<Send>(send), std::move(result), std::move(op));
   }
 
+  /// Starts a reduce_scatter with counts into recv (local MPI_Comm_size and MPI_Comm_rank,
+  /// one MPI_Ireduce_scatter); the request keeps a copy of counts. Buffers held as for
+  /// ireduce_scatter_block, sizes checked as for reduce_scatter, before MPI is called.
+  template <class Send, class Recv, class Op>
+  [[nodiscard]] auto ireduce_scatter(Send&& send, Recv&& recv, std::span<const int> counts,
+                                     Op op) const {
+    detail::require_reduction<Send, Op>();
+    detail::require_nonblocking_target<Send, Recv>();
+    return detail::start_reduction(
+        {"MPI_Ireduce_scatter", comm()}, detail::hold(std::forward<Send>(send)),
+        detail::hold(std::forward<Recv>(recv)), std::move(op),
+        [counts](auto& s, MPI_Request* request) {
+          const detail::const_buffer in = detail::send_buffer(s.send.get());
+          s.count = in.count;
+          s.type = in.type;
+          const std::size_t mine = detail::scatter_count(counts, in.count, s.call, in.type);
+          void* out = detail::reduction_target(s.recv.get(), mine, s.call, in.type);
+          static_cast<void>(detail::reduction_count(in.count, s.call, in.type));
+          s.counts.assign(counts.begin(), counts.end());
+          return MPI_Ireduce_scatter(in.data, out, s.counts.data(), in.type, s.bound.get(),
+                                     s.call.comm, request);
+        });
+  }
+
+  /// Starts a reduce_scatter with counts whose wait() hands back this rank's counts[rank]
+  /// elements as a std::vector.
+  template <class Send, class Op>
+  [[nodiscard]] auto ireduce_scatter(Send&& send, std::span<const int> counts, Op op) const {
+    std::vector<detail::element_t<Send>> result;
+    const int rank = detail::rank_in(comm());
+    if (rank < static_cast<int>(counts.size()) && counts[static_cast<std::size_t>(rank)] > 0) {
+      result.resize(static_cast<std::size_t>(counts[static_cast<std::size_t>(rank)]));
+    }
+    return ireduce_scatter(std::forward<Send>(send), std::move(result), counts, std::move(op));
+  }
+
  private:
   [[nodiscard]] MPI_Comm comm() const noexcept { return static_cast<const Comm&>(*this).native(); }
 };

@@ -128,8 +128,10 @@ consteval bool mpi_defines_pair() {
 /// Whether Op (under any commutative() marker) is MPI's predefined operation on elements of T.
 template <class Op, class T>
 inline constexpr bool is_builtin_op =
-    mpi_defines<kind_of<typename unmarked<Op>::type>::value, T>() ||
-    mpi_defines_pair<kind_of<typename unmarked<Op>::type>::value, T>();
+    (mpi_defines<kind_of<typename unmarked<Op>::type>::value, T>() ||
+     mpi_defines_pair<kind_of<typename unmarked<Op>::type>::value, T>()) &&
+    (std::is_void_v<typename operand_of<typename unmarked<Op>::type>::type> ||
+     std::is_same_v<typename operand_of<typename unmarked<Op>::type>::type, T>);
 
 /// Whether Op is one of the named operations (std::plus, thinmpi::min, ...), builtin or not.
 template <class Op>

@@ -11,6 +11,7 @@
 #include <optional>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 #include "thinmpi/collective_request.hpp"
 #include "thinmpi/detail/buffers.hpp"
@@ -81,7 +82,8 @@ struct reduction_state {
   collective_call call;
   std::size_t count = 0;  ///< for the error report
   MPI_Datatype type = MPI_DATATYPE_NULL;
-  bool engaged = true;  ///< this rank gets a result (result_on::some_ranks)
+  bool engaged = true;      ///< this rank gets a result (result_on::some_ranks)
+  std::vector<int> counts;  ///< reduce_scatter's counts, which MPI reads until completion
 
   [[noreturn]] void raise(int rc) const { raise_collective(rc, call, count, type); }
   auto take() {
