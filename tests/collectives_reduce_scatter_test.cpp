@@ -120,7 +120,7 @@ TEST(IreduceScatterBlock, MatchesC) {
   MPI_Reduce_scatter_block(mine.data(), expected.data(), 2, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
   auto allocated = world.ireduce_scatter_block(mine, std::plus<>{});
   std::vector<int> into(2);
-  const int zero = 0;
+  int zero = 0;
   auto borrowed =
       world.ireduce_scatter_block(mine, into, [zero](int a, int b) { return a + b + zero; });
   EXPECT_EQ(allocated.wait(), expected);

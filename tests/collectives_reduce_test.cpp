@@ -312,7 +312,7 @@ TEST(ReduceLocal, MatchesMpiReduceLocal) {
   matrix product = matrix_of(1);
   thinmpi::reduce_local(matrix_of(0), product, &multiply);
   EXPECT_EQ(product, multiply(matrix_of(0), matrix_of(1)));
-  const int scale = 3;
+  int scale = 3;
   thinmpi::reduce_local(in, inout, [scale](int a, int b) { return a * scale + b; });
   EXPECT_EQ(inout, (std::vector<int>{expected[0] + 3, expected[1] + 6, expected[2] + 9}));
   std::vector<int> shorter(2);
@@ -382,7 +382,7 @@ TEST(Ireduce, AllFormsMatchC) {
     EXPECT_EQ(into, expected);
     EXPECT_EQ(in_place, expected);
   }
-  const int offset = 100;
+  int offset = 100;
   auto product = world.ireduce(
       matrix_of(world.rank()),
       [offset](const matrix& x, const matrix& y) {
@@ -403,6 +403,26 @@ TEST(Iallreduce, SizeErrorBeforeMpiIsCalled) {
   EXPECT_THROW(static_cast<void>(world.iallreduce(std::vector<int>(2), small, std::plus<>{})),
                thinmpi::mpi_error);
   EXPECT_EQ(world.allreduce(1, std::plus<>{}), world.size());
+}
+
+TEST(UserOps, MoreStatefulReductionsInFlightThanSlotsIsAnError) {
+  auto world = thinmpi::world();
+  int one = 1;
+  const auto op = [one](int a, int b) { return a + b * one; };
+  std::vector<decltype(world.iallreduce(1, op))> requests;
+  for (std::size_t i = 0; i < thinmpi::detail::op_slot_count; ++i)
+    requests.push_back(world.iallreduce(1, op));
+  try {
+    auto extra = world.iallreduce(1, op);
+    FAIL() << "expected thinmpi::mpi_error";
+  } catch (const thinmpi::mpi_error& e) {
+    EXPECT_EQ(e.error_class(), MPI_ERR_OP);
+    EXPECT_NE(std::string(e.what()).find("in flight at once"), std::string::npos) << e.what();
+  }
+  for (auto& request : requests)
+    EXPECT_EQ(request.wait(), world.size());
+  requests.clear();
+  EXPECT_EQ(world.allreduce(1, op), world.size());  // the slots were given back
 }
 
 #if THINMPI_HAS_PERSISTENT_COLLECTIVES

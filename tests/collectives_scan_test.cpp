@@ -41,7 +41,7 @@ TEST(Scan, AllFormsMatchC) {
   world.scan_in_place(in_place, std::plus<>{});
   EXPECT_EQ(in_place, expected);
   EXPECT_EQ(world.scan(world.rank() + 5L, &first), 5L);  // rank order: rank 0's value
-  const long base = 1000;
+  long base = 1000;
   EXPECT_EQ(world.scan(1L, [base](long a, long b) { return (a + b) % base; }), world.rank() + 1L);
   EXPECT_TRUE(world.scan(std::vector<long>{}, std::plus<>{}).empty());
 }

@@ -10,7 +10,7 @@
 int main(int argc, char** argv) {
   thinmpi::environment env(argc, argv);
   auto world = thinmpi::world();
-  const int limit = 0;
+  int limit = 0;  // not const: a captured constant would need no capture
   const int sum = world.allreduce(world.rank() + 1, [limit](int a, int b) {
     if (a + b > limit) throw std::overflow_error("the sum passed the limit");
     return a + b;
