@@ -21,7 +21,7 @@ TEST(ReduceThreads, StatefulLambdasFromTwoThreads) {
   thinmpi::communicator comms[2] = {world.dup(), world.dup()};
   const int mine = world.rank() + 11;
   const int total = world.allreduce(mine, std::plus<>{});
-  constexpr int rounds = 300;
+  constexpr int rounds = 100;
   int wrong[2] = {0, 0};
   const auto work = [&](int which) {
     for (int round = 0; round < rounds; ++round) {
