@@ -4,7 +4,6 @@
 /// reduction, the size checks made before MPI is called, and the calls whose arguments are
 /// (send, recv, count, datatype, op, comm) (MPI_Allreduce, MPI_Scan, MPI_Exscan).
 
-#include <array>
 #include <cstddef>
 #include <ranges>
 #include <string>
@@ -111,17 +110,12 @@ template <class Recv>
   return out.data;
 }
 
-template <class T>
-struct is_std_array_type : std::false_type {};
-template <class T, std::size_t N>
-struct is_std_array_type<std::array<T, N>> : std::true_type {};
-
 /// What an allocating reduction of Send returns: a scalar or std::array as it is, a vector or
 /// string of the same type, any other range (span, C array) as a std::vector of its elements.
 template <class Send>
 struct reduction_result {
   using P = std::remove_cvref_t<Send>;
-  using type = std::conditional_t<!contiguous_payload<P> || is_std_array_type<P>::value ||
+  using type = std::conditional_t<!contiguous_payload<P> || is_std_array<P>::value ||
                                       (resizable_payload<P> && std::is_default_constructible_v<P>),
                                   P, std::vector<element_t<P>>>;
 };
