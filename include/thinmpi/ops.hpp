@@ -112,6 +112,7 @@ MPI_Datatype pair_datatype() {
     return MPI_LONG_DOUBLE_INT;
 }
 
+/// Whether MPI has a value/int pair datatype for T.
 template <class T>
 inline constexpr bool has_pair_datatype =
     is_one_of<T, float, double, long, int, short, long double>;
