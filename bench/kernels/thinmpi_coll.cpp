@@ -1,0 +1,167 @@
+// The thinmpi collective variants: each is the call a user naturally writes, measured against the
+// C variant that does the same thing (its baseline).
+//
+//   thinmpi/bcast/vector                bcast(vec, 0)                              vs
+//   c/bcast/builtin thinmpi/allreduce/plus              allreduce(send, recv, std::plus<>{}) vs
+//   c/allreduce/sum thinmpi/allreduce/lambda            ... [](int a, int b) { return a + b; } vs
+//   .../user_fn thinmpi/allreduce/lambda_state      ... [bias](int a, int b) { ... + bias; }   vs
+//   .../user_fn_state thinmpi/allgather/vector            allgather(send, recv) vs
+//   c/allgather/builtin thinmpi/allgatherv/counts_given     allgatherv(send, recv, counts, displs)
+//   vs .../counts_given thinmpi/allgatherv/counts_exchanged allgatherv(send,
+//   thinmpi::exchange_counts) vs .../counts_exchanged thinmpi/alltoall/vector alltoall(send, recv)
+//   vs c/alltoall/builtin thinmpi/alltoallv/counts_given      alltoallv(send, counts, recv, counts,
+//   displs, displs) thinmpi/alltoallv/counts_exchanged  alltoallv(send, counts,
+//   thinmpi::exchange_counts) thinmpi/reduce_scatter_block/plus   reduce_scatter_block(send, recv,
+//   std::plus<>{}) thinmpi/scan/plus                   scan(send, recv, std::plus<>{})
+//
+// Built only when this file compiles against the tree's thinmpi (bench/CMakeLists.txt tries it):
+// the collectives API lands in its own branches.
+#include <cstddef>
+#include <cstdio>
+#include <exception>
+#include <functional>
+#include <vector>
+
+#include "coll_variant.h"
+#include "thinmpi/thinmpi.hpp"
+
+namespace {
+
+struct state {
+  thinmpi::comm_view comm;
+  wb_coll_kind kind;
+  int rank;
+  int size;
+  std::size_t count;
+  std::vector<int> send;
+  std::vector<int> recv;
+  std::vector<int> counts;
+  std::vector<int> displs;
+  int bias;
+};
+
+[[noreturn]] void abort_on(const std::exception& error) {
+  std::fprintf(stderr, "thinmpi collective kernel failed: %s\n", error.what());
+  MPI_Abort(MPI_COMM_WORLD, 3);
+  std::terminate();
+}
+
+template <wb_coll_kind Kind>
+void* setup(MPI_Comm comm, std::size_t count) noexcept {
+  try {
+    auto* s = new state{thinmpi::comm_view(comm), Kind, 0, 0, count, {}, {}, {}, {}, wb_coll_bias};
+    s->rank = s->comm.rank();
+    s->size = s->comm.size();
+    s->send.resize(wb_coll_sent(Kind, s->size, count));
+    for (std::size_t i = 0; i < s->send.size(); ++i)
+      s->send[i] = wb_coll_value(s->rank, i);
+    s->recv.assign(wb_coll_received(Kind, s->size, count), 0);
+    if (Kind == WB_COLL_BCAST && s->rank == 0) s->recv.assign(s->send.begin(), s->send.end());
+    for (int r = 0; r < s->size; ++r) {
+      s->counts.push_back(static_cast<int>(count));
+      s->displs.push_back(r * static_cast<int>(count));
+    }
+    return s;
+  } catch (const std::exception&) {
+    return nullptr;
+  }
+}
+
+/// One call of `body` on the state, exceptions ending the job (they cannot cross the C harness).
+template <class Body>
+void guarded(void* raw, Body body) noexcept {
+  try {
+    body(*static_cast<state*>(raw));
+  } catch (const std::exception& error) {
+    abort_on(error);
+  }
+}
+
+void call_bcast(void* p) {
+  guarded(p, [](state& s) { s.comm.bcast(s.recv, 0); });
+}
+void call_allreduce_plus(void* p) {
+  guarded(p, [](state& s) { s.comm.allreduce(s.send, s.recv, std::plus<>{}); });
+}
+void call_allreduce_lambda(void* p) {
+  guarded(p,
+          [](state& s) { s.comm.allreduce(s.send, s.recv, [](int a, int b) { return a + b; }); });
+}
+void call_allreduce_lambda_state(void* p) {
+  guarded(p, [](state& s) {
+    const int bias = s.bias;
+    s.comm.allreduce(s.send, s.recv, [bias](int a, int b) { return a + b + bias; });
+  });
+}
+void call_allgather(void* p) {
+  guarded(p, [](state& s) { s.comm.allgather(s.send, s.recv); });
+}
+void call_allgatherv(void* p) {
+  guarded(p, [](state& s) { s.comm.allgatherv(s.send, s.recv, s.counts, s.displs); });
+}
+void call_allgatherv_exchanged(void* p) {
+  guarded(p, [](state& s) { s.recv = s.comm.allgatherv(s.send, thinmpi::exchange_counts).data; });
+}
+void call_alltoall(void* p) {
+  guarded(p, [](state& s) { s.comm.alltoall(s.send, s.recv); });
+}
+void call_alltoallv(void* p) {
+  guarded(p, [](state& s) {
+    s.comm.alltoallv(s.send, s.counts, s.recv, s.counts, s.displs, s.displs);
+  });
+}
+void call_alltoallv_exchanged(void* p) {
+  guarded(p, [](state& s) {
+    s.recv = s.comm.alltoallv(s.send, s.counts, thinmpi::exchange_counts).data;
+  });
+}
+void call_reduce_scatter_block(void* p) {
+  guarded(p, [](state& s) { s.comm.reduce_scatter_block(s.send, s.recv, std::plus<>{}); });
+}
+void call_scan(void* p) {
+  guarded(p, [](state& s) { s.comm.scan(s.send, s.recv, std::plus<>{}); });
+}
+
+int verify(void* p) {
+  const auto& s = *static_cast<state*>(p);
+  if (s.recv.size() != wb_coll_received(s.kind, s.size, s.count)) return 1;
+  return wb_coll_check(s.kind, s.rank, s.size, s.count, s.recv.data());
+}
+
+void teardown(void* p) {
+  delete static_cast<state*>(p);
+}
+
+template <wb_coll_kind Kind>
+constexpr wb_coll_variant variant(const char* op, const char* form, const char* baseline,
+                                  void (*call)(void*)) {
+  return wb_coll_variant{"thinmpi", op, form, baseline, Kind, setup<Kind>, call, verify, teardown};
+}
+
+}  // namespace
+
+extern "C" size_t wb_thinmpi_coll_variants(const wb_coll_variant** table) {
+  static const wb_coll_variant variants[] = {
+      variant<WB_COLL_BCAST>("bcast", "vector", "c/bcast/builtin", call_bcast),
+      variant<WB_COLL_ALLREDUCE>("allreduce", "plus", "c/allreduce/sum", call_allreduce_plus),
+      variant<WB_COLL_ALLREDUCE>("allreduce", "lambda", "c/allreduce/user_fn",
+                                 call_allreduce_lambda),
+      variant<WB_COLL_ALLREDUCE>("allreduce", "lambda_state", "c/allreduce/user_fn_state",
+                                 call_allreduce_lambda_state),
+      variant<WB_COLL_ALLGATHER>("allgather", "vector", "c/allgather/builtin", call_allgather),
+      variant<WB_COLL_ALLGATHER>("allgatherv", "counts_given", "c/allgatherv/counts_given",
+                                 call_allgatherv),
+      variant<WB_COLL_ALLGATHER>("allgatherv", "counts_exchanged", "c/allgatherv/counts_exchanged",
+                                 call_allgatherv_exchanged),
+      variant<WB_COLL_ALLTOALL>("alltoall", "vector", "c/alltoall/builtin", call_alltoall),
+      variant<WB_COLL_ALLTOALL>("alltoallv", "counts_given", "c/alltoallv/counts_given",
+                                call_alltoallv),
+      variant<WB_COLL_ALLTOALL>("alltoallv", "counts_exchanged", "c/alltoallv/counts_exchanged",
+                                call_alltoallv_exchanged),
+      variant<WB_COLL_REDUCE_SCATTER_BLOCK>(
+          "reduce_scatter_block", "plus", "c/reduce_scatter_block/sum", call_reduce_scatter_block),
+      variant<WB_COLL_SCAN>("scan", "plus", "c/scan/sum", call_scan),
+  };
+  *table = variants;
+  return sizeof variants / sizeof variants[0];
+}
