@@ -14,6 +14,8 @@
 #include <type_traits>
 #include <utility>
 
+#include "thinmpi/collectives/allgather.hpp"
+#include "thinmpi/collectives/alltoall.hpp"
 #include "thinmpi/collectives/barrier.hpp"
 #include "thinmpi/detail/mpi.hpp"
 #include "thinmpi/detail/raise.hpp"
@@ -46,7 +48,9 @@ class comm_view : public p2p_send<comm_view>,
                   public p2p_sendrecv<comm_view>,
                   public p2p_probe<comm_view>,
                   public p2p_nonblocking<comm_view>,
-                  public collective_barrier<comm_view> {
+                  public collective_barrier<comm_view>,
+                  public collective_allgather<comm_view>,
+                  public collective_alltoall<comm_view> {
  public:
   /// The null communicator.
   comm_view() noexcept = default;

@@ -1,0 +1,461 @@
+#pragma once
+/// \file
+/// allgather and allgatherv: every rank receives every rank's block, in rank order. Blocking
+/// (into the caller's buffer: one MPI call, no allocation; or a new std::vector), in place,
+/// nonblocking (`i`) and persistent (`_init`); allgatherv with counts given (one MPI call) or
+/// with thinmpi::exchange_counts (an MPI_Allgather of the counts, then the MPI_Allgatherv).
+
+#include <cstddef>
+#include <memory>
+#include <span>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "thinmpi/collective_request.hpp"
+#include "thinmpi/collectives/exchange_counts.hpp"
+#include "thinmpi/concepts.hpp"
+#include "thinmpi/detail/buffers.hpp"
+#include "thinmpi/detail/collective_buffers.hpp"
+#include "thinmpi/detail/collective_call.hpp"
+#include "thinmpi/detail/displacements.hpp"
+#include "thinmpi/detail/large_count.hpp"
+#include "thinmpi/detail/mpi.hpp"
+#include "thinmpi/detail/persistent_calls.hpp"
+#include "thinmpi/detail/v_calls.hpp"
+#include "thinmpi/persistent_request.hpp"
+
+namespace thinmpi {
+
+namespace detail {
+
+/// Throws MPI_ERR_COUNT, before MPI is called, unless this rank's entry of the receive counts
+/// is what it sends (MPI would truncate or fail on the other ranks).
+inline void check_own_count(const collective_call& call, std::span<const int> counts, int rank,
+                            std::size_t sending, MPI_Datatype type) {
+  const auto own = static_cast<std::size_t>(rank);
+  if (own < counts.size() && counts[own] >= 0 && static_cast<std::size_t>(counts[own]) == sending)
+      [[likely]] {
+    return;
+  }
+  raise_collective(MPI_ERR_COUNT, call, sending, type,
+                   "recvcounts[" + std::to_string(rank) + "] is " +
+                       std::to_string(own < counts.size() ? counts[own] : 0) +
+                       " but this rank sends " + std::to_string(sending));
+}
+
+/// One MPI_Allgatherv; past INT_MAX the MPI-4 MPI_Allgatherv_c (MPICH), else an error.
+inline int allgatherv_call(const const_buffer& out, const mutable_buffer& in,
+                           std::span<const int> counts, std::span<const int> displs,
+                           const v_layout& layout, const collective_call& call) {
+  if (layout.fits_int) [[likely]] {
+    return MPI_Allgatherv(out.data, to_int(out.count), out.type, in.data, counts.data(),
+                          displs.data(), in.type, call.comm);
+  }
+#if THINMPI_HAS_LARGE_COUNT_CALLS
+  const wide_layout wide = wide_packed(counts);
+  return MPI_Allgatherv_c(out.data, static_cast<MPI_Count>(out.count), out.type, in.data,
+                          wide.counts.data(), wide.displs.data(), in.type, call.comm);
+#else
+  raise_past_int(call, layout.extent, in.type, "the sum of recvcounts", "MPI_Allgatherv_c");
+#endif
+}
+
+/// What iallgather, iallgatherv and their persistent forms own: the payloads (borrowed or
+/// owned), the counts and displacements MPI reads until completion, and the error context.
+/// A resizable receive buffer is shrunk to what will arrive before the call is posted (a
+/// shrinking resize never moves the elements).
+template <class Send, class Into, bool Persistent = false>
+struct allgather_state {
+  allgather_state(Send&& send_payload, Into&& into_payload, collective_call context)
+      : send(std::forward<Send>(send_payload)),
+        into(std::forward<Into>(into_payload)),
+        call(context) {}
+
+  held<Send> send;
+  held<Into> into;
+  collective_call call;
+  std::size_t arrived = 0;  ///< elements the receive buffer holds once complete
+  std::vector<int> counts{};
+  std::vector<int> displs{};
+
+  [[noreturn]] void raise(int rc) const {
+    raise_collective(rc, call, std::nullopt, datatype_of<element_t<Into>>());
+  }
+  /// A nonblocking call hands back an owned receive buffer (a borrowed one is the caller's
+  /// already); a persistent one, kept for the next round, a view of the received elements.
+  auto take() {
+    if constexpr (Persistent) {
+      return std::span<element_t<Into>>(static_cast<element_t<Into>*>(recv_buffer(into.get()).data),
+                                        arrived);
+    } else if constexpr (held<Into>::owned) {
+      return into.take();
+    }
+  }
+};
+
+/// What iallgatherv(send, exchange_counts) owns: the send payload, this rank's count, and the
+/// result the two stages fill (MPI_Iallgather of the counts, then MPI_Iallgatherv).
+template <class Send>
+struct allgatherv_exchange_state {
+  allgatherv_exchange_state(Send&& send_payload, collective_call context, int ranks)
+      : send(std::forward<Send>(send_payload)), call(context) {
+    result.counts.resize(static_cast<std::size_t>(ranks));
+  }
+
+  held<Send> send;
+  collective_call call;
+  int mine = 0;
+  bool data_posted = false;
+  varying<element_t<Send>> result{};
+
+  [[noreturn]] void raise(int rc) const {
+    raise_collective(rc, call, std::nullopt, datatype_of<element_t<Send>>());
+  }
+  /// After the counts arrived: sizes the result and posts the MPI_Iallgatherv.
+  void next_stage(MPI_Request& handle) {
+    if (data_posted) return;
+    data_posted = true;
+    const v_layout layout = packed_displacements(
+        call, result.counts, static_cast<int>(result.counts.size()), "recvcounts", result.displs);
+    const const_buffer out = send_buffer(send.get());
+    check_varying_fits(layout, call, out.type);
+    result.data.resize(layout.extent);
+    call.operation = "MPI_Iallgatherv";
+    const int rc =
+        MPI_Iallgatherv(out.data, mine, out.type, result.data.data(), result.counts.data(),
+                        result.displs.data(), out.type, call.comm, &handle);
+    if (rc != MPI_SUCCESS) [[unlikely]] {
+      raise(rc);
+    }
+  }
+  varying<element_t<Send>> take() { return std::move(result); }
+};
+
+}  // namespace detail
+
+/// allgather and allgatherv (comm_view derives from this family). Every rank receives every
+/// rank's block in rank order. Payloads as in send/recv: a scalar or a contiguous range
+/// (std::vector, std::array, std::span, C array, std::string).
+template <class Comm>
+class collective_allgather {
+ public:
+  /// Gathers every rank's `send` (of the same size on every rank) into `into`, in rank order:
+  /// one MPI_Allgather, no allocation. `into` must hold size() x the send count (else an
+  /// mpi_error stating both sizes, before MPI is called); a larger std::vector or std::string
+  /// shrinks to that.
+  ///
+  ///     std::vector<int> ranks(world.size());
+  ///     world.allgather(world.rank(), ranks);
+  template <class Send, class Into>
+  void allgather(const Send& send, Into&& into) const {
+    detail::require_sendable<Send>();
+    detail::require_receivable<Into&&>();
+    detail::require_same_element<Send, Into>();
+    const detail::collective_call call{"MPI_Allgather", comm()};
+    const detail::const_buffer out = detail::send_buffer(send);
+    const detail::mutable_buffer in = detail::recv_buffer(into);
+    const std::size_t needed = out.count * ranks();
+    detail::check_room(call, in.count, needed, in.type, "receive buffer", "one block per rank");
+    const int rc = detail::counted_call<&MPI_Allgather, THINMPI_LARGE_COUNT_CALL(MPI_Allgather)>(
+        detail::counts_at<1, 4>{}, out.data, out.count, out.type, in.data, out.count, in.type,
+        comm());
+    detail::check_collective(rc, call, out.count, out.type);
+    detail::shrink_to(into, needed);
+  }
+  /// Every rank's `send` in a new std::vector, in rank order (one MPI_Allgather).
+  ///
+  ///     std::vector<int> ranks = world.allgather(world.rank());
+  template <class Send>
+  [[nodiscard]] std::vector<detail::element_t<Send>> allgather(const Send& send) const {
+    detail::require_sendable<Send>();
+    std::vector<detail::element_t<Send>> all(detail::send_buffer(send).count * ranks());
+    allgather(send, all);
+    return all;
+  }
+  /// Allgather in place (MPI_IN_PLACE): `buffer` holds size() equal blocks, this rank's block
+  /// already at rank() x block; afterwards every block is filled.
+  template <class Buffer>
+  void allgather_in_place(Buffer&& buffer) const {
+    detail::require_receivable<Buffer&&>();
+    const detail::collective_call call{"MPI_Allgather", comm()};
+    const detail::mutable_buffer in = detail::recv_buffer(buffer);
+    const std::size_t block = whole_blocks(call, in);
+    const int rc = detail::counted_call<&MPI_Allgather, THINMPI_LARGE_COUNT_CALL(MPI_Allgather)>(
+        detail::counts_at<1, 4>{}, MPI_IN_PLACE, std::size_t{0}, in.type, in.data, block, in.type,
+        comm());
+    detail::check_collective(rc, call, block, in.type);
+  }
+
+  /// Gathers blocks of different sizes: rank r's `send` (recvcounts[r] elements) lands at
+  /// displs[r] in `into`. One MPI_Allgatherv, no allocation. Counts and displacements need one
+  /// entry per rank, none negative, and `into` room for every block (else an mpi_error, before
+  /// MPI is called); a larger std::vector or std::string shrinks to the extent of the blocks.
+  template <class Send, class Into>
+  void allgatherv(const Send& send, Into&& into, std::span<const int> recvcounts,
+                  std::span<const int> displs) const {
+    detail::require_sendable<Send>();
+    detail::require_receivable<Into&&>();
+    detail::require_same_element<Send, Into>();
+    const detail::collective_call call{"MPI_Allgatherv", comm()};
+    const detail::const_buffer out = detail::send_buffer(send);
+    const detail::mutable_buffer in = detail::recv_buffer(into);
+    const detail::v_layout layout =
+        detail::given_layout(call, recvcounts, displs, ranks(), "recvcounts", "displs");
+    detail::check_own_count(call, recvcounts, rank(), out.count, out.type);
+    detail::check_room(call, in.count, layout.extent, in.type, "receive buffer",
+                       "the blocks at displs");
+    const int rc = detail::allgatherv_call(out, in, recvcounts, displs, layout, call);
+    detail::check_collective(rc, call, out.count, out.type);
+    detail::shrink_to(into, layout.extent);
+  }
+  /// allgatherv with the blocks laid end to end in rank order. It allocates the displacements
+  /// (the exclusive prefix sum of recvcounts) and makes one MPI_Allgatherv; when they pass
+  /// INT_MAX, MPI_Allgatherv_c on MPI-4 libraries (MPICH 4.0), an mpi_error stating the sizes
+  /// on Open MPI 4.1 (raised before MPI is called).
+  template <class Send, class Into>
+  void allgatherv(const Send& send, Into&& into, std::span<const int> recvcounts) const {
+    detail::require_sendable<Send>();
+    detail::require_receivable<Into&&>();
+    detail::require_same_element<Send, Into>();
+    const detail::collective_call call{"MPI_Allgatherv", comm()};
+    const detail::const_buffer out = detail::send_buffer(send);
+    const detail::mutable_buffer in = detail::recv_buffer(into);
+    std::vector<int> displs;
+    const detail::v_layout layout =
+        detail::packed_displacements(call, recvcounts, ranks(), "recvcounts", displs);
+    detail::check_own_count(call, recvcounts, rank(), out.count, out.type);
+    detail::check_packed_fits(layout, call, in.type, "the sum of recvcounts", "MPI_Allgatherv_c");
+    detail::check_room(call, in.count, layout.extent, in.type, "receive buffer",
+                       "the sum of recvcounts");
+    const int rc = detail::allgatherv_call(out, in, recvcounts, displs, layout, call);
+    detail::check_collective(rc, call, out.count, out.type);
+    detail::shrink_to(into, layout.extent);
+  }
+  /// allgatherv of blocks whose sizes the ranks do not know: an MPI_Allgather of the counts
+  /// (one int per rank), then the MPI_Allgatherv into a new vector. Returns the data with the
+  /// counts and displacements, to reuse in the counts-given form (one MPI call) next time.
+  ///
+  ///     auto all = world.allgatherv(mine, thinmpi::exchange_counts);  // 2 MPI calls
+  ///     use(all.data, all.counts, all.displs);
+  template <class Send>
+  [[nodiscard]] varying<detail::element_t<Send>> allgatherv(const Send& send,
+                                                            exchange_counts_t) const {
+    detail::require_sendable<Send>();
+    detail::collective_call call{"MPI_Allgather", comm()};
+    const detail::const_buffer out = detail::send_buffer(send);
+    detail::check_int_count(call, out.count, out.type);
+    varying<detail::element_t<Send>> result;
+    result.counts.resize(static_cast<std::size_t>(ranks()));
+    const int mine = detail::to_int(out.count);
+    detail::check_collective(
+        MPI_Allgather(&mine, 1, MPI_INT, result.counts.data(), 1, MPI_INT, comm()), call);
+    call.operation = "MPI_Allgatherv";
+    const detail::v_layout layout =
+        detail::packed_displacements(call, result.counts, ranks(), "recvcounts", result.displs);
+    detail::check_varying_fits(layout, call, out.type);
+    result.data.resize(layout.extent);
+    const int rc = MPI_Allgatherv(out.data, mine, out.type, result.data.data(),
+                                  result.counts.data(), result.displs.data(), out.type, comm());
+    detail::check_collective(rc, call, out.count, out.type);
+    return result;
+  }
+
+  /// Starts an allgather (MPI_Iallgather). A named `send` or `into` is borrowed and must
+  /// outlive the request; one moved in is owned, and wait() hands back an owned `into`.
+  /// Destroying the request while active waits for the collective (it cannot be cancelled).
+  template <class Send, class Into>
+  [[nodiscard]] auto iallgather(Send&& send, Into&& into) const {
+    detail::require_sendable<Send>();
+    detail::require_writable<Into&&>();
+    detail::require_same_element<Send, Into>();
+    using state_type = detail::allgather_state<Send, Into>;
+    auto state = std::make_unique<state_type>(std::forward<Send>(send), std::forward<Into>(into),
+                                              detail::collective_call{"MPI_Iallgather", comm()});
+    const detail::const_buffer out = detail::send_buffer(state->send.get());
+    const detail::mutable_buffer in = detail::recv_buffer(state->into.get());
+    detail::check_int_count(state->call, out.count, out.type);
+    state->arrived = out.count * ranks();
+    detail::check_room(state->call, in.count, state->arrived, in.type, "receive buffer",
+                       "one block per rank");
+    detail::shrink_to(state->into.get(), state->arrived);
+    MPI_Request handle = MPI_REQUEST_NULL;
+    const int rc = MPI_Iallgather(out.data, detail::to_int(out.count), out.type, in.data,
+                                  detail::to_int(out.count), in.type, comm(), &handle);
+    detail::check_collective(rc, state->call, out.count, out.type);
+    return collective_request<state_type>(std::move(state), handle);
+  }
+  /// Starts an allgather into a new std::vector, which wait() hands back.
+  template <class Send>
+  [[nodiscard]] auto iallgather(Send&& send) const {
+    detail::require_sendable<Send>();
+    const std::size_t count = detail::send_buffer(send).count;
+    return iallgather(std::forward<Send>(send),
+                      std::vector<detail::element_t<Send>>(count * ranks()));
+  }
+  /// Starts an allgatherv with counts and displacements given (MPI_Iallgatherv). The request
+  /// keeps its own copies of recvcounts and displs until completion, so the caller's may go.
+  template <class Send, class Into>
+  [[nodiscard]] auto iallgatherv(Send&& send, Into&& into, std::span<const int> recvcounts,
+                                 std::span<const int> displs) const {
+    return start_allgatherv(std::forward<Send>(send), std::forward<Into>(into), recvcounts,
+                            &displs);
+  }
+  /// Starts an allgatherv with the blocks laid end to end; the request computes and owns the
+  /// displacements. Displacements past INT_MAX are an mpi_error (the blocking form takes them).
+  template <class Send, class Into>
+  [[nodiscard]] auto iallgatherv(Send&& send, Into&& into, std::span<const int> recvcounts) const {
+    return start_allgatherv(std::forward<Send>(send), std::forward<Into>(into), recvcounts,
+                            nullptr);
+  }
+  /// Starts an allgatherv that exchanges counts first: MPI_Iallgather of the counts, and, once
+  /// they arrive (in whichever wait or test completes that stage), MPI_Iallgatherv. wait()
+  /// hands back the thinmpi::varying result.
+  template <class Send>
+  [[nodiscard]] auto iallgatherv(Send&& send, exchange_counts_t) const {
+    detail::require_sendable<Send>();
+    using state_type = detail::allgatherv_exchange_state<Send>;
+    auto state = std::make_unique<state_type>(
+        std::forward<Send>(send), detail::collective_call{"MPI_Iallgather", comm()}, ranks());
+    const detail::const_buffer out = detail::send_buffer(state->send.get());
+    detail::check_int_count(state->call, out.count, out.type);
+    state->mine = detail::to_int(out.count);
+    MPI_Request handle = MPI_REQUEST_NULL;
+    const int rc = MPI_Iallgather(&state->mine, 1, MPI_INT, state->result.counts.data(), 1, MPI_INT,
+                                  comm(), &handle);
+    detail::check_collective(rc, state->call);
+    return collective_request<state_type>(std::move(state), handle);
+  }
+
+  /// A persistent allgather (MPI-4 MPI_Allgather_init; Open MPI 4.1: MPIX_Allgather_init):
+  /// each start() / wait() round gathers what `send` holds then into `into`. Pass named
+  /// buffers to change the data between rounds; wait() hands back an owned `into` as a
+  /// std::span of the received elements, valid while the request lives.
+  template <class Send, class Into>
+  [[nodiscard]] auto allgather_init(Send&& send, Into&& into) const {
+    detail::require_sendable<Send>();
+    detail::require_writable<Into&&>();
+    detail::require_same_element<Send, Into>();
+    using state_type = detail::allgather_state<Send, Into, true>;
+#if THINMPI_HAS_PERSISTENT_COLLECTIVES
+    auto state =
+        std::make_unique<state_type>(std::forward<Send>(send), std::forward<Into>(into),
+                                     detail::collective_call{"MPI_Allgather_init", comm()});
+    const detail::const_buffer out = detail::send_buffer(state->send.get());
+    const detail::mutable_buffer in = detail::recv_buffer(state->into.get());
+    detail::check_int_count(state->call, out.count, out.type);
+    state->arrived = out.count * ranks();
+    detail::check_room(state->call, in.count, state->arrived, in.type, "receive buffer",
+                       "one block per rank");
+    detail::shrink_to(state->into.get(), state->arrived);
+    MPI_Request handle = MPI_REQUEST_NULL;
+    const int rc = THINMPI_PERSISTENT_CALL(Allgather_init)(
+        out.data, detail::to_int(out.count), out.type, in.data, detail::to_int(out.count), in.type,
+        comm(), MPI_INFO_NULL, &handle);
+    detail::check_collective(rc, state->call, out.count, out.type);
+    return persistent_request<state_type>(std::move(state), handle);
+#else
+    static_assert(detail::dependent_false<Send>,
+                  "thinmpi: this MPI library has no persistent collectives (MPI-4 "
+                  "MPI_Allgather_init, or Open MPI's MPIX_ extension); use iallgather()");
+#endif
+  }
+  /// A persistent allgatherv with counts and displacements given (MPI_Allgatherv_init); the
+  /// request keeps its own copies of them.
+  template <class Send, class Into>
+  [[nodiscard]] auto allgatherv_init(Send&& send, Into&& into, std::span<const int> recvcounts,
+                                     std::span<const int> displs) const {
+    using state_type = detail::allgather_state<Send, Into, true>;
+#if THINMPI_HAS_PERSISTENT_COLLECTIVES
+    auto state = prepare_allgatherv<true>(std::forward<Send>(send), std::forward<Into>(into),
+                                          recvcounts, &displs, "MPI_Allgatherv_init");
+    const detail::const_buffer out = detail::send_buffer(state->send.get());
+    const detail::mutable_buffer in = detail::recv_buffer(state->into.get());
+    MPI_Request handle = MPI_REQUEST_NULL;
+    const int rc = THINMPI_PERSISTENT_CALL(Allgatherv_init)(
+        out.data, detail::to_int(out.count), out.type, in.data, state->counts.data(),
+        state->displs.data(), in.type, comm(), MPI_INFO_NULL, &handle);
+    detail::check_collective(rc, state->call, out.count, out.type);
+    return persistent_request<state_type>(std::move(state), handle);
+#else
+    static_assert(detail::dependent_false<Send>,
+                  "thinmpi: this MPI library has no persistent collectives (MPI-4 "
+                  "MPI_Allgatherv_init, or Open MPI's MPIX_ extension); use iallgatherv()");
+#endif
+  }
+
+ private:
+  [[nodiscard]] MPI_Comm comm() const noexcept {
+    return static_cast<const Comm&>(*this).native();
+  }
+  [[nodiscard]] std::size_t ranks() const {
+    return static_cast<std::size_t>(static_cast<const Comm&>(*this).size());
+  }
+  [[nodiscard]] int rank() const {
+    return static_cast<const Comm&>(*this).rank();
+  }
+
+  /// The block of an in-place buffer: its size over the ranks, which must divide it.
+  std::size_t whole_blocks(const detail::collective_call& call,
+                           const detail::mutable_buffer& in) const {
+    const std::size_t n = ranks();
+    if (in.count % n != 0) [[unlikely]] {
+      detail::raise_collective(MPI_ERR_COUNT, call, in.count, in.type,
+                               "the buffer of " + detail::describe_elements(in.count, in.type) +
+                                   " is not " + std::to_string(n) + " equal blocks, one per rank");
+    }
+    return in.count / n;
+  }
+
+  /// The state of an allgatherv with counts (and displacements, if given) checked and copied.
+  template <bool Persistent = false, class Send, class Into>
+  auto prepare_allgatherv(Send&& send, Into&& into, std::span<const int> recvcounts,
+                          const std::span<const int>* displs, const char* operation) const {
+    detail::require_sendable<Send>();
+    detail::require_writable<Into&&>();
+    detail::require_same_element<Send, Into>();
+    using state_type = detail::allgather_state<Send, Into, Persistent>;
+    auto state = std::make_unique<state_type>(std::forward<Send>(send), std::forward<Into>(into),
+                                              detail::collective_call{operation, comm()});
+    const detail::const_buffer out = detail::send_buffer(state->send.get());
+    const detail::mutable_buffer in = detail::recv_buffer(state->into.get());
+    const int n = static_cast<int>(ranks());
+    detail::v_layout layout;
+    if (displs != nullptr) {
+      layout = detail::given_layout(state->call, recvcounts, *displs, n, "recvcounts", "displs");
+      state->displs.assign(displs->begin(), displs->end());
+    } else {
+      layout =
+          detail::packed_displacements(state->call, recvcounts, n, "recvcounts", state->displs);
+      if (!layout.fits_int) [[unlikely]] {
+        detail::raise_past_int(state->call, layout.extent, in.type, "the sum of recvcounts",
+                               "MPI_Iallgatherv_c");
+      }
+    }
+    state->counts.assign(recvcounts.begin(), recvcounts.end());
+    detail::check_own_count(state->call, recvcounts, rank(), out.count, out.type);
+    state->arrived = layout.extent;
+    detail::check_room(state->call, in.count, layout.extent, in.type, "receive buffer",
+                       displs != nullptr ? "the blocks at displs" : "the sum of recvcounts");
+    detail::shrink_to(state->into.get(), layout.extent);
+    return state;
+  }
+  template <class Send, class Into>
+  auto start_allgatherv(Send&& send, Into&& into, std::span<const int> recvcounts,
+                        const std::span<const int>* displs) const {
+    using state_type = detail::allgather_state<Send, Into>;
+    auto state = prepare_allgatherv(std::forward<Send>(send), std::forward<Into>(into), recvcounts,
+                                    displs, "MPI_Iallgatherv");
+    const detail::const_buffer out = detail::send_buffer(state->send.get());
+    const detail::mutable_buffer in = detail::recv_buffer(state->into.get());
+    MPI_Request handle = MPI_REQUEST_NULL;
+    const int rc =
+        MPI_Iallgatherv(out.data, detail::to_int(out.count), out.type, in.data,
+                        state->counts.data(), state->displs.data(), in.type, comm(), &handle);
+    detail::check_collective(rc, state->call, out.count, out.type);
+    return collective_request<state_type>(std::move(state), handle);
+  }
+};
+
+}  // namespace thinmpi

@@ -1,0 +1,515 @@
+#pragma once
+/// \file
+/// alltoall and alltoallv: each rank sends a block to every rank and receives one from every
+/// rank, in rank order. Blocking (into the caller's buffer: one MPI call, no allocation; or a
+/// new std::vector), in place, nonblocking (`i`) and persistent (`_init`); alltoallv with counts
+/// given (one MPI call) or with thinmpi::exchange_counts (an MPI_Alltoall of the counts, then
+/// the MPI_Alltoallv).
+
+#include <algorithm>
+#include <cstddef>
+#include <memory>
+#include <span>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "thinmpi/collective_request.hpp"
+#include "thinmpi/collectives/exchange_counts.hpp"
+#include "thinmpi/concepts.hpp"
+#include "thinmpi/detail/buffers.hpp"
+#include "thinmpi/detail/collective_buffers.hpp"
+#include "thinmpi/detail/collective_call.hpp"
+#include "thinmpi/detail/displacements.hpp"
+#include "thinmpi/detail/large_count.hpp"
+#include "thinmpi/detail/mpi.hpp"
+#include "thinmpi/detail/persistent_calls.hpp"
+#include "thinmpi/detail/v_calls.hpp"
+#include "thinmpi/persistent_request.hpp"
+
+namespace thinmpi {
+
+namespace detail {
+
+/// The counts and displacements of both sides of an alltoallv, owned where a request needs them
+/// until completion.
+struct alltoallv_arrays {
+  std::vector<int> send_counts{};
+  std::vector<int> send_displs{};
+  std::vector<int> recv_counts{};
+  std::vector<int> recv_displs{};
+};
+
+/// One MPI_Alltoallv; blocks laid end to end past INT_MAX take MPI-4's MPI_Alltoallv_c (MPICH),
+/// else an error (given displacements are ints, so only packed ones can pass INT_MAX).
+inline int alltoallv_call(const const_buffer& out, const mutable_buffer& in,
+                          const alltoallv_arrays& arrays, const v_layout& sent,
+                          const v_layout& received, const collective_call& call) {
+  if (sent.fits_int && received.fits_int) [[likely]] {
+    return MPI_Alltoallv(out.data, arrays.send_counts.data(), arrays.send_displs.data(), out.type,
+                         in.data, arrays.recv_counts.data(), arrays.recv_displs.data(), in.type,
+                         call.comm);
+  }
+#if THINMPI_HAS_LARGE_COUNT_CALLS
+  const wide_layout wide_send = wide_packed(arrays.send_counts);
+  const wide_layout wide_recv = wide_packed(arrays.recv_counts);
+  return MPI_Alltoallv_c(out.data, wide_send.counts.data(), wide_send.displs.data(), out.type,
+                         in.data, wide_recv.counts.data(), wide_recv.displs.data(), in.type,
+                         call.comm);
+#else
+  const v_layout& past = sent.fits_int ? received : sent;
+  raise_past_int(call, past.extent, in.type,
+                 sent.fits_int ? "the sum of recvcounts" : "the sum of sendcounts",
+                 "MPI_Alltoallv_c");
+#endif
+}
+
+/// Checks both sides of an alltoallv against its buffers, before MPI is called: one entry per
+/// rank, none negative, each buffer large enough; computes (and owns) the displacements not
+/// given. Returns the layouts of the send and the receive side.
+inline std::pair<v_layout, v_layout> plan_alltoallv(const collective_call& call, int ranks,
+                                                    alltoallv_arrays& arrays,
+                                                    const const_buffer& out,
+                                                    const mutable_buffer& in, bool displs_given) {
+  v_layout sent;
+  v_layout received;
+  if (displs_given) {
+    sent =
+        given_layout(call, arrays.send_counts, arrays.send_displs, ranks, "sendcounts", "sdispls");
+    received =
+        given_layout(call, arrays.recv_counts, arrays.recv_displs, ranks, "recvcounts", "rdispls");
+  } else {
+    sent = packed_displacements(call, arrays.send_counts, ranks, "sendcounts", arrays.send_displs);
+    received =
+        packed_displacements(call, arrays.recv_counts, ranks, "recvcounts", arrays.recv_displs);
+    if (!THINMPI_HAS_LARGE_COUNT_CALLS && !(sent.fits_int && received.fits_int)) [[unlikely]] {
+      const v_layout& past = sent.fits_int ? received : sent;
+      raise_past_int(call, past.extent, in.type,
+                     sent.fits_int ? "the sum of recvcounts" : "the sum of sendcounts",
+                     "MPI_Alltoallv_c");
+    }
+  }
+  check_room(call, out.count, sent.extent, out.type, "send buffer",
+             displs_given ? "the blocks at sdispls" : "the sum of sendcounts");
+  check_room(call, in.count, received.extent, in.type, "receive buffer",
+             displs_given ? "the blocks at rdispls" : "the sum of recvcounts");
+  return {sent, received};
+}
+
+/// What ialltoall, ialltoallv and their persistent forms own: the payloads (borrowed or
+/// owned), the counts and displacements MPI reads until completion, and the error context. A
+/// resizable receive buffer is shrunk to what will arrive before the call is posted.
+template <class Send, class Into, bool Persistent = false>
+struct alltoall_state {
+  alltoall_state(Send&& send_payload, Into&& into_payload, collective_call context)
+      : send(std::forward<Send>(send_payload)),
+        into(std::forward<Into>(into_payload)),
+        call(context) {}
+
+  held<Send> send;
+  held<Into> into;
+  collective_call call;
+  std::size_t arrived = 0;  ///< elements the receive buffer holds once complete
+  alltoallv_arrays arrays{};
+
+  [[noreturn]] void raise(int rc) const {
+    raise_collective(rc, call, std::nullopt, datatype_of<element_t<Into>>());
+  }
+  /// A nonblocking call hands back an owned receive buffer; a persistent one, kept for the next
+  /// round, a view of the received elements.
+  auto take() {
+    if constexpr (Persistent) {
+      return std::span<element_t<Into>>(static_cast<element_t<Into>*>(recv_buffer(into.get()).data),
+                                        arrived);
+    } else if constexpr (held<Into>::owned) {
+      return into.take();
+    }
+  }
+};
+
+/// What ialltoallv(send, sendcounts, exchange_counts) owns: the send payload, the counts and
+/// displacements, and the result the two stages fill (MPI_Ialltoall of the counts, then
+/// MPI_Ialltoallv).
+template <class Send>
+struct alltoallv_exchange_state {
+  alltoallv_exchange_state(Send&& send_payload, collective_call context)
+      : send(std::forward<Send>(send_payload)), call(context) {}
+
+  held<Send> send;
+  collective_call call;
+  std::vector<int> send_counts{};
+  std::vector<int> send_displs{};
+  bool data_posted = false;
+  varying<element_t<Send>> result{};
+
+  [[noreturn]] void raise(int rc) const {
+    raise_collective(rc, call, std::nullopt, datatype_of<element_t<Send>>());
+  }
+  /// After the counts arrived: sizes the result and posts the MPI_Ialltoallv.
+  void next_stage(MPI_Request& handle) {
+    if (data_posted) return;
+    data_posted = true;
+    call.operation = "MPI_Ialltoallv";
+    const int ranks = static_cast<int>(send_counts.size());
+    const v_layout layout =
+        packed_displacements(call, result.counts, ranks, "recvcounts", result.displs);
+    const const_buffer out = send_buffer(send.get());
+    check_varying_fits(layout, call, out.type);
+    result.data.resize(layout.extent);
+    const int rc = MPI_Ialltoallv(out.data, send_counts.data(), send_displs.data(), out.type,
+                                  result.data.data(), result.counts.data(), result.displs.data(),
+                                  out.type, call.comm, &handle);
+    if (rc != MPI_SUCCESS) [[unlikely]] {
+      raise(rc);
+    }
+  }
+  varying<element_t<Send>> take() { return std::move(result); }
+};
+
+}  // namespace detail
+
+/// alltoall and alltoallv (comm_view derives from this family). Rank r's block for rank d lands
+/// in rank d's buffer at block r. Payloads as in send/recv: a scalar or a contiguous range.
+template <class Comm>
+class collective_alltoall {
+ public:
+  /// Sends block d of `send` (size() equal blocks) to rank d and receives rank r's block for
+  /// this rank as block r of `into`: one MPI_Alltoall, no allocation. `into` must hold as many
+  /// elements as `send` (else an mpi_error stating both sizes, before MPI is called); a larger
+  /// std::vector or std::string shrinks to that.
+  ///
+  ///     std::vector<int> to_each(world.size(), world.rank()), from_each(world.size());
+  ///     world.alltoall(to_each, from_each);
+  template <class Send, class Into>
+  void alltoall(const Send& send, Into&& into) const {
+    detail::require_sendable<Send>();
+    detail::require_receivable<Into&&>();
+    detail::require_same_element<Send, Into>();
+    const detail::collective_call call{"MPI_Alltoall", comm()};
+    const detail::const_buffer out = detail::send_buffer(send);
+    const detail::mutable_buffer in = detail::recv_buffer(into);
+    const std::size_t block = whole_blocks(call, out.count, out.type, "send buffer");
+    detail::check_room(call, in.count, out.count, in.type, "receive buffer",
+                       "one block from each rank");
+    const int rc = detail::counted_call<&MPI_Alltoall, THINMPI_LARGE_COUNT_CALL(MPI_Alltoall)>(
+        detail::counts_at<1, 4>{}, out.data, block, out.type, in.data, block, in.type, comm());
+    detail::check_collective(rc, call, out.count, out.type);
+    detail::shrink_to(into, out.count);
+  }
+  /// alltoall into a new std::vector of as many elements as `send` (one MPI_Alltoall).
+  template <class Send>
+  [[nodiscard]] std::vector<detail::element_t<Send>> alltoall(const Send& send) const {
+    detail::require_sendable<Send>();
+    std::vector<detail::element_t<Send>> received(detail::send_buffer(send).count);
+    alltoall(send, received);
+    return received;
+  }
+  /// alltoall in place (MPI_IN_PLACE): block d of `buffer` goes to rank d and is replaced by
+  /// rank d's block for this rank.
+  template <class Buffer>
+  void alltoall_in_place(Buffer&& buffer) const {
+    detail::require_receivable<Buffer&&>();
+    const detail::collective_call call{"MPI_Alltoall", comm()};
+    const detail::mutable_buffer in = detail::recv_buffer(buffer);
+    const std::size_t block = whole_blocks(call, in.count, in.type, "buffer");
+    const int rc = detail::counted_call<&MPI_Alltoall, THINMPI_LARGE_COUNT_CALL(MPI_Alltoall)>(
+        detail::counts_at<1, 4>{}, MPI_IN_PLACE, std::size_t{0}, in.type, in.data, block, in.type,
+        comm());
+    detail::check_collective(rc, call, in.count, in.type);
+  }
+
+  /// Blocks of different sizes: sendcounts[d] elements at sdispls[d] of `send` go to rank d;
+  /// recvcounts[r] elements from rank r land at rdispls[r] of `into`. One MPI_Alltoallv, no
+  /// allocation. Every array needs one entry per rank, none negative, and both buffers room for
+  /// their blocks (else an mpi_error, before MPI is called); a larger std::vector or
+  /// std::string `into` shrinks to the extent of the blocks.
+  template <class Send, class Into>
+  void alltoallv(const Send& send, std::span<const int> sendcounts, std::span<const int> sdispls,
+                 Into&& into, std::span<const int> recvcounts, std::span<const int> rdispls) const {
+    detail::require_sendable<Send>();
+    detail::require_receivable<Into&&>();
+    detail::require_same_element<Send, Into>();
+    const detail::collective_call call{"MPI_Alltoallv", comm()};
+    const detail::const_buffer out = detail::send_buffer(send);
+    const detail::mutable_buffer in = detail::recv_buffer(into);
+    const int n = ranks();
+    const auto sent = detail::given_layout(call, sendcounts, sdispls, n, "sendcounts", "sdispls");
+    const auto received =
+        detail::given_layout(call, recvcounts, rdispls, n, "recvcounts", "rdispls");
+    detail::check_room(call, out.count, sent.extent, out.type, "send buffer",
+                       "the blocks at sdispls");
+    detail::check_room(call, in.count, received.extent, in.type, "receive buffer",
+                       "the blocks at rdispls");
+    const int rc = MPI_Alltoallv(out.data, sendcounts.data(), sdispls.data(), out.type, in.data,
+                                 recvcounts.data(), rdispls.data(), in.type, comm());
+    detail::check_collective(rc, call, out.count, out.type);
+    detail::shrink_to(into, received.extent);
+  }
+  /// alltoallv with the blocks laid end to end in rank order on both sides. It allocates the
+  /// displacements (the exclusive prefix sums of the counts) and makes one MPI_Alltoallv; when
+  /// they pass INT_MAX, MPI_Alltoallv_c on MPI-4 libraries (MPICH 4.0), an mpi_error stating
+  /// the sizes on Open MPI 4.1 (raised before MPI is called).
+  template <class Send, class Into>
+  void alltoallv(const Send& send, std::span<const int> sendcounts, Into&& into,
+                 std::span<const int> recvcounts) const {
+    detail::require_sendable<Send>();
+    detail::require_receivable<Into&&>();
+    detail::require_same_element<Send, Into>();
+    const detail::collective_call call{"MPI_Alltoallv", comm()};
+    const detail::const_buffer out = detail::send_buffer(send);
+    const detail::mutable_buffer in = detail::recv_buffer(into);
+    detail::alltoallv_arrays arrays{
+        {sendcounts.begin(), sendcounts.end()}, {}, {recvcounts.begin(), recvcounts.end()}, {}};
+    const auto [sent, received] = detail::plan_alltoallv(call, ranks(), arrays, out, in, false);
+    const int rc = detail::alltoallv_call(out, in, arrays, sent, received, call);
+    detail::check_collective(rc, call, out.count, out.type);
+    detail::shrink_to(into, received.extent);
+  }
+  /// alltoallv where each rank knows only what it sends: an MPI_Alltoall of the counts (one int
+  /// per pair of ranks), then the MPI_Alltoallv into a new vector (blocks laid end to end on
+  /// both sides). Returns the data with the received counts and displacements.
+  ///
+  ///     auto mine = world.alltoallv(outgoing, counts_to_each, thinmpi::exchange_counts);
+  template <class Send>
+  [[nodiscard]] varying<detail::element_t<Send>> alltoallv(const Send& send,
+                                                           std::span<const int> sendcounts,
+                                                           exchange_counts_t) const {
+    detail::require_sendable<Send>();
+    detail::collective_call call{"MPI_Alltoall", comm()};
+    const detail::const_buffer out = detail::send_buffer(send);
+    const int n = ranks();
+    detail::alltoallv_arrays arrays{{sendcounts.begin(), sendcounts.end()}, {}, {}, {}};
+    const detail::v_layout sent =
+        detail::packed_displacements(call, sendcounts, n, "sendcounts", arrays.send_displs);
+    detail::check_room(call, out.count, sent.extent, out.type, "send buffer",
+                       "the sum of sendcounts");
+    varying<detail::element_t<Send>> result;
+    result.counts.resize(static_cast<std::size_t>(n));
+    detail::check_collective(MPI_Alltoall(arrays.send_counts.data(), 1, MPI_INT,
+                                          result.counts.data(), 1, MPI_INT, comm()),
+                             call);
+    call.operation = "MPI_Alltoallv";
+    const detail::v_layout received =
+        detail::packed_displacements(call, result.counts, n, "recvcounts", result.displs);
+    detail::check_varying_fits(received, call, out.type);
+    result.data.resize(received.extent);
+    arrays.recv_counts = result.counts;
+    arrays.recv_displs = result.displs;
+    const detail::mutable_buffer in = detail::recv_buffer(result.data);
+    const int rc = detail::alltoallv_call(out, in, arrays, sent, received, call);
+    detail::check_collective(rc, call, out.count, out.type);
+    return result;
+  }
+
+  /// Starts an alltoall (MPI_Ialltoall). A named `send` or `into` is borrowed and must outlive
+  /// the request; one moved in is owned, and wait() hands back an owned `into`. Destroying the
+  /// request while active waits for the collective (it cannot be cancelled).
+  template <class Send, class Into>
+  [[nodiscard]] auto ialltoall(Send&& send, Into&& into) const {
+    using state_type = detail::alltoall_state<Send, Into>;
+    auto state = prepare_alltoall<false>(std::forward<Send>(send), std::forward<Into>(into),
+                                         "MPI_Ialltoall");
+    const detail::const_buffer out = detail::send_buffer(state->send.get());
+    const detail::mutable_buffer in = detail::recv_buffer(state->into.get());
+    const int block = detail::to_int(out.count / static_cast<std::size_t>(ranks()));
+    MPI_Request handle = MPI_REQUEST_NULL;
+    const int rc =
+        MPI_Ialltoall(out.data, block, out.type, in.data, block, in.type, comm(), &handle);
+    detail::check_collective(rc, state->call, out.count, out.type);
+    return collective_request<state_type>(std::move(state), handle);
+  }
+  /// Starts an alltoall into a new std::vector, which wait() hands back.
+  template <class Send>
+  [[nodiscard]] auto ialltoall(Send&& send) const {
+    detail::require_sendable<Send>();
+    const std::size_t count = detail::send_buffer(send).count;
+    return ialltoall(std::forward<Send>(send), std::vector<detail::element_t<Send>>(count));
+  }
+  /// Starts an alltoallv with counts and displacements given (MPI_Ialltoallv). The request
+  /// keeps its own copies of the four arrays until completion, so the caller's may go.
+  template <class Send, class Into>
+  [[nodiscard]] auto ialltoallv(Send&& send, std::span<const int> sendcounts,
+                                std::span<const int> sdispls, Into&& into,
+                                std::span<const int> recvcounts,
+                                std::span<const int> rdispls) const {
+    detail::alltoallv_arrays arrays{{sendcounts.begin(), sendcounts.end()},
+                                    {sdispls.begin(), sdispls.end()},
+                                    {recvcounts.begin(), recvcounts.end()},
+                                    {rdispls.begin(), rdispls.end()}};
+    return start_alltoallv(std::forward<Send>(send), std::forward<Into>(into), std::move(arrays),
+                           true);
+  }
+  /// Starts an alltoallv with the blocks laid end to end; the request computes and owns the
+  /// displacements. Displacements past INT_MAX are an mpi_error (the blocking form takes them).
+  template <class Send, class Into>
+  [[nodiscard]] auto ialltoallv(Send&& send, std::span<const int> sendcounts, Into&& into,
+                                std::span<const int> recvcounts) const {
+    detail::alltoallv_arrays arrays{
+        {sendcounts.begin(), sendcounts.end()}, {}, {recvcounts.begin(), recvcounts.end()}, {}};
+    return start_alltoallv(std::forward<Send>(send), std::forward<Into>(into), std::move(arrays),
+                           false);
+  }
+  /// Starts an alltoallv that exchanges counts first: MPI_Ialltoall of the counts, and, once
+  /// they arrive (in whichever wait or test completes that stage), MPI_Ialltoallv. wait() hands
+  /// back the thinmpi::varying result.
+  template <class Send>
+  [[nodiscard]] auto ialltoallv(Send&& send, std::span<const int> sendcounts,
+                                exchange_counts_t) const {
+    detail::require_sendable<Send>();
+    using state_type = detail::alltoallv_exchange_state<Send>;
+    auto state = std::make_unique<state_type>(std::forward<Send>(send),
+                                              detail::collective_call{"MPI_Ialltoall", comm()});
+    const detail::const_buffer out = detail::send_buffer(state->send.get());
+    const int n = ranks();
+    state->send_counts.assign(sendcounts.begin(), sendcounts.end());
+    const detail::v_layout sent =
+        detail::packed_displacements(state->call, sendcounts, n, "sendcounts", state->send_displs);
+    if (!sent.fits_int) [[unlikely]] {
+      detail::raise_past_int(state->call, sent.extent, out.type, "the sum of sendcounts",
+                             "MPI_Ialltoallv_c");
+    }
+    detail::check_room(state->call, out.count, sent.extent, out.type, "send buffer",
+                       "the sum of sendcounts");
+    state->result.counts.resize(static_cast<std::size_t>(n));
+    MPI_Request handle = MPI_REQUEST_NULL;
+    const int rc = MPI_Ialltoall(state->send_counts.data(), 1, MPI_INT, state->result.counts.data(),
+                                 1, MPI_INT, comm(), &handle);
+    detail::check_collective(rc, state->call);
+    return collective_request<state_type>(std::move(state), handle);
+  }
+
+  /// A persistent alltoall (MPI-4 MPI_Alltoall_init; Open MPI 4.1: MPIX_Alltoall_init): each
+  /// start() / wait() round exchanges what `send` holds then. Pass named buffers to change the
+  /// data between rounds; wait() hands back a std::span of the received elements.
+  template <class Send, class Into>
+  [[nodiscard]] auto alltoall_init(Send&& send, Into&& into) const {
+    using state_type = detail::alltoall_state<Send, Into, true>;
+#if THINMPI_HAS_PERSISTENT_COLLECTIVES
+    auto state = prepare_alltoall<true>(std::forward<Send>(send), std::forward<Into>(into),
+                                        "MPI_Alltoall_init");
+    const detail::const_buffer out = detail::send_buffer(state->send.get());
+    const detail::mutable_buffer in = detail::recv_buffer(state->into.get());
+    const int block = detail::to_int(out.count / static_cast<std::size_t>(ranks()));
+    MPI_Request handle = MPI_REQUEST_NULL;
+    const int rc = THINMPI_PERSISTENT_CALL(Alltoall_init)(out.data, block, out.type, in.data, block,
+                                                          in.type, comm(), MPI_INFO_NULL, &handle);
+    detail::check_collective(rc, state->call, out.count, out.type);
+    return persistent_request<state_type>(std::move(state), handle);
+#else
+    static_assert(detail::dependent_false<Send>,
+                  "thinmpi: this MPI library has no persistent collectives (MPI-4 "
+                  "MPI_Alltoall_init, or Open MPI's MPIX_ extension); use ialltoall()");
+#endif
+  }
+  /// A persistent alltoallv with counts and displacements given (MPI_Alltoallv_init); the
+  /// request keeps its own copies of them.
+  template <class Send, class Into>
+  [[nodiscard]] auto alltoallv_init(Send&& send, std::span<const int> sendcounts,
+                                    std::span<const int> sdispls, Into&& into,
+                                    std::span<const int> recvcounts,
+                                    std::span<const int> rdispls) const {
+    using state_type = detail::alltoall_state<Send, Into, true>;
+#if THINMPI_HAS_PERSISTENT_COLLECTIVES
+    detail::alltoallv_arrays arrays{{sendcounts.begin(), sendcounts.end()},
+                                    {sdispls.begin(), sdispls.end()},
+                                    {recvcounts.begin(), recvcounts.end()},
+                                    {rdispls.begin(), rdispls.end()}};
+    auto state = prepare_alltoallv<true>(std::forward<Send>(send), std::forward<Into>(into),
+                                         std::move(arrays), true, "MPI_Alltoallv_init");
+    const detail::const_buffer out = detail::send_buffer(state->send.get());
+    const detail::mutable_buffer in = detail::recv_buffer(state->into.get());
+    const detail::alltoallv_arrays& a = state->arrays;
+    MPI_Request handle = MPI_REQUEST_NULL;
+    const int rc = THINMPI_PERSISTENT_CALL(Alltoallv_init)(
+        out.data, a.send_counts.data(), a.send_displs.data(), out.type, in.data,
+        a.recv_counts.data(), a.recv_displs.data(), in.type, comm(), MPI_INFO_NULL, &handle);
+    detail::check_collective(rc, state->call, out.count, out.type);
+    return persistent_request<state_type>(std::move(state), handle);
+#else
+    static_assert(detail::dependent_false<Send>,
+                  "thinmpi: this MPI library has no persistent collectives (MPI-4 "
+                  "MPI_Alltoallv_init, or Open MPI's MPIX_ extension); use ialltoallv()");
+#endif
+  }
+
+ private:
+  [[nodiscard]] MPI_Comm comm() const noexcept {
+    return static_cast<const Comm&>(*this).native();
+  }
+  [[nodiscard]] int ranks() const {
+    return static_cast<const Comm&>(*this).size();
+  }
+
+  /// The block of a buffer of size() equal blocks; throws unless the ranks divide it.
+  std::size_t whole_blocks(const detail::collective_call& call, std::size_t count,
+                           MPI_Datatype type, const char* which) const {
+    const auto n = static_cast<std::size_t>(ranks());
+    if (count % n != 0) [[unlikely]] {
+      detail::raise_collective(MPI_ERR_COUNT, call, count, type,
+                               std::string("the ") + which + " of " +
+                                   detail::describe_elements(count, type) + " is not " +
+                                   std::to_string(n) + " equal blocks, one per rank");
+    }
+    return count / n;
+  }
+
+  template <bool Persistent, class Send, class Into>
+  auto prepare_alltoall(Send&& send, Into&& into, const char* operation) const {
+    detail::require_sendable<Send>();
+    detail::require_writable<Into&&>();
+    detail::require_same_element<Send, Into>();
+    using state_type = detail::alltoall_state<Send, Into, Persistent>;
+    auto state = std::make_unique<state_type>(std::forward<Send>(send), std::forward<Into>(into),
+                                              detail::collective_call{operation, comm()});
+    const detail::const_buffer out = detail::send_buffer(state->send.get());
+    const detail::mutable_buffer in = detail::recv_buffer(state->into.get());
+    detail::check_int_count(state->call, out.count, out.type);
+    whole_blocks(state->call, out.count, out.type, "send buffer");
+    detail::check_room(state->call, in.count, out.count, in.type, "receive buffer",
+                       "one block from each rank");
+    state->arrived = out.count;
+    detail::shrink_to(state->into.get(), out.count);
+    return state;
+  }
+  template <bool Persistent, class Send, class Into>
+  auto prepare_alltoallv(Send&& send, Into&& into, detail::alltoallv_arrays&& arrays,
+                         bool displs_given, const char* operation) const {
+    detail::require_sendable<Send>();
+    detail::require_writable<Into&&>();
+    detail::require_same_element<Send, Into>();
+    using state_type = detail::alltoall_state<Send, Into, Persistent>;
+    auto state = std::make_unique<state_type>(std::forward<Send>(send), std::forward<Into>(into),
+                                              detail::collective_call{operation, comm()});
+    state->arrays = std::move(arrays);
+    const detail::const_buffer out = detail::send_buffer(state->send.get());
+    const detail::mutable_buffer in = detail::recv_buffer(state->into.get());
+    const auto [sent, received] =
+        detail::plan_alltoallv(state->call, ranks(), state->arrays, out, in, displs_given);
+    if (!sent.fits_int || !received.fits_int) [[unlikely]] {
+      detail::raise_past_int(state->call, std::max(sent.extent, received.extent), in.type,
+                             "the sums of the counts", "MPI_Ialltoallv_c");
+    }
+    state->arrived = received.extent;
+    detail::shrink_to(state->into.get(), received.extent);
+    return state;
+  }
+  template <class Send, class Into>
+  auto start_alltoallv(Send&& send, Into&& into, detail::alltoallv_arrays&& arrays,
+                       bool displs_given) const {
+    using state_type = detail::alltoall_state<Send, Into>;
+    auto state = prepare_alltoallv<false>(std::forward<Send>(send), std::forward<Into>(into),
+                                          std::move(arrays), displs_given, "MPI_Ialltoallv");
+    const detail::const_buffer out = detail::send_buffer(state->send.get());
+    const detail::mutable_buffer in = detail::recv_buffer(state->into.get());
+    const detail::alltoallv_arrays& a = state->arrays;
+    MPI_Request handle = MPI_REQUEST_NULL;
+    const int rc =
+        MPI_Ialltoallv(out.data, a.send_counts.data(), a.send_displs.data(), out.type, in.data,
+                       a.recv_counts.data(), a.recv_displs.data(), in.type, comm(), &handle);
+    detail::check_collective(rc, state->call, out.count, out.type);
+    return collective_request<state_type>(std::move(state), handle);
+  }
+};
+
+}  // namespace thinmpi

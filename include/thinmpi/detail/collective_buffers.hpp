@@ -1,0 +1,85 @@
+#pragma once
+/// \file
+/// The buffers of the data-moving collectives: a nonblocking or persistent one holds each
+/// payload borrowed (a named object: a pointer to it) or owned (moved in, or a view such as
+/// std::span kept by value) inside its state block, whose address never changes; the send and
+/// receive element types must agree; and the int counts the nonblocking calls take.
+
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <type_traits>
+#include <utility>
+
+#include "thinmpi/concepts.hpp"
+#include "thinmpi/detail/buffers.hpp"
+#include "thinmpi/detail/collective_call.hpp"
+#include "thinmpi/detail/narrow.hpp"
+#include "thinmpi/request.hpp"
+
+namespace thinmpi::detail {
+
+/// A payload passed to a nonblocking collective as P&&: a pointer to a named object (borrowed,
+/// it must outlive the request), else the object itself (moved in and owned, or a view).
+template <class P>
+class held {
+ public:
+  using object_type = std::remove_cvref_t<P>;
+  /// Whether the request owns a buffer it hands back (not a named object, not a view).
+  static constexpr bool owned = !borrows<P>;
+
+  explicit held(P&& payload) {
+    if constexpr (std::is_lvalue_reference_v<P>) {
+      object_ = std::addressof(payload);
+    } else {
+      object_ = std::move(payload);
+    }
+  }
+  held(const held&) = delete;
+  held& operator=(const held&) = delete;
+
+  [[nodiscard]] auto& get() noexcept {
+    if constexpr (std::is_lvalue_reference_v<P>) {
+      return *object_;
+    } else {
+      return object_;
+    }
+  }
+  /// The owned object, moved out.
+  [[nodiscard]] object_type take() { return std::move(object_); }
+
+ private:
+  std::conditional_t<std::is_lvalue_reference_v<P>, std::remove_reference_t<P>*, object_type>
+      object_{};
+};
+
+/// Fails to compile, with one sentence, unless a collective sends and receives one element type.
+template <class Send, class Into>
+consteval void require_same_element() {
+  static_assert(std::is_same_v<element_t<Send>, element_t<Into>>,
+                "thinmpi: a collective sends and receives the same element type; receive into a "
+                "buffer of the elements you send");
+}
+
+/// Throws MPI_ERR_COUNT, before MPI is called, unless `count` fits the int count of the
+/// nonblocking and persistent calls (their large-count forms would need a datatype kept alive
+/// until completion; the blocking calls take any count).
+inline void check_int_count(const collective_call& call, std::size_t count, MPI_Datatype type) {
+  if (fits_int(count)) [[likely]] {
+    return;
+  }
+  raise_collective(MPI_ERR_COUNT, call, count, type,
+                   "nonblocking and persistent collectives take counts up to INT_MAX; use the "
+                   "blocking call for " +
+                       describe_elements(count, type));
+}
+
+/// If `into` is a resizable container (std::vector, std::string), shrinks it to `count`.
+template <class Into>
+void shrink_to(Into& into, std::size_t count) {
+  if constexpr (resizable_payload<std::remove_cvref_t<Into>>) {
+    if (std::ranges::size(into) > count) into.resize(count);
+  }
+}
+
+}  // namespace thinmpi::detail
