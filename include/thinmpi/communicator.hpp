@@ -17,6 +17,7 @@
 #include "thinmpi/collectives/allgather.hpp"
 #include "thinmpi/collectives/alltoall.hpp"
 #include "thinmpi/collectives/barrier.hpp"
+#include "thinmpi/collectives/reduce.hpp"
 #include "thinmpi/detail/mpi.hpp"
 #include "thinmpi/detail/raise.hpp"
 #include "thinmpi/p2p/nonblocking.hpp"
@@ -50,7 +51,8 @@ class comm_view : public p2p_send<comm_view>,
                   public p2p_nonblocking<comm_view>,
                   public collective_barrier<comm_view>,
                   public collective_allgather<comm_view>,
-                  public collective_alltoall<comm_view> {
+                  public collective_alltoall<comm_view>,
+                  public collective_reduce<comm_view> {
  public:
   /// The null communicator.
   comm_view() noexcept = default;
