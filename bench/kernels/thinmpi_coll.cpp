@@ -14,8 +14,9 @@
 //   thinmpi::exchange_counts) thinmpi/reduce_scatter_block/plus   reduce_scatter_block(send, recv,
 //   std::plus<>{}) thinmpi/scan/plus                   scan(send, recv, std::plus<>{})
 //
-// Built only when this file compiles against the tree's thinmpi (bench/CMakeLists.txt tries it):
-// the collectives API lands in its own branches.
+// Built only when this file compiles against the tree's thinmpi (bench/cmake/WbCollectives.cmake
+// tries it); each family's variants are in only when the tree has its header (the collectives
+// land family by family).
 #include <cstddef>
 #include <cstdio>
 #include <exception>
@@ -24,6 +25,37 @@
 
 #include "coll_variant.h"
 #include "thinmpi/thinmpi.hpp"
+
+#if __has_include("thinmpi/collectives/bcast.hpp")
+#define WB_HAS_BCAST 1
+#else
+#define WB_HAS_BCAST 0
+#endif
+#if __has_include("thinmpi/collectives/reduce.hpp")
+#define WB_HAS_REDUCE 1
+#else
+#define WB_HAS_REDUCE 0
+#endif
+#if __has_include("thinmpi/collectives/allgather.hpp")
+#define WB_HAS_ALLGATHER 1
+#else
+#define WB_HAS_ALLGATHER 0
+#endif
+#if __has_include("thinmpi/collectives/alltoall.hpp")
+#define WB_HAS_ALLTOALL 1
+#else
+#define WB_HAS_ALLTOALL 0
+#endif
+#if __has_include("thinmpi/collectives/reduce_scatter.hpp")
+#define WB_HAS_REDUCE_SCATTER 1
+#else
+#define WB_HAS_REDUCE_SCATTER 0
+#endif
+#if __has_include("thinmpi/collectives/scan.hpp")
+#define WB_HAS_SCAN 1
+#else
+#define WB_HAS_SCAN 0
+#endif
 
 namespace {
 
@@ -77,9 +109,12 @@ void guarded(void* raw, Body body) noexcept {
   }
 }
 
+#if WB_HAS_BCAST
 void call_bcast(void* p) {
   guarded(p, [](state& s) { s.comm.bcast(s.recv, 0); });
 }
+#endif
+#if WB_HAS_REDUCE
 void call_allreduce_plus(void* p) {
   guarded(p, [](state& s) { s.comm.allreduce(s.send, s.recv, std::plus<>{}); });
 }
@@ -93,6 +128,8 @@ void call_allreduce_lambda_state(void* p) {
     s.comm.allreduce(s.send, s.recv, [bias](int a, int b) { return a + b + bias; });
   });
 }
+#endif
+#if WB_HAS_ALLGATHER
 void call_allgather(void* p) {
   guarded(p, [](state& s) { s.comm.allgather(s.send, s.recv); });
 }
@@ -102,12 +139,14 @@ void call_allgatherv(void* p) {
 void call_allgatherv_exchanged(void* p) {
   guarded(p, [](state& s) { s.recv = s.comm.allgatherv(s.send, thinmpi::exchange_counts).data; });
 }
+#endif
+#if WB_HAS_ALLTOALL
 void call_alltoall(void* p) {
   guarded(p, [](state& s) { s.comm.alltoall(s.send, s.recv); });
 }
 void call_alltoallv(void* p) {
   guarded(p, [](state& s) {
-    s.comm.alltoallv(s.send, s.counts, s.recv, s.counts, s.displs, s.displs);
+    s.comm.alltoallv(s.send, s.counts, s.displs, s.recv, s.counts, s.displs);
   });
 }
 void call_alltoallv_exchanged(void* p) {
@@ -115,13 +154,18 @@ void call_alltoallv_exchanged(void* p) {
     s.recv = s.comm.alltoallv(s.send, s.counts, thinmpi::exchange_counts).data;
   });
 }
+#endif
+#if WB_HAS_REDUCE_SCATTER
 void call_reduce_scatter_block(void* p) {
   guarded(p, [](state& s) { s.comm.reduce_scatter_block(s.send, s.recv, std::plus<>{}); });
 }
+#endif
+#if WB_HAS_SCAN
 void call_scan(void* p) {
   guarded(p, [](state& s) { s.comm.scan(s.send, s.recv, std::plus<>{}); });
 }
 
+#endif
 int verify(void* p) {
   const auto& s = *static_cast<state*>(p);
   if (s.recv.size() != wb_coll_received(s.kind, s.size, s.count)) return 1;
@@ -142,26 +186,50 @@ constexpr wb_coll_variant variant(const char* op, const char* form, const char* 
 
 extern "C" size_t wb_thinmpi_coll_variants(const wb_coll_variant** table) {
   static const wb_coll_variant variants[] = {
-      variant<WB_COLL_BCAST>("bcast", "vector", "c/bcast/builtin", call_bcast),
-      variant<WB_COLL_ALLREDUCE>("allreduce", "plus", "c/allreduce/sum", call_allreduce_plus),
-      variant<WB_COLL_ALLREDUCE>("allreduce", "lambda", "c/allreduce/user_fn",
-                                 call_allreduce_lambda),
-      variant<WB_COLL_ALLREDUCE>("allreduce", "lambda_state", "c/allreduce/user_fn_state",
-                                 call_allreduce_lambda_state),
-      variant<WB_COLL_ALLGATHER>("allgather", "vector", "c/allgather/builtin", call_allgather),
-      variant<WB_COLL_ALLGATHER>("allgatherv", "counts_given", "c/allgatherv/counts_given",
-                                 call_allgatherv),
-      variant<WB_COLL_ALLGATHER>("allgatherv", "counts_exchanged", "c/allgatherv/counts_exchanged",
-                                 call_allgatherv_exchanged),
-      variant<WB_COLL_ALLTOALL>("alltoall", "vector", "c/alltoall/builtin", call_alltoall),
-      variant<WB_COLL_ALLTOALL>("alltoallv", "counts_given", "c/alltoallv/counts_given",
-                                call_alltoallv),
-      variant<WB_COLL_ALLTOALL>("alltoallv", "counts_exchanged", "c/alltoallv/counts_exchanged",
-                                call_alltoallv_exchanged),
-      variant<WB_COLL_REDUCE_SCATTER_BLOCK>(
-          "reduce_scatter_block", "plus", "c/reduce_scatter_block/sum", call_reduce_scatter_block),
-      variant<WB_COLL_SCAN>("scan", "plus", "c/scan/sum", call_scan),
+#if WB_HAS_BCAST
+    variant<WB_COLL_BCAST>("bcast", "vector", "c/bcast/builtin", call_bcast),
+#endif
+#if WB_HAS_REDUCE
+    variant<WB_COLL_ALLREDUCE>("allreduce", "plus", "c/allreduce/sum", call_allreduce_plus),
+#endif
+#if WB_HAS_REDUCE
+    variant<WB_COLL_ALLREDUCE>("allreduce", "lambda", "c/allreduce/user_fn", call_allreduce_lambda),
+#endif
+#if WB_HAS_REDUCE
+    variant<WB_COLL_ALLREDUCE>("allreduce", "lambda_state", "c/allreduce/user_fn_state",
+                               call_allreduce_lambda_state),
+#endif
+#if WB_HAS_ALLGATHER
+    variant<WB_COLL_ALLGATHER>("allgather", "vector", "c/allgather/builtin", call_allgather),
+#endif
+#if WB_HAS_ALLGATHER
+    variant<WB_COLL_ALLGATHER>("allgatherv", "counts_given", "c/allgatherv/counts_given",
+                               call_allgatherv),
+#endif
+#if WB_HAS_ALLGATHER
+    variant<WB_COLL_ALLGATHER>("allgatherv", "counts_exchanged", "c/allgatherv/counts_exchanged",
+                               call_allgatherv_exchanged),
+#endif
+#if WB_HAS_ALLTOALL
+    variant<WB_COLL_ALLTOALL>("alltoall", "vector", "c/alltoall/builtin", call_alltoall),
+#endif
+#if WB_HAS_ALLTOALL
+    variant<WB_COLL_ALLTOALL>("alltoallv", "counts_given", "c/alltoallv/counts_given",
+                              call_alltoallv),
+#endif
+#if WB_HAS_ALLTOALL
+    variant<WB_COLL_ALLTOALL>("alltoallv", "counts_exchanged", "c/alltoallv/counts_exchanged",
+                              call_alltoallv_exchanged),
+#endif
+#if WB_HAS_REDUCE_SCATTER
+    variant<WB_COLL_REDUCE_SCATTER_BLOCK>("reduce_scatter_block", "plus",
+                                          "c/reduce_scatter_block/sum", call_reduce_scatter_block),
+#endif
+#if WB_HAS_SCAN
+    variant<WB_COLL_SCAN>("scan", "plus", "c/scan/sum", call_scan),
+#endif
+    {nullptr, nullptr, nullptr, nullptr, WB_COLL_PROGRAM, nullptr, nullptr, nullptr, nullptr},
   };
   *table = variants;
-  return sizeof variants / sizeof variants[0];
+  return sizeof variants / sizeof variants[0] - 1;  // the last entry only keeps the array non-empty
 }
