@@ -3,7 +3,8 @@
 //
 //   boost/bcast/broadcast            broadcast(comm, data, n, 0)          vs c/bcast/builtin
 //   boost/allreduce/plus             all_reduce(..., std::plus<int>())    vs c/allreduce/sum
-//   boost/allreduce/lambda           all_reduce(..., [](int a, int b) {}) vs c/allreduce/user_fn
+//   boost/allreduce/lambda           all_reduce(..., [](int a, int b) {}) vs .../user_fn_noncommute
+//                                    (Boost.MPI declares an op commutative only through a trait)
 //   boost/allgather/all_gather       all_gather(comm, in, n, out)         vs c/allgather/builtin
 //   boost/alltoall/all_to_all        all_to_all(comm, in, n, out)         vs c/alltoall/builtin
 //   boost/scan/plus                  scan(..., std::plus<int>())          vs c/scan/sum
@@ -94,7 +95,7 @@ extern "C" size_t wb_boost_coll_variants(const wb_coll_variant** table) {
   static const wb_coll_variant variants[] = {
       variant<WB_COLL_BCAST>("bcast", "broadcast", "c/bcast/builtin", call_broadcast),
       variant<WB_COLL_ALLREDUCE>("allreduce", "plus", "c/allreduce/sum", call_all_reduce_plus),
-      variant<WB_COLL_ALLREDUCE>("allreduce", "lambda", "c/allreduce/user_fn",
+      variant<WB_COLL_ALLREDUCE>("allreduce", "lambda", "c/allreduce/user_fn_noncommute",
                                  call_all_reduce_lambda),
       variant<WB_COLL_ALLGATHER>("allgather", "all_gather", "c/allgather/builtin", call_all_gather),
       variant<WB_COLL_ALLTOALL>("alltoall", "all_to_all", "c/alltoall/builtin", call_all_to_all),

@@ -4,6 +4,9 @@
  *   c/bcast/builtin                  MPI_Bcast from rank 0
  *   c/allreduce/sum                  MPI_Allreduce with MPI_SUM
  *   c/allreduce/user_fn              ... with an MPI_Op_create'd function doing the same sum
+ *                                    (declared commutative)
+ *   c/allreduce/user_fn_noncommute   ... the same function declared non-commutative (MPI then
+ *                                    combines in rank order, as for any op not declared so)
  *   c/allreduce/user_fn_state        ... the same function adding a global read at run time
  *   c/allgather/builtin              MPI_Allgather
  *   c/allgatherv/counts_given        MPI_Allgatherv with counts and displacements known
@@ -87,16 +90,19 @@ static void* setup_rsb(MPI_Comm c, size_t n) {
   return setup_kind(c, n, WB_COLL_REDUCE_SCATTER_BLOCK);
 }
 
-static void* setup_user_op(MPI_Comm comm, size_t count, MPI_User_function* function) {
+static void* setup_user_op(MPI_Comm comm, size_t count, MPI_User_function* function, int commute) {
   c_state* s = setup_kind(comm, count, WB_COLL_ALLREDUCE);
-  if (s) MPI_Op_create(function, 1, &s->op);
+  if (s) MPI_Op_create(function, commute, &s->op);
   return s;
 }
 static void* setup_user_fn(MPI_Comm c, size_t n) {
-  return setup_user_op(c, n, sum_ints);
+  return setup_user_op(c, n, sum_ints, 1);
+}
+static void* setup_user_fn_noncommute(MPI_Comm c, size_t n) {
+  return setup_user_op(c, n, sum_ints, 0);
 }
 static void* setup_user_fn_state(MPI_Comm c, size_t n) {
-  return setup_user_op(c, n, sum_ints_state);
+  return setup_user_op(c, n, sum_ints_state, 1);
 }
 
 static void call_bcast(void* p) {
@@ -186,6 +192,8 @@ size_t wb_c_coll_variants(const wb_coll_variant** table) {
       WB_C("bcast", "builtin", WB_COLL_BCAST, setup_bcast, call_bcast),
       WB_C("allreduce", "sum", WB_COLL_ALLREDUCE, setup_allreduce, call_allreduce),
       WB_C("allreduce", "user_fn", WB_COLL_ALLREDUCE, setup_user_fn, call_allreduce),
+      WB_C("allreduce", "user_fn_noncommute", WB_COLL_ALLREDUCE, setup_user_fn_noncommute,
+           call_allreduce),
       WB_C("allreduce", "user_fn_state", WB_COLL_ALLREDUCE, setup_user_fn_state, call_allreduce),
       WB_C("allgather", "builtin", WB_COLL_ALLGATHER, setup_allgather, call_allgather),
       WB_C("allgatherv", "counts_given", WB_COLL_ALLGATHER, setup_allgather, call_allgatherv),

@@ -1,18 +1,21 @@
-// The thinmpi collective variants: each is the call a user naturally writes, measured against the
-// C variant that does the same thing (its baseline).
+// The thinmpi collective variants: each is the call a user naturally writes, measured against
+// the C variant that does the same thing (its baseline, named in the table at the end):
 //
-//   thinmpi/bcast/vector                bcast(vec, 0)                              vs
-//   c/bcast/builtin thinmpi/allreduce/plus              allreduce(send, recv, std::plus<>{}) vs
-//   c/allreduce/sum thinmpi/allreduce/lambda            ... [](int a, int b) { return a + b; } vs
-//   .../user_fn thinmpi/allreduce/lambda_state      ... [bias](int a, int b) { ... + bias; }   vs
-//   .../user_fn_state thinmpi/allgather/vector            allgather(send, recv) vs
-//   c/allgather/builtin thinmpi/allgatherv/counts_given     allgatherv(send, recv, counts, displs)
-//   vs .../counts_given thinmpi/allgatherv/counts_exchanged allgatherv(send,
-//   thinmpi::exchange_counts) vs .../counts_exchanged thinmpi/alltoall/vector alltoall(send, recv)
-//   vs c/alltoall/builtin thinmpi/alltoallv/counts_given      alltoallv(send, counts, recv, counts,
-//   displs, displs) thinmpi/alltoallv/counts_exchanged  alltoallv(send, counts,
-//   thinmpi::exchange_counts) thinmpi/reduce_scatter_block/plus   reduce_scatter_block(send, recv,
-//   std::plus<>{}) thinmpi/scan/plus                   scan(send, recv, std::plus<>{})
+//   bcast/vector                 bcast(vec, 0)
+//   allreduce/plus               allreduce(send, recv, std::plus<>{})        (C: MPI_SUM)
+//   allreduce/lambda             ... [](int a, int b) { return a + b; }      (C: user fn, not
+//                                    declared commutative, as thinmpi's plain lambda)
+//   allreduce/lambda_commutative ... thinmpi::commutative(the same lambda)   (C: commutative fn)
+//   allreduce/lambda_state       ... commutative([bias](int a, int b) {...}) (C: fn reading a
+//                                    global)
+//   allgather/vector             allgather(send, recv)
+//   allgatherv/counts_given      allgatherv(send, recv, counts, displs)
+//   allgatherv/counts_exchanged  allgatherv(send, thinmpi::exchange_counts)
+//   alltoall/vector              alltoall(send, recv)
+//   alltoallv/counts_given       alltoallv(send, counts, displs, recv, counts, displs)
+//   alltoallv/counts_exchanged   alltoallv(send, counts, thinmpi::exchange_counts)
+//   reduce_scatter_block/plus    reduce_scatter_block(send, recv, std::plus<>{})
+//   scan/plus                    scan(send, recv, std::plus<>{})
 //
 // Built only when this file compiles against the tree's thinmpi (bench/cmake/WbCollectives.cmake
 // tries it); each family's variants are in only when the tree has its header (the collectives
@@ -122,10 +125,16 @@ void call_allreduce_lambda(void* p) {
   guarded(p,
           [](state& s) { s.comm.allreduce(s.send, s.recv, [](int a, int b) { return a + b; }); });
 }
+void call_allreduce_lambda_commutative(void* p) {
+  guarded(p, [](state& s) {
+    s.comm.allreduce(s.send, s.recv, thinmpi::commutative([](int a, int b) { return a + b; }));
+  });
+}
 void call_allreduce_lambda_state(void* p) {
   guarded(p, [](state& s) {
     const int bias = s.bias;
-    s.comm.allreduce(s.send, s.recv, [bias](int a, int b) { return a + b + bias; });
+    s.comm.allreduce(s.send, s.recv,
+                     thinmpi::commutative([bias](int a, int b) { return a + b + bias; }));
   });
 }
 #endif
@@ -193,7 +202,12 @@ extern "C" size_t wb_thinmpi_coll_variants(const wb_coll_variant** table) {
     variant<WB_COLL_ALLREDUCE>("allreduce", "plus", "c/allreduce/sum", call_allreduce_plus),
 #endif
 #if WB_HAS_REDUCE
-    variant<WB_COLL_ALLREDUCE>("allreduce", "lambda", "c/allreduce/user_fn", call_allreduce_lambda),
+    variant<WB_COLL_ALLREDUCE>("allreduce", "lambda", "c/allreduce/user_fn_noncommute",
+                               call_allreduce_lambda),
+#endif
+#if WB_HAS_REDUCE
+    variant<WB_COLL_ALLREDUCE>("allreduce", "lambda_commutative", "c/allreduce/user_fn",
+                               call_allreduce_lambda_commutative),
 #endif
 #if WB_HAS_REDUCE
     variant<WB_COLL_ALLREDUCE>("allreduce", "lambda_state", "c/allreduce/user_fn_state",
