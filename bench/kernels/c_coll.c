@@ -17,11 +17,14 @@
  *   c/alltoallv/counts_given         MPI_Alltoallv with counts and displacements known
  *   c/alltoallv/counts_exchanged     MPI_Alltoall of the counts, then MPI_Alltoallv as above
  *   c/reduce_scatter_block/sum       MPI_Reduce_scatter_block with MPI_SUM
- *   c/scan/sum                       MPI_Scan with MPI_SUM */
+ *   c/scan/sum                       MPI_Scan with MPI_SUM
+ *
+ * and the programs of bench/programs (c/sample_sort/program, c/bfs/program). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "coll_variant.h"
+#include "programs.h"
 
 typedef struct c_state {
   MPI_Comm comm;
@@ -207,6 +210,11 @@ size_t wb_c_coll_variants(const wb_coll_variant** table) {
            call_reduce_scatter_block),
       WB_C("scan", "sum", WB_COLL_SCAN, setup_scan, call_scan),
   };
-  *table = variants;
-  return sizeof variants / sizeof variants[0];
+  enum { collectives = sizeof variants / sizeof variants[0] };
+  static wb_coll_variant all[collectives + 2]; /* C cannot initialize from the programs' objects */
+  memcpy(all, variants, sizeof variants);
+  all[collectives] = wb_c_sample_sort;
+  all[collectives + 1] = wb_c_bfs;
+  *table = all;
+  return collectives + 2;
 }
