@@ -42,7 +42,8 @@ if(WB_WITH_THINMPI)
     WB_THINMPI_COLL_COMPILES ${CMAKE_CURRENT_BINARY_DIR}/thinmpi_coll_check
     SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/kernels/thinmpi_coll.cpp
     CMAKE_FLAGS
-      "-DINCLUDE_DIRECTORIES=${PROJECT_SOURCE_DIR}/include;${CMAKE_CURRENT_SOURCE_DIR}/kernels"
+      "-DINCLUDE_DIRECTORIES=${PROJECT_SOURCE_DIR}/include;${CMAKE_CURRENT_SOURCE_DIR}/kernels;\
+${CMAKE_CURRENT_SOURCE_DIR}/programs;${PROJECT_SOURCE_DIR}/examples"
     COMPILE_DEFINITIONS ${warnings}
     LINK_LIBRARIES MPI::MPI_CXX
     CXX_STANDARD 20
@@ -50,7 +51,8 @@ if(WB_WITH_THINMPI)
   unset(CMAKE_TRY_COMPILE_TARGET_TYPE)
   if(WB_THINMPI_COLL_COMPILES)
     add_library(wb_thinmpi_coll OBJECT kernels/thinmpi_coll.cpp)
-    target_include_directories(wb_thinmpi_coll PRIVATE kernels)
+    target_include_directories(wb_thinmpi_coll PRIVATE kernels programs
+                                                       ${PROJECT_SOURCE_DIR}/examples)
     target_link_libraries(wb_thinmpi_coll PRIVATE thinmpi::thinmpi thinmpi_warnings)
     target_link_libraries(wb_coll PRIVATE wb_thinmpi_coll thinmpi::thinmpi)
     target_compile_definitions(wb_coll PRIVATE WB_HAVE_THINMPI_COLL)

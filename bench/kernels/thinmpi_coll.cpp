@@ -17,9 +17,14 @@
 //   reduce_scatter_block/plus    reduce_scatter_block(send, recv, std::plus<>{})
 //   scan/plus                    scan(send, recv, std::plus<>{})
 //
+//
+// and the programs of examples/ (sample_sort.hpp, bfs.hpp) as thinmpi/sample_sort/program and
+// thinmpi/bfs/program, against bench/programs/*.c.
+//
 // Built only when this file compiles against the tree's thinmpi (bench/cmake/WbCollectives.cmake
 // tries it); each family's variants are in only when the tree has its header (the collectives
 // land family by family).
+#include <algorithm>
 #include <cstddef>
 #include <cstdio>
 #include <exception>
@@ -58,6 +63,13 @@
 #define WB_HAS_SCAN 1
 #else
 #define WB_HAS_SCAN 0
+#endif
+
+#define WB_HAS_PROGRAMS (WB_HAS_ALLGATHER && WB_HAS_ALLTOALL && WB_HAS_REDUCE)
+#if WB_HAS_PROGRAMS
+#include "bfs.hpp"
+#include "programs.h"
+#include "sample_sort.hpp"
 #endif
 
 namespace {
@@ -185,6 +197,101 @@ void teardown(void* p) {
   delete static_cast<state*>(p);
 }
 
+#if WB_HAS_PROGRAMS
+/// thinmpi/sample_sort/program: examples/sample_sort.hpp on bench/programs' input.
+struct sort_state {
+  thinmpi::comm_view comm;
+  std::vector<int> input;
+  std::vector<int> sorted;
+};
+
+void* setup_sort(MPI_Comm comm, std::size_t count) noexcept {
+  try {
+    auto* s = new sort_state{thinmpi::comm_view(comm), std::vector<int>(count), {}};
+    for (std::size_t i = 0; i < count; ++i)
+      s->input[i] = wb_sort_input(s->comm.rank(), count, i);
+    return s;
+  } catch (const std::exception&) {
+    return nullptr;
+  }
+}
+
+void call_sort(void* p) {
+  try {
+    auto& s = *static_cast<sort_state*>(p);
+    s.sorted = s.input;
+    sample_sort_example::sort(s.comm, s.sorted, 42);
+  } catch (const std::exception& error) {
+    abort_on(error);
+  }
+}
+
+/// Sorted here, below the next rank's values, the same count and sum as the input.
+int verify_sort(void* p) {
+  const auto& s = *static_cast<sort_state*>(p);
+  const auto sum = [](const std::vector<int>& v) {
+    long long total = 0;
+    for (const int x : v)
+      total += x;
+    return total;
+  };
+  const std::vector<long long> mine{static_cast<long long>(s.input.size()), sum(s.input),
+                                    static_cast<long long>(s.sorted.size()), sum(s.sorted)};
+  const auto all = s.comm.allreduce(mine, std::plus<>{});
+  const auto lasts = s.comm.allgather(s.sorted.empty() ? -1 : s.sorted.back());
+  bool ordered = std::is_sorted(s.sorted.begin(), s.sorted.end());
+  for (int r = 0; r < s.comm.rank() && !s.sorted.empty(); ++r)
+    ordered = ordered && lasts[static_cast<std::size_t>(r)] <= s.sorted.front();
+  return ordered && all[0] == all[2] && all[1] == all[3] ? 0 : 1;
+}
+
+void teardown_sort(void* p) {
+  delete static_cast<sort_state*>(p);
+}
+
+/// thinmpi/bfs/program: examples/bfs.hpp on the generated graph, checked by a sequential BFS.
+struct bfs_state {
+  thinmpi::comm_view comm;
+  bfs_example::vertex local_n;
+  std::vector<std::vector<bfs_example::vertex>> found;
+  std::vector<int> levels;
+  std::vector<int> expected;
+};
+
+void* setup_bfs(MPI_Comm comm, std::size_t count) noexcept {
+  try {
+    thinmpi::comm_view view(comm);
+    const auto ranks = static_cast<bfs_example::vertex>(view.size());
+    auto* s = new bfs_state{view, count, {}, {}, {}};
+    s->found.resize(ranks);
+    const auto all = bfs_example::sequential_bfs(count * ranks, 0);
+    const auto first = all.begin() + static_cast<std::ptrdiff_t>(count) * view.rank();
+    s->expected.assign(first, first + static_cast<std::ptrdiff_t>(count));
+    return s;
+  } catch (const std::exception&) {
+    return nullptr;
+  }
+}
+
+void call_bfs(void* p) {
+  try {
+    auto& s = *static_cast<bfs_state*>(p);
+    s.levels = bfs_example::bfs(s.comm, s.local_n, 0, s.found);
+  } catch (const std::exception& error) {
+    abort_on(error);
+  }
+}
+
+int verify_bfs(void* p) {
+  const auto& s = *static_cast<bfs_state*>(p);
+  return s.levels == s.expected ? 0 : 1;
+}
+
+void teardown_bfs(void* p) {
+  delete static_cast<bfs_state*>(p);
+}
+#endif
+
 template <wb_coll_kind Kind>
 constexpr wb_coll_variant variant(const char* op, const char* form, const char* baseline,
                                   void (*call)(void*)) {
@@ -241,6 +348,12 @@ extern "C" size_t wb_thinmpi_coll_variants(const wb_coll_variant** table) {
 #endif
 #if WB_HAS_SCAN
     variant<WB_COLL_SCAN>("scan", "plus", "c/scan/sum", call_scan),
+#endif
+#if WB_HAS_PROGRAMS
+    {"thinmpi", "sample_sort", "program", "c/sample_sort/program", WB_COLL_PROGRAM, setup_sort,
+     call_sort, verify_sort, teardown_sort},
+    {"thinmpi", "bfs", "program", "c/bfs/program", WB_COLL_PROGRAM, setup_bfs, call_bfs, verify_bfs,
+     teardown_bfs},
 #endif
     {nullptr, nullptr, nullptr, nullptr, WB_COLL_PROGRAM, nullptr, nullptr, nullptr, nullptr},
   };
