@@ -8,7 +8,7 @@
 # programs) join the harness when they compile against this tree; the reason is recorded when not.
 
 add_library(wb_c_coll OBJECT kernels/c_coll.c kernels/coll_check.c programs/sample_sort.c
-                             programs/bfs.c programs/local_sort.cpp)
+                             programs/bfs.c programs/allgatherv.c programs/local_sort.cpp)
 set_target_properties(wb_c_coll PROPERTIES C_STANDARD 11 POSITION_INDEPENDENT_CODE ON)
 target_include_directories(wb_c_coll PUBLIC kernels programs)
 target_compile_options(wb_c_coll PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra -Werror>)

@@ -150,17 +150,13 @@ static int displacements(const int* counts, int* displs, int size) {
   return total;
 }
 
-/* Counts exchanged: each rank learns every rank's count, then receives into fresh memory. */
+/* Counts exchanged: each rank learns every rank's count, then receives into fresh memory
+ * (bench/programs/allgatherv.c, the KaMPIng paper's first program in C). */
 static void call_allgatherv_exchanged(void* p) {
   c_state* s = p;
-  int* counts = malloc((size_t)s->size * sizeof(int));
-  int* displs = malloc((size_t)s->size * sizeof(int));
-  MPI_Allgather(&s->count, 1, MPI_INT, counts, 1, MPI_INT, s->comm);
-  int total = displacements(counts, displs, s->size);
+  int total = 0;
   free(s->grown);
-  s->grown = malloc((size_t)total * sizeof(int) + 1);
-  MPI_Allgatherv(s->send, s->count, MPI_INT, s->grown, counts, displs, MPI_INT, s->comm);
-  free(counts), free(displs);
+  s->grown = wb_whole_vector(s->comm, s->send, s->count, &total);
 }
 
 static void call_alltoallv_exchanged(void* p) {

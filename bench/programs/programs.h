@@ -19,6 +19,10 @@ extern "C" {
 /* Sorts values[0..n) ascending with std::sort. */
 void wb_sort_ints(int* values, size_t n);
 
+/* Every rank's n ints concatenated in rank order (malloc'd; *n_global of them): MPI_Allgather
+ * of the counts, then MPI_Allgatherv (bench/programs/allgatherv.c). */
+int* wb_whole_vector(MPI_Comm comm, const int* v_local, int n, int* n_global);
+
 /* The collectives-harness variants: c/sample_sort/program and c/bfs/program; `count` is the ints
  * to sort per rank, or the vertices per rank. */
 extern const wb_coll_variant wb_c_sample_sort;
