@@ -17,7 +17,11 @@
 #include "thinmpi/collectives/allgather.hpp"
 #include "thinmpi/collectives/alltoall.hpp"
 #include "thinmpi/collectives/barrier.hpp"
+#include "thinmpi/collectives/bcast.hpp"
+#include "thinmpi/collectives/gather.hpp"
 #include "thinmpi/collectives/reduce.hpp"
+#include "thinmpi/collectives/scatter.hpp"
+#include "thinmpi/detail/comm_queries.hpp"
 #include "thinmpi/detail/mpi.hpp"
 #include "thinmpi/detail/raise.hpp"
 #include "thinmpi/p2p/nonblocking.hpp"
@@ -50,6 +54,9 @@ class comm_view : public p2p_send<comm_view>,
                   public p2p_probe<comm_view>,
                   public p2p_nonblocking<comm_view>,
                   public collective_barrier<comm_view>,
+                  public collective_bcast<comm_view>,
+                  public collective_gather<comm_view>,
+                  public collective_scatter<comm_view>,
                   public collective_allgather<comm_view>,
                   public collective_alltoall<comm_view>,
                   public collective_reduce<comm_view> {
@@ -71,17 +78,9 @@ class comm_view : public p2p_send<comm_view>,
   /// Whether this is the null communicator (e.g. a split() with color undefined).
   [[nodiscard]] bool is_null() const noexcept { return comm_ == MPI_COMM_NULL; }
   /// This process's rank.
-  [[nodiscard]] int rank() const {
-    int rank = 0;
-    detail::check(MPI_Comm_rank(comm_, &rank), "MPI_Comm_rank", comm_);
-    return rank;
-  }
+  [[nodiscard]] int rank() const { return detail::rank_in(comm_); }
   /// The number of ranks.
-  [[nodiscard]] int size() const {
-    int size = 0;
-    detail::check(MPI_Comm_size(comm_, &size), "MPI_Comm_size", comm_);
-    return size;
-  }
+  [[nodiscard]] int size() const { return detail::size_of(comm_); }
   /// The largest tag MPI accepts (at least 32767; MPI_TAG_UB of MPI_COMM_WORLD).
   [[nodiscard]] int tag_ub() const;
   /// Ends every process of this communicator's job with `code` (MPI_Abort).

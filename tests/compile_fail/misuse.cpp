@@ -72,6 +72,20 @@ int main(int argc, char** argv) {
   thinmpi::communicator copy = original;
 #elif defined(THINMPI_CF_DISCARDED_REQUEST)
   world.isend(1, 0, 0);
+#elif defined(THINMPI_CF_ALLGATHER_MIXED_ELEMENTS)
+  std::vector<double> all(static_cast<std::size_t>(world.size()));
+  world.allgather(world.rank(), all);
+#elif defined(THINMPI_CF_ALLGATHER_INTO_TEMPORARY)
+  world.allgather(1, std::vector<int>(4));
+#elif defined(THINMPI_CF_ALLTOALL_LIST)
+  const std::list<int> values{1, 2};
+  static_cast<void>(world.alltoall(values));
+#elif defined(THINMPI_CF_ALLTOALLV_INTO_CONST)
+  const std::vector<int> counts(1, 1);
+  const std::vector<int> into(1);
+  world.alltoallv(std::vector<int>{1}, counts, into, counts);
+#elif defined(THINMPI_CF_DISCARDED_IALLGATHERV)
+  world.iallgatherv(1, thinmpi::exchange_counts);
 #else
   // The control: the same kinds of calls, written correctly.
   int x = 0;
@@ -80,6 +94,13 @@ int main(int argc, char** argv) {
   pointer_sent.wait();
   thinmpi::communicator copy = world.dup();
   static_cast<void>(copy.size());
+  std::vector<int> all(static_cast<std::size_t>(world.size()));
+  world.allgather(world.rank(), all);
+  auto gathered = world.iallgatherv(1, thinmpi::exchange_counts);
+  static_cast<void>(gathered.wait());
+  const std::vector<int> ones(static_cast<std::size_t>(world.size()), 1);
+  std::vector<int> received(ones.size());
+  world.alltoallv(ones, ones, received, ones);
 #endif
   return 0;
 }

@@ -19,6 +19,11 @@ struct ring {
   [[nodiscard]] int prev() const { return (rank + size - 1) % size; }
 };
 
+/// A rank, size or count as a std::size_t (they are never negative where the tests use this).
+inline std::size_t uz(int value) {
+  return static_cast<std::size_t>(value);
+}
+
 /// n consecutive ints from start: a payload each rank can predict for any other.
 inline std::vector<int> iota_from(int start, std::size_t n) {
   std::vector<int> values(n);

@@ -32,17 +32,25 @@ namespace detail {
 
 /// Throws MPI_ERR_COUNT, before MPI is called, unless this rank's entry of the receive counts
 /// is what it sends (MPI would truncate or fail on the other ranks).
-inline void check_own_count(const collective_call& call, std::span<const int> counts, int rank,
-                            std::size_t sending, MPI_Datatype type) {
+[[noreturn, gnu::cold, gnu::noinline]] inline void raise_own_count(const collective_call& call,
+                                                                   std::span<const int> counts,
+                                                                   int rank, std::size_t sending,
+                                                                   MPI_Datatype type) {
   const auto own = static_cast<std::size_t>(rank);
-  if (own < counts.size() && counts[own] >= 0 && static_cast<std::size_t>(counts[own]) == sending)
-      [[likely]] {
-    return;
-  }
   raise_collective(MPI_ERR_COUNT, call, sending, type,
                    "recvcounts[" + std::to_string(rank) + "] is " +
                        std::to_string(own < counts.size() ? counts[own] : 0) +
                        " but this rank sends " + std::to_string(sending));
+}
+/// See raise_own_count (counts has one entry per rank, checked before).
+[[gnu::always_inline]] inline void check_own_count(const collective_call& call,
+                                                   std::span<const int> counts, int rank,
+                                                   std::size_t sending, MPI_Datatype type) {
+  const auto own = static_cast<std::size_t>(rank);
+  if (own >= counts.size() || counts[own] < 0 || static_cast<std::size_t>(counts[own]) != sending)
+      [[unlikely]] {
+    raise_own_count(call, counts, rank, sending, type);
+  }
 }
 
 /// One MPI_Allgatherv; past INT_MAX the MPI-4 MPI_Allgatherv_c (MPICH), else an error.
@@ -156,7 +164,7 @@ class collective_allgather {
     const detail::collective_call call{"MPI_Allgather", comm()};
     const detail::const_buffer out = detail::send_buffer(send);
     const detail::mutable_buffer in = detail::recv_buffer(into);
-    const std::size_t needed = out.count * ranks();
+    const std::size_t needed = times_ranks(out.count);
     detail::check_room(call, in.count, needed, in.type, "receive buffer", "one block per rank");
     const int rc = detail::counted_call<&MPI_Allgather, THINMPI_LARGE_COUNT_CALL(MPI_Allgather)>(
         detail::counts_at<1, 4>{}, out.data, out.count, out.type, in.data, out.count, in.type,
@@ -170,7 +178,7 @@ class collective_allgather {
   template <class Send>
   [[nodiscard]] std::vector<detail::element_t<Send>> allgather(const Send& send) const {
     detail::require_sendable<Send>();
-    std::vector<detail::element_t<Send>> all(detail::send_buffer(send).count * ranks());
+    std::vector<detail::element_t<Send>> all(times_ranks(detail::send_buffer(send).count));
     allgather(send, all);
     return all;
   }
@@ -181,7 +189,8 @@ class collective_allgather {
     detail::require_receivable<Buffer&&>();
     const detail::collective_call call{"MPI_Allgather", comm()};
     const detail::mutable_buffer in = detail::recv_buffer(buffer);
-    const std::size_t block = whole_blocks(call, in);
+    const std::size_t block =
+        detail::equal_blocks(call, in.count, in.type, times_ranks(1), "buffer");
     const int rc = detail::counted_call<&MPI_Allgather, THINMPI_LARGE_COUNT_CALL(MPI_Allgather)>(
         detail::counts_at<1, 4>{}, MPI_IN_PLACE, std::size_t{0}, in.type, in.data, block, in.type,
         comm());
@@ -203,9 +212,9 @@ class collective_allgather {
     const detail::mutable_buffer in = detail::recv_buffer(into);
     const detail::v_layout layout =
         detail::given_layout(call, recvcounts, displs, ranks(), "recvcounts", "displs");
-    detail::check_own_count(call, recvcounts, rank(), out.count, out.type);
     detail::check_room(call, in.count, layout.extent, in.type, "receive buffer",
                        "the blocks at displs");
+    detail::check_own_count(call, recvcounts, rank(), out.count, out.type);
     const int rc = detail::allgatherv_call(out, in, recvcounts, displs, layout, call);
     detail::check_collective(rc, call, out.count, out.type);
     detail::shrink_to(into, layout.extent);
@@ -225,10 +234,10 @@ class collective_allgather {
     std::vector<int> displs;
     const detail::v_layout layout =
         detail::packed_displacements(call, recvcounts, ranks(), "recvcounts", displs);
-    detail::check_own_count(call, recvcounts, rank(), out.count, out.type);
     detail::check_packed_fits(layout, call, in.type, "the sum of recvcounts", "MPI_Allgatherv_c");
     detail::check_room(call, in.count, layout.extent, in.type, "receive buffer",
                        "the sum of recvcounts");
+    detail::check_own_count(call, recvcounts, rank(), out.count, out.type);
     const int rc = detail::allgatherv_call(out, in, recvcounts, displs, layout, call);
     detail::check_collective(rc, call, out.count, out.type);
     detail::shrink_to(into, layout.extent);
@@ -276,7 +285,7 @@ class collective_allgather {
     const detail::const_buffer out = detail::send_buffer(state->send.get());
     const detail::mutable_buffer in = detail::recv_buffer(state->into.get());
     detail::check_int_count(state->call, out.count, out.type);
-    state->arrived = out.count * ranks();
+    state->arrived = times_ranks(out.count);
     detail::check_room(state->call, in.count, state->arrived, in.type, "receive buffer",
                        "one block per rank");
     detail::shrink_to(state->into.get(), state->arrived);
@@ -292,7 +301,7 @@ class collective_allgather {
     detail::require_sendable<Send>();
     const std::size_t count = detail::send_buffer(send).count;
     return iallgather(std::forward<Send>(send),
-                      std::vector<detail::element_t<Send>>(count * ranks()));
+                      std::vector<detail::element_t<Send>>(times_ranks(count)));
   }
   /// Starts an allgatherv with counts and displacements given (MPI_Iallgatherv). The request
   /// keeps its own copies of recvcounts and displs until completion, so the caller's may go.
@@ -328,7 +337,9 @@ class collective_allgather {
     return collective_request<state_type>(std::move(state), handle);
   }
 
-  /// A persistent allgather (MPI-4 MPI_Allgather_init; Open MPI 4.1: MPIX_Allgather_init):
+  /// A persistent allgather (MPI-4 MPI_Allgather_init; Open MPI 4.1: MPIX_Allgather_init;
+  /// MPICH: MPI_Allgatherv_init with equal blocks, as its MPI_Allgather_init resends the first
+  /// round's data):
   /// each start() / wait() round gathers what `send` holds then into `into`. Pass named
   /// buffers to change the data between rounds; wait() hands back an owned `into` as a
   /// std::span of the received elements, valid while the request lives.
@@ -345,14 +356,31 @@ class collective_allgather {
     const detail::const_buffer out = detail::send_buffer(state->send.get());
     const detail::mutable_buffer in = detail::recv_buffer(state->into.get());
     detail::check_int_count(state->call, out.count, out.type);
-    state->arrived = out.count * ranks();
+    state->arrived = times_ranks(out.count);
     detail::check_room(state->call, in.count, state->arrived, in.type, "receive buffer",
                        "one block per rank");
     detail::shrink_to(state->into.get(), state->arrived);
     MPI_Request handle = MPI_REQUEST_NULL;
+#if defined(MPICH_NUMVERSION)
+    // MPICH 4.0.2's MPI_Allgather_init (recursive doubling, on 2 and 4 ranks) copies each
+    // rank's own block once, at init: later rounds send the first round's data (reproduced in
+    // plain C; pmodels/mpich#6423, #7078 for gather). Its MPI_Allgatherv_init with equal
+    // blocks is correct, so that is the call here; the request owns the counts it reads.
+    detail::check_int_count(state->call, state->arrived, out.type);  // the displacements fit
+    const int count = detail::to_int(out.count);
+    state->counts.assign(static_cast<std::size_t>(ranks()), count);
+    state->displs.resize(state->counts.size());
+    for (std::size_t r = 0; r < state->displs.size(); ++r) {
+      state->displs[r] = static_cast<int>(r) * count;
+    }
+    const int rc =
+        MPI_Allgatherv_init(out.data, count, out.type, in.data, state->counts.data(),
+                            state->displs.data(), in.type, comm(), MPI_INFO_NULL, &handle);
+#else
     const int rc = THINMPI_PERSISTENT_CALL(Allgather_init)(
         out.data, detail::to_int(out.count), out.type, in.data, detail::to_int(out.count), in.type,
         comm(), MPI_INFO_NULL, &handle);
+#endif
     detail::check_collective(rc, state->call, out.count, out.type);
     return persistent_request<state_type>(std::move(state), handle);
 #else
@@ -389,23 +417,15 @@ class collective_allgather {
   [[nodiscard]] MPI_Comm comm() const noexcept {
     return static_cast<const Comm&>(*this).native();
   }
-  [[nodiscard]] std::size_t ranks() const {
-    return static_cast<std::size_t>(static_cast<const Comm&>(*this).size());
+  [[nodiscard]] int ranks() const {
+    return static_cast<const Comm&>(*this).size();
+  }
+  /// One element per rank of a block of `count`: the size of everything gathered.
+  [[nodiscard]] std::size_t times_ranks(std::size_t count) const {
+    return count * static_cast<std::size_t>(ranks());
   }
   [[nodiscard]] int rank() const {
     return static_cast<const Comm&>(*this).rank();
-  }
-
-  /// The block of an in-place buffer: its size over the ranks, which must divide it.
-  std::size_t whole_blocks(const detail::collective_call& call,
-                           const detail::mutable_buffer& in) const {
-    const std::size_t n = ranks();
-    if (in.count % n != 0) [[unlikely]] {
-      detail::raise_collective(MPI_ERR_COUNT, call, in.count, in.type,
-                               "the buffer of " + detail::describe_elements(in.count, in.type) +
-                                   " is not " + std::to_string(n) + " equal blocks, one per rank");
-    }
-    return in.count / n;
   }
 
   /// The state of an allgatherv with counts (and displacements, if given) checked and copied.
@@ -420,7 +440,7 @@ class collective_allgather {
                                               detail::collective_call{operation, comm()});
     const detail::const_buffer out = detail::send_buffer(state->send.get());
     const detail::mutable_buffer in = detail::recv_buffer(state->into.get());
-    const int n = static_cast<int>(ranks());
+    const int n = ranks();
     detail::v_layout layout;
     if (displs != nullptr) {
       layout = detail::given_layout(state->call, recvcounts, *displs, n, "recvcounts", "displs");
@@ -434,10 +454,10 @@ class collective_allgather {
       }
     }
     state->counts.assign(recvcounts.begin(), recvcounts.end());
-    detail::check_own_count(state->call, recvcounts, rank(), out.count, out.type);
     state->arrived = layout.extent;
     detail::check_room(state->call, in.count, layout.extent, in.type, "receive buffer",
                        displs != nullptr ? "the blocks at displs" : "the sum of recvcounts");
+    detail::check_own_count(state->call, recvcounts, rank(), out.count, out.type);
     detail::shrink_to(state->into.get(), layout.extent);
     return state;
   }

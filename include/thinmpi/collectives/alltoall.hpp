@@ -189,7 +189,8 @@ class collective_alltoall {
     const detail::collective_call call{"MPI_Alltoall", comm()};
     const detail::const_buffer out = detail::send_buffer(send);
     const detail::mutable_buffer in = detail::recv_buffer(into);
-    const std::size_t block = whole_blocks(call, out.count, out.type, "send buffer");
+    const std::size_t block =
+        detail::equal_blocks(call, out.count, out.type, as_size(ranks()), "send buffer");
     detail::check_room(call, in.count, out.count, in.type, "receive buffer",
                        "one block from each rank");
     const int rc = detail::counted_call<&MPI_Alltoall, THINMPI_LARGE_COUNT_CALL(MPI_Alltoall)>(
@@ -212,7 +213,8 @@ class collective_alltoall {
     detail::require_receivable<Buffer&&>();
     const detail::collective_call call{"MPI_Alltoall", comm()};
     const detail::mutable_buffer in = detail::recv_buffer(buffer);
-    const std::size_t block = whole_blocks(call, in.count, in.type, "buffer");
+    const std::size_t block =
+        detail::equal_blocks(call, in.count, in.type, as_size(ranks()), "buffer");
     const int rc = detail::counted_call<&MPI_Alltoall, THINMPI_LARGE_COUNT_CALL(MPI_Alltoall)>(
         detail::counts_at<1, 4>{}, MPI_IN_PLACE, std::size_t{0}, in.type, in.data, block, in.type,
         comm());
@@ -440,18 +442,8 @@ class collective_alltoall {
   [[nodiscard]] int ranks() const {
     return static_cast<const Comm&>(*this).size();
   }
-
-  /// The block of a buffer of size() equal blocks; throws unless the ranks divide it.
-  std::size_t whole_blocks(const detail::collective_call& call, std::size_t count,
-                           MPI_Datatype type, const char* which) const {
-    const auto n = static_cast<std::size_t>(ranks());
-    if (count % n != 0) [[unlikely]] {
-      detail::raise_collective(MPI_ERR_COUNT, call, count, type,
-                               std::string("the ") + which + " of " +
-                                   detail::describe_elements(count, type) + " is not " +
-                                   std::to_string(n) + " equal blocks, one per rank");
-    }
-    return count / n;
+  [[nodiscard]] static std::size_t as_size(int ranks) noexcept {
+    return static_cast<std::size_t>(ranks);
   }
 
   template <bool Persistent, class Send, class Into>
@@ -465,7 +457,7 @@ class collective_alltoall {
     const detail::const_buffer out = detail::send_buffer(state->send.get());
     const detail::mutable_buffer in = detail::recv_buffer(state->into.get());
     detail::check_int_count(state->call, out.count, out.type);
-    whole_blocks(state->call, out.count, out.type, "send buffer");
+    detail::equal_blocks(state->call, out.count, out.type, as_size(ranks()), "send buffer");
     detail::check_room(state->call, in.count, out.count, in.type, "receive buffer",
                        "one block from each rank");
     state->arrived = out.count;

@@ -64,14 +64,38 @@ consteval void require_same_element() {
 /// Throws MPI_ERR_COUNT, before MPI is called, unless `count` fits the int count of the
 /// nonblocking and persistent calls (their large-count forms would need a datatype kept alive
 /// until completion; the blocking calls take any count).
-inline void check_int_count(const collective_call& call, std::size_t count, MPI_Datatype type) {
-  if (fits_int(count)) [[likely]] {
-    return;
-  }
+[[noreturn, gnu::cold, gnu::noinline]] inline void raise_int_count(const collective_call& call,
+                                                                   std::size_t count,
+                                                                   MPI_Datatype type) {
   raise_collective(MPI_ERR_COUNT, call, count, type,
                    "nonblocking and persistent collectives take counts up to INT_MAX; use the "
                    "blocking call for " +
                        describe_elements(count, type));
+}
+/// See raise_int_count: one comparison on the hot path.
+inline void check_int_count(const collective_call& call, std::size_t count, MPI_Datatype type) {
+  if (!fits_int(count)) [[unlikely]] {
+    raise_int_count(call, count, type);
+  }
+}
+/// Throws MPI_ERR_COUNT, before MPI is called, unless `count` elements are `ranks` equal blocks.
+[[noreturn, gnu::cold, gnu::noinline]] inline void raise_uneven_blocks(const collective_call& call,
+                                                                       std::size_t count,
+                                                                       MPI_Datatype type,
+                                                                       std::size_t ranks,
+                                                                       const char* which) {
+  raise_collective(MPI_ERR_COUNT, call, count, type,
+                   std::string("the ") + which + " of " + describe_elements(count, type) +
+                       " is not " + std::to_string(ranks) + " equal blocks, one per rank");
+}
+/// The block of `count` elements split in `ranks` equal blocks; throws unless they divide it.
+[[gnu::always_inline]] inline std::size_t equal_blocks(const collective_call& call,
+                                                       std::size_t count, MPI_Datatype type,
+                                                       std::size_t ranks, const char* which) {
+  if (count % ranks != 0) [[unlikely]] {
+    raise_uneven_blocks(call, count, type, ranks, which);
+  }
+  return count / ranks;
 }
 
 /// If `into` is a resizable container (std::vector, std::string), shrinks it to `count`.

@@ -43,4 +43,29 @@ struct collective_call {
   }
 }
 
+/// Throws MPI_ERR_COUNT, before MPI is called, when a receive buffer has room for fewer than
+/// `needed` elements of `type`: "the receive buffer of 4 x MPI_INT = 16 bytes is too small for
+/// 6 x MPI_INT = 24 bytes (2 ranks x 3)".
+inline void require_room(const collective_call& call, std::size_t room, std::size_t needed,
+                         MPI_Datatype type, const std::string& why) {
+  if (room >= needed) [[likely]] {
+    return;
+  }
+  raise_collective(MPI_ERR_COUNT, call, room, type,
+                   "the receive buffer of " + describe_elements(room, type) + " is too small for " +
+                       describe_elements(needed, type) + " (" + why + ")");
+}
+
+/// Throws MPI_ERR_ARG, before MPI is called, when a per-rank array (counts, displacements) does
+/// not have one entry per rank.
+inline void require_per_rank(const collective_call& call, std::size_t entries, int ranks,
+                             const char* what) {
+  if (entries == static_cast<std::size_t>(ranks)) [[likely]] {
+    return;
+  }
+  raise_collective(MPI_ERR_ARG, call, std::nullopt, MPI_DATATYPE_NULL,
+                   std::string(what) + " has " + std::to_string(entries) +
+                       " entries; the communicator has " + std::to_string(ranks) + " ranks");
+}
+
 }  // namespace thinmpi::detail

@@ -30,20 +30,25 @@ struct v_layout {
   bool fits_int = true;    ///< every displacement fits an int (else only a `_c` call can do it)
 };
 
-/// Throws MPI_ERR_ARG, before MPI is called, unless a per-rank array has one entry per rank.
-/// `what` names the array as MPI does ("recvcounts", "sdispls").
-inline void check_per_rank(const collective_call& call, std::size_t entries, int ranks,
-                           const char* what) {
-  if (entries == static_cast<std::size_t>(ranks)) [[likely]] {
-    return;
-  }
+/// The error of check_per_rank.
+[[noreturn, gnu::cold, gnu::noinline]] inline void raise_per_rank(const collective_call& call,
+                                                                  std::size_t entries, int ranks,
+                                                                  const char* what) {
   raise_collective(MPI_ERR_ARG, call, std::nullopt, MPI_DATATYPE_NULL,
                    std::string(what) + " has " + std::to_string(entries) +
                        " entries; the communicator has " + std::to_string(ranks) + " ranks");
 }
 
-/// Throws MPI_ERR_COUNT (or MPI_ERR_ARG for a displacement) naming the rank whose entry is
-/// negative.
+/// Throws MPI_ERR_ARG, before MPI is called, unless a per-rank array has one entry per rank.
+/// `what` names the array as MPI does ("recvcounts", "sdispls").
+[[gnu::always_inline]] inline void check_per_rank(const collective_call& call, std::size_t entries,
+                                                  int ranks, const char* what) {
+  if (entries != static_cast<std::size_t>(ranks)) [[unlikely]] {
+    raise_per_rank(call, entries, ranks, what);
+  }
+}
+
+/// Throws MPI_ERR_ARG naming the rank whose count or displacement is negative.
 [[noreturn, gnu::cold, gnu::noinline]] inline void raise_negative(const collective_call& call,
                                                                   const char* what,
                                                                   std::size_t rank, int value) {
@@ -52,17 +57,25 @@ inline void check_per_rank(const collective_call& call, std::size_t entries, int
                        std::to_string(value) + "; it must not be negative");
 }
 
-/// Throws MPI_ERR_COUNT, before MPI is called, when a buffer has room for fewer than `needed`
+/// The error of a buffer, checked before MPI is called, with room for fewer than `needed`
 /// elements of `type`: "the receive buffer of 4 x MPI_INT = 16 bytes is too small for
 /// 6 x MPI_INT = 24 bytes (the sum of recvcounts)".
-inline void check_room(const collective_call& call, std::size_t room, std::size_t needed,
-                       MPI_Datatype type, const char* which, const char* why) {
-  if (room >= needed) [[likely]] {
-    return;
-  }
+[[noreturn, gnu::cold, gnu::noinline]] inline void raise_room(const collective_call& call,
+                                                              std::size_t room, std::size_t needed,
+                                                              MPI_Datatype type, const char* which,
+                                                              const char* why) {
   raise_collective(MPI_ERR_COUNT, call, room, type,
                    std::string("the ") + which + " of " + describe_elements(room, type) +
                        " is too small for " + describe_elements(needed, type) + " (" + why + ")");
+}
+
+/// Throws MPI_ERR_COUNT (raise_room) unless room >= needed: one comparison on the hot path.
+[[gnu::always_inline]] inline void check_room(const collective_call& call, std::size_t room,
+                                              std::size_t needed, MPI_Datatype type,
+                                              const char* which, const char* why) {
+  if (room < needed) [[unlikely]] {
+    raise_room(call, room, needed, type, which, why);
+  }
 }
 
 /// Checks `counts` (one per rank, none negative) and writes their exclusive prefix sum (blocks

@@ -73,16 +73,21 @@ inline void check_packed_fits(const v_layout& layout, const collective_call& cal
   }
 }
 
-/// Throws where exchanged counts add up past INT_MAX: thinmpi::varying holds int displacements.
-inline void check_varying_fits(const v_layout& layout, const collective_call& call,
-                               MPI_Datatype type) {
-  if (layout.fits_int) [[likely]] {
-    return;
-  }
+/// The error of exchanged counts that add up past INT_MAX: thinmpi::varying holds int
+/// displacements.
+[[noreturn, gnu::cold, gnu::noinline]] inline void raise_varying_past_int(
+    const v_layout& layout, const collective_call& call, MPI_Datatype type) {
   raise_collective(MPI_ERR_COUNT, call, std::nullopt, type,
                    "the exchanged counts add up to " + describe_elements(layout.extent, type) +
                        "; thinmpi::varying holds int displacements: receive into your own "
                        "buffer with the counts-given form");
+}
+/// See raise_varying_past_int.
+inline void check_varying_fits(const v_layout& layout, const collective_call& call,
+                               MPI_Datatype type) {
+  if (!layout.fits_int) [[unlikely]] {
+    raise_varying_past_int(layout, call, type);
+  }
 }
 
 }  // namespace thinmpi::detail

@@ -1,0 +1,114 @@
+#pragma once
+/// \file
+/// bcast, ibcast and bcast_init: the root's buffer into every rank's (MPI_Bcast), and the
+/// form that broadcasts the size first for a container whose size only the root knows.
+
+#include <cstddef>
+#include <memory>
+#include <ranges>
+#include <utility>
+
+#include "thinmpi/collective_request.hpp"
+#include "thinmpi/collectives/exchange_counts.hpp"
+#include "thinmpi/concepts.hpp"
+#include "thinmpi/detail/buffers.hpp"
+#include "thinmpi/detail/collective_call.hpp"
+#include "thinmpi/detail/collective_state.hpp"
+#include "thinmpi/detail/large_count.hpp"
+#include "thinmpi/detail/mpi.hpp"
+#include "thinmpi/detail/persistent_calls.hpp"
+#include "thinmpi/persistent_request.hpp"
+
+namespace thinmpi {
+
+namespace detail {
+
+inline int bcast(void* buf, std::size_t n, MPI_Datatype t, int root, MPI_Comm comm) {
+  return counted_call<&MPI_Bcast, THINMPI_LARGE_COUNT_CALL(MPI_Bcast)>(counts_at<1>{}, buf, n, t,
+                                                                        root, comm);
+}
+
+inline int ibcast(void* buf, std::size_t n, MPI_Datatype t, int root, MPI_Comm comm,
+                  MPI_Request* request) {
+  return counted_call<&MPI_Ibcast, THINMPI_LARGE_COUNT_CALL(MPI_Ibcast)>(
+      counts_at<1>{}, buf, n, t, root, comm, request);
+}
+
+}  // namespace detail
+
+/// The broadcasts of a communicator (comm_view derives from this family).
+template <class Comm>
+class collective_bcast {
+ public:
+  /// Copies the root's buffer into every rank's (one MPI_Bcast). A scalar, or a contiguous
+  /// range whose size is the same on every rank (MPI requires it; a size that only the root
+  /// knows is bcast(container, root, thinmpi::exchange_counts)).
+  ///
+  ///     std::array<double, 3> origin{};  world.bcast(origin, 0);
+  template <class Buffer>
+  void bcast(Buffer&& buffer, int root) const {
+    detail::require_receivable<Buffer&&>();
+    const detail::mutable_buffer b = detail::recv_buffer(buffer);
+    detail::check_collective(detail::bcast(b.data, b.count, b.type, root, comm()),
+                             {"MPI_Bcast", comm(), root}, b.count, b.type);
+  }
+  /// Broadcasts a std::vector or std::string whose size only the root knows: the size first
+  /// (one MPI_Bcast of a std::uint64_t), then the resized container (a second MPI_Bcast).
+  ///
+  ///     world.bcast(names, 0, thinmpi::exchange_counts);  // 2 MPI calls
+  template <resizable_payload Container>
+  void bcast(Container& container, int root, exchange_counts_t) const {
+    unsigned long long size = container.size();
+    detail::check_collective(MPI_Bcast(&size, 1, MPI_UNSIGNED_LONG_LONG, root, comm()),
+                             {"MPI_Bcast", comm(), root}, 1, MPI_UNSIGNED_LONG_LONG);
+    container.resize(static_cast<std::size_t>(size));
+    bcast(container, root);
+  }
+  /// Starts a broadcast (MPI_Ibcast). A named buffer or a view is borrowed and must outlive the
+  /// request; a buffer moved in is owned by the request and handed back by wait().
+  template <class Buffer>
+  [[nodiscard]] auto ibcast(Buffer&& buffer, int root) const {
+    detail::require_writable<Buffer&&>();
+    using state = detail::payload_state<detail::kept_t<Buffer&&>>;
+    auto kept = std::make_unique<state>(state{{"MPI_Ibcast", comm(), root}, 0, MPI_DATATYPE_NULL,
+                                              detail::keep<Buffer&&>(buffer)});
+    const detail::mutable_buffer b = detail::recv_buffer(detail::payload_of(buffer, kept->payload));
+    kept->count = b.count;
+    kept->type = b.type;
+    MPI_Request handle = MPI_REQUEST_NULL;
+    detail::check_collective(detail::ibcast(b.data, b.count, b.type, root, comm(), &handle),
+                             kept->call, b.count, b.type);
+    return collective_request<state>(std::move(kept), handle);
+  }
+  /// A persistent broadcast of a named buffer (MPI-4 MPI_Bcast_init; Open MPI 4.1:
+  /// MPIX_Bcast_init): each start() / wait() round broadcasts its current contents.
+  template <class Buffer>
+  [[nodiscard]] auto bcast_init(Buffer& buffer, int root) const {
+    detail::require_writable<Buffer&>();
+    using state = detail::payload_state<std::nullptr_t>;
+#if THINMPI_HAS_PERSISTENT_COLLECTIVES
+    const detail::mutable_buffer b = detail::recv_buffer(buffer);
+    auto kept = std::make_unique<state>(state{{"MPI_Bcast_init", comm(), root}, b.count, b.type,
+                                              nullptr});
+    detail::check_collective(detail::fits_int(b.count) ? MPI_SUCCESS : MPI_ERR_COUNT, kept->call,
+                             b.count, b.type);
+    MPI_Request handle = MPI_REQUEST_NULL;
+    detail::check_collective(
+        THINMPI_PERSISTENT_CALL(Bcast_init)(b.data, detail::to_int(b.count), b.type, root, comm(),
+                                            MPI_INFO_NULL, &handle),
+        kept->call, b.count, b.type);
+    return persistent_request<state>(std::move(kept), handle);
+#else
+    static_assert(detail::dependent_false<Buffer>,
+                  "thinmpi: this MPI library has no persistent collectives (MPI-4 "
+                  "MPI_Bcast_init, or Open MPI's MPIX_ extension); use ibcast()");
+    return persistent_request<state>();
+#endif
+  }
+
+ private:
+  [[nodiscard]] MPI_Comm comm() const noexcept { return static_cast<const Comm&>(*this).native(); }
+
+};
+
+}  // namespace thinmpi

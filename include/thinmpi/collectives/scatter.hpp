@@ -1,0 +1,152 @@
+#pragma once
+/// \file
+/// scatter, scatter_in_place, scatterv and iscatter: the root's blocks, one to each rank
+/// (MPI_Scatter, MPI_Scatterv).
+
+#include <cstddef>
+#include <memory>
+#include <span>
+#include <utility>
+#include <vector>
+
+#include "thinmpi/collective_request.hpp"
+#include "thinmpi/collectives/exchange_counts.hpp"
+#include "thinmpi/concepts.hpp"
+#include "thinmpi/detail/buffers.hpp"
+#include "thinmpi/detail/collective_call.hpp"
+#include "thinmpi/detail/collective_state.hpp"
+#include "thinmpi/detail/comm_queries.hpp"
+#include "thinmpi/detail/mpi.hpp"
+#include "thinmpi/detail/varying_layout.hpp"
+
+namespace thinmpi {
+
+/// The scatters of a communicator (comm_view derives from this family). Rooted calls ask
+/// MPI_Comm_rank (a local query) whether this rank is the root, to check the root's buffer
+/// before MPI reads it.
+template <class Comm>
+class collective_scatter {
+ public:
+  /// Block i of the root's `send` into rank i's `into` (one MPI_Scatter); a block is
+  /// into.size() elements, the same on every rank. `send` is read on the root only, where it
+  /// must hold size() blocks; other ranks may pass any buffer.
+  template <class Send, class Into>
+  void scatter(const Send& send, Into&& into, int root) const {
+    detail::require_sendable<Send>();
+    detail::require_receivable<Into&&>();
+    const detail::mutable_buffer in = detail::recv_buffer(into);
+    const detail::collective_call call{"MPI_Scatter", comm(), root};
+    detail::require_int_count(call, in.count, in.type);
+    const detail::const_buffer out = root_blocks(send, call, in);
+    detail::check_collective(MPI_Scatter(out.data, detail::to_int(in.count), out.type, in.data,
+                                         detail::to_int(in.count), in.type, root, comm()),
+                             call, in.count, in.type);
+  }
+  /// scatter() with the root's own block left in place in `buffer` (MPI_IN_PLACE): on the root
+  /// `buffer` holds size() blocks; on other ranks it receives one block.
+  template <class Buffer>
+  void scatter_in_place(Buffer&& buffer, int root) const {
+    detail::require_receivable<Buffer&&>();
+    const detail::mutable_buffer b = detail::recv_buffer(buffer);
+    const detail::collective_call call{"MPI_Scatter", comm(), root};
+    detail::require_int_count(call, b.count, b.type);
+    int rc = MPI_SUCCESS;
+    if (detail::rank_in(comm()) == root) {
+      const auto ranks = static_cast<std::size_t>(detail::size_of(comm()));
+      detail::require_blocks(call, b.count, ranks, b.type);
+      const int block = detail::to_int(b.count / ranks);
+      rc = MPI_Scatter(b.data, block, b.type, MPI_IN_PLACE, block, b.type, root, comm());
+    } else {
+      rc = MPI_Scatter(nullptr, 0, b.type, b.data, detail::to_int(b.count), b.type, root, comm());
+    }
+    detail::check_collective(rc, call, b.count, b.type);
+  }
+
+  /// counts[i] elements of the root's `send` at displs[i] into rank i's `into` (one
+  /// MPI_Scatterv); `into` must have room for this rank's count (MPI reports no received
+  /// count here). `counts`, `displs` and `send` are read on the root only, which checks them
+  /// against `send` first.
+  template <class Send, class Into>
+  void scatterv(const Send& send, std::span<const int> counts, std::span<const int> displs,
+                Into&& into, int root) const {
+    detail::require_sendable<Send>();
+    detail::require_receivable<Into&&>();
+    const detail::mutable_buffer in = detail::recv_buffer(into);
+    const detail::collective_call call{"MPI_Scatterv", comm(), root};
+    detail::require_int_count(call, in.count, in.type);
+    detail::const_buffer out{nullptr, 0, in.type};
+    if (detail::rank_in(comm()) == root) {
+      out = detail::send_buffer(send);
+      static_cast<void>(
+          detail::check_layout(call, counts, displs, detail::size_of(comm()), out.count, out.type));
+    }
+    detail::check_collective(MPI_Scatterv(out.data, counts.data(), displs.data(), out.type, in.data,
+                                          detail::to_int(in.count), in.type, root, comm()),
+                             call, in.count, in.type);
+  }
+  /// scatterv() where only the root knows the counts: they are scattered first (one
+  /// MPI_Scatter of an int), then the blocks, packed in rank order in `send` (one
+  /// MPI_Scatterv). Every rank gets a new vector of its block.
+  template <class Send>
+  [[nodiscard]] std::vector<detail::element_t<Send>> scatterv(const Send& send,
+                                                             std::span<const int> counts, int root,
+                                                             exchange_counts_t) const {
+    detail::require_sendable<Send>();
+    const detail::collective_call call{"MPI_Scatter", comm(), root};
+    const bool is_root = detail::rank_in(comm()) == root;
+    if (is_root) detail::require_per_rank(call, counts.size(), detail::size_of(comm()), "the counts array");
+    int mine = 0;
+    detail::check_collective(MPI_Scatter(is_root ? counts.data() : nullptr, 1, MPI_INT, &mine, 1,
+                                         MPI_INT, root, comm()),
+                             call, 1, MPI_INT);
+    std::vector<detail::element_t<Send>> block(static_cast<std::size_t>(mine));
+    std::vector<int> displs;
+    if (is_root) displs = detail::packed_displs(counts, call);
+    scatterv(send, counts, displs, block, root);
+    return block;
+  }
+
+  /// Starts scatter() into `into` (MPI_Iscatter). Named buffers are borrowed and must outlive
+  /// the request; an `into` moved in is owned and handed back by wait().
+  template <class Send, class Into>
+  [[nodiscard]] auto iscatter(const Send& send, Into&& into, int root) const {
+    detail::require_sendable<Send>();
+    detail::require_writable<Into&&>();
+    using state = detail::payload_state<detail::kept_t<Into&&>>;
+    auto kept = std::make_unique<state>(
+        state{{"MPI_Iscatter", comm(), root}, 0, MPI_DATATYPE_NULL, detail::keep<Into&&>(into)});
+    const detail::mutable_buffer in = detail::recv_buffer(detail::payload_of(into, kept->payload));
+    kept->count = in.count;
+    kept->type = in.type;
+    detail::require_int_count(kept->call, in.count, in.type);
+    const detail::const_buffer out = root_blocks(send, kept->call, in);
+    MPI_Request handle = MPI_REQUEST_NULL;
+    detail::check_collective(MPI_Iscatter(out.data, detail::to_int(in.count), out.type, in.data,
+                                          detail::to_int(in.count), in.type, root, comm(), &handle),
+                             kept->call, in.count, in.type);
+    return collective_request<state>(std::move(kept), handle);
+  }
+
+ private:
+  [[nodiscard]] MPI_Comm comm() const noexcept { return static_cast<const Comm&>(*this).native(); }
+
+  /// The root's send buffer, checked to hold size() blocks of `in`; nothing on other ranks.
+  template <class Send>
+  detail::const_buffer root_blocks(const Send& send, const detail::collective_call& call,
+                                   const detail::mutable_buffer& in) const {
+    if (detail::rank_in(comm()) != *call.root) return {nullptr, 0, in.type};
+    const detail::const_buffer out = detail::send_buffer(send);
+    const std::size_t needed = in.count * static_cast<std::size_t>(detail::size_of(comm()));
+    if (out.count < needed) [[unlikely]] {
+      detail::raise_collective(MPI_ERR_COUNT, call, out.count, out.type,
+                               "the root's send buffer of " +
+                                   detail::describe_elements(out.count, out.type) +
+                                   " is smaller than size() blocks of " +
+                                   std::to_string(in.count) + " elements");
+    }
+    return out;
+  }
+
+};
+
+}  // namespace thinmpi

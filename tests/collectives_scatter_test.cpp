@@ -1,0 +1,90 @@
+// scatter, scatter_in_place, scatterv (counts given and exchanged) and iscatter, checked
+// against MPI_Scatter / MPI_Scatterv on the same data.
+
+#include <gtest/gtest.h>
+
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "support/ring.hpp"
+#include "thinmpi/thinmpi.hpp"
+
+namespace {
+
+using thinmpi_test::iota_from;
+using thinmpi_test::uz;
+
+TEST(Scatter, BlocksFromEveryRoot) {
+  auto world = thinmpi::world();
+  for (int root = 0; root < world.size(); ++root) {
+    const std::vector<int> all = world.rank() == root ? iota_from(0, uz(2 * world.size()))
+                                                      : std::vector<int>{};
+    std::vector<int> mine(2, -1);
+    world.scatter(all, mine, root);
+    std::vector<int> expected(2);
+    MPI_Scatter(all.data(), 2, MPI_INT, expected.data(), 2, MPI_INT, root, MPI_COMM_WORLD);
+    EXPECT_EQ(mine, expected);
+    EXPECT_EQ(mine, iota_from(2 * world.rank(), 2));
+  }
+}
+
+TEST(Scatter, InPlaceLeavesTheRootsBlock) {
+  auto world = thinmpi::world();
+  std::vector<int> buffer = world.rank() == 0 ? iota_from(0, uz(3 * world.size())) : std::vector<int>(3);
+  world.scatter_in_place(buffer, 0);
+  if (world.rank() != 0) {
+    EXPECT_EQ(buffer, iota_from(3 * world.rank(), 3));
+  } else {
+    EXPECT_EQ(buffer, iota_from(0, uz(3 * world.size())));
+  }
+}
+
+TEST(Scatter, ScattervWithCountsGivenAndExchanged) {
+  auto world = thinmpi::world();
+  // Rank r gets r elements of value r: rank 0 gets nothing.
+  std::vector<int> counts(uz(world.size()));
+  std::iota(counts.begin(), counts.end(), 0);
+  std::vector<int> displs(uz(world.size()));
+  std::exclusive_scan(counts.begin(), counts.end(), displs.begin(), 0);
+  std::vector<int> all;
+  for (int r = 0; r < world.size(); ++r) all.insert(all.end(), uz(r), r);
+  std::vector<int> mine(uz(world.rank()));
+  world.scatterv(all, counts, displs, mine, 0);
+  EXPECT_EQ(mine, std::vector<int>(uz(world.rank()), world.rank()));
+  std::vector<int> expected(uz(world.rank()));
+  MPI_Scatterv(all.data(), counts.data(), displs.data(), MPI_INT, expected.data(), world.rank(),
+               MPI_INT, 0, MPI_COMM_WORLD);
+  EXPECT_EQ(mine, expected);
+  const auto exchanged = world.scatterv(world.rank() == 0 ? all : std::vector<int>{},
+                                        world.rank() == 0 ? counts : std::vector<int>{}, 0,
+                                        thinmpi::exchange_counts);
+  EXPECT_EQ(exchanged, expected);
+}
+
+TEST(Scatter, NonblockingOwnsAMovedInBuffer) {
+  auto world = thinmpi::world();
+  const std::vector<std::string::value_type> all =
+      world.rank() == 0 ? std::vector<char>(uz(world.size()), 'q')
+                        : std::vector<char>{};
+  auto pending = world.iscatter(all, std::string(1, ' '), 0);
+  EXPECT_EQ(pending.wait(), "q");
+}
+
+TEST(Scatter, RootWithTooFewBlocksIsAnErrorBeforeMpi) {
+  auto world = thinmpi::world();
+  if (world.rank() == 0) {
+    std::vector<int> mine(4);
+    try {
+      world.scatter(std::vector<int>(3), mine, 0);
+      FAIL() << "no error";
+    } catch (const thinmpi::mpi_error& e) {
+      EXPECT_EQ(e.error_class(), MPI_ERR_COUNT);
+      EXPECT_NE(std::string(e.what()).find("smaller than size() blocks"), std::string::npos)
+          << e.what();
+    }
+  }
+  world.barrier();
+}
+
+}  // namespace
