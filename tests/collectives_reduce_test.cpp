@@ -325,4 +325,124 @@ TEST(ReduceLocal, MatchesMpiReduceLocal) {
   }
 }
 
+TEST(Iallreduce, AllFormsMatchC) {
+  auto world = thinmpi::world();
+  const std::vector<int> mine = contribution(world.rank());
+  const std::vector<int> sums = c_allreduce(mine, MPI_SUM);
+  auto allocated = world.iallreduce(mine, std::plus<>{});
+  std::vector<int> borrowed_into(mine.size());
+  auto borrowed = world.iallreduce(mine, borrowed_into, std::plus<>{});
+  auto owned = world.iallreduce(std::vector<int>(mine), std::vector<int>(mine.size() + 1),
+                                [](int a, int b) { return a + b; });
+  std::vector<int> in_place = mine;
+  auto in_place_request = world.iallreduce_in_place(in_place, std::plus<>{});
+  auto moved_in_place = world.iallreduce_in_place(std::vector<int>(mine), std::plus<>{});
+  EXPECT_EQ(allocated.wait(), sums);
+  borrowed.wait();
+  EXPECT_EQ(borrowed_into, sums);
+  EXPECT_EQ(owned.wait(), sums);  // the moved-in receive buffer, shrunk, handed back
+  in_place_request.wait();
+  EXPECT_EQ(in_place, sums);
+  EXPECT_EQ(moved_in_place.wait(), sums);
+}
+
+TEST(Iallreduce, TwoInFlightWithDifferentCapturedState) {
+  auto world = thinmpi::world();
+  const int mine = world.rank() + 3;
+  const int total = world.allreduce(mine, std::plus<>{});
+  int seven = 7;
+  int five = 5;
+  auto by_seven = world.iallreduce(mine % seven, [seven](int a, int b) { return (a + b) % seven; });
+  auto by_five = world.iallreduce(std::vector<int>(2, mine % five),
+                                  [five](int a, int b) { return (a + b) % five; });
+  seven = five = 1;  // the requests own copies of the operations
+  EXPECT_EQ(by_five.wait(), std::vector<int>(2, total % 5));
+  EXPECT_EQ(by_seven.wait(), total % 7);
+}
+
+TEST(Ireduce, AllFormsMatchC) {
+  auto world = thinmpi::world();
+  const std::vector<int> mine = contribution(world.rank(), 3);
+  const int root = world.size() - 1;
+  const bool is_root = world.rank() == root;
+  std::vector<int> expected(mine.size());
+  MPI_Reduce(mine.data(), expected.data(), 3, MPI_INT, MPI_MAX, root, MPI_COMM_WORLD);
+  auto allocated = world.ireduce(mine, thinmpi::max, root);
+  std::vector<int> into(is_root ? 3 : 0);
+  auto borrowed = world.ireduce(mine, into, thinmpi::max, root);
+  std::vector<int> in_place = mine;
+  auto in_place_request = world.ireduce_in_place(in_place, thinmpi::max, root);
+  const std::optional<std::vector<int>> result = allocated.wait();
+  ASSERT_EQ(result.has_value(), is_root);
+  borrowed.wait();
+  in_place_request.wait();
+  if (is_root) {
+    EXPECT_EQ(*result, expected);
+    EXPECT_EQ(into, expected);
+    EXPECT_EQ(in_place, expected);
+  }
+  const int offset = 100;
+  auto product = world.ireduce(
+      matrix_of(world.rank()),
+      [offset](const matrix& x, const matrix& y) {
+        return offset == 100 ? multiply(x, y) : matrix{};
+      },
+      root);
+  const matrix c_product = c_allreduce_product(matrix_of(world.rank()));
+  const std::optional<matrix> got = product.wait();
+  ASSERT_EQ(got.has_value(), is_root);
+  if (is_root) {
+    EXPECT_EQ(*got, c_product);
+  }
+}
+
+TEST(Iallreduce, SizeErrorBeforeMpiIsCalled) {
+  auto world = thinmpi::world();
+  std::vector<int> small(1);
+  EXPECT_THROW(static_cast<void>(world.iallreduce(std::vector<int>(2), small, std::plus<>{})),
+               thinmpi::mpi_error);
+  EXPECT_EQ(world.allreduce(1, std::plus<>{}), world.size());
+}
+
+#if THINMPI_HAS_PERSISTENT_COLLECTIVES
+TEST(AllreduceInit, RoundsReduceTheCurrentContents) {
+  auto world = thinmpi::world();
+  std::vector<int> mine(4);
+  std::vector<int> totals(4);
+  std::vector<int> in_place(4);
+  int factor = 1;
+  auto sum = world.allreduce_init(mine, totals, std::plus<>{});
+  auto stateful = world.allreduce_in_place_init(
+      in_place, [&factor](int a, int b) { return factor > 0 ? a + b : 0; });
+  for (int round = 0; round < 3; ++round) {
+    mine.assign(4, world.rank() + round);
+    in_place = mine;
+    const std::vector<int> expected = c_allreduce(mine, MPI_SUM);
+    sum.start();
+    sum.wait();
+    EXPECT_EQ(totals, expected);
+    stateful.start();
+    stateful.wait();
+    EXPECT_EQ(in_place, expected);
+  }
+}
+
+TEST(ReduceInit, RoundsReduceToRoot) {
+  auto world = thinmpi::world();
+  int mine = 0;
+  int total = -1;
+  auto sum = world.reduce_init(mine, total, std::plus<>{}, 0);
+  for (int round = 1; round <= 3; ++round) {
+    mine = world.rank() * round;
+    int expected = 0;
+    MPI_Reduce(&mine, &expected, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
+    sum.start();
+    sum.wait();
+    if (world.rank() == 0) {
+      EXPECT_EQ(total, expected);
+    }
+  }
+}
+#endif
+
 }  // namespace

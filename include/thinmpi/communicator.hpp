@@ -20,6 +20,8 @@
 #include "thinmpi/collectives/bcast.hpp"
 #include "thinmpi/collectives/gather.hpp"
 #include "thinmpi/collectives/reduce.hpp"
+#include "thinmpi/collectives/reduce_scatter.hpp"
+#include "thinmpi/collectives/scan.hpp"
 #include "thinmpi/collectives/scatter.hpp"
 #include "thinmpi/detail/comm_queries.hpp"
 #include "thinmpi/detail/mpi.hpp"
@@ -59,7 +61,10 @@ class comm_view : public p2p_send<comm_view>,
                   public collective_scatter<comm_view>,
                   public collective_allgather<comm_view>,
                   public collective_alltoall<comm_view>,
-                  public collective_reduce<comm_view> {
+                  public collective_reduce<comm_view>,
+
+                  public collective_reduce_scatter<comm_view>,
+                  public collective_scan<comm_view> {
  public:
   /// The null communicator.
   comm_view() noexcept = default;

@@ -2,6 +2,8 @@
 // diagnostic that tests/CMakeLists.txt expects; with no section defined the file compiles (the
 // control), so a failure below is the section's own and not a broken include.
 
+#include <complex>
+#include <functional>
 #include <list>
 #include <span>
 #include <string>
@@ -32,6 +34,11 @@ union number {
 
 struct with_pointer {
   int* p;
+};
+
+struct point {
+  double x;
+  double y;
 };
 
 }  // namespace
@@ -86,6 +93,26 @@ int main(int argc, char** argv) {
   world.alltoallv(std::vector<int>{1}, counts, into, counts);
 #elif defined(THINMPI_CF_DISCARDED_IALLGATHERV)
   world.iallgatherv(1, thinmpi::exchange_counts);
+#elif defined(THINMPI_CF_REDUCE_PLUS_ON_STRUCT)
+  static_cast<void>(world.allreduce(point{}, std::plus<>{}));
+#elif defined(THINMPI_CF_REDUCE_BIT_AND_ON_DOUBLE)
+  static_cast<void>(world.allreduce(1.0, std::bit_and<>{}));
+#elif defined(THINMPI_CF_REDUCE_LOGICAL_AND_ON_COMPLEX)
+  static_cast<void>(world.allreduce(std::complex<double>{}, std::logical_and<>{}));
+#elif defined(THINMPI_CF_REDUCE_MAX_ON_COMPLEX)
+  static_cast<void>(world.allreduce(std::complex<float>{}, thinmpi::max));
+#elif defined(THINMPI_CF_REDUCE_MINLOC_ON_INT)
+  static_cast<void>(world.allreduce(3, thinmpi::minloc));
+#elif defined(THINMPI_CF_REDUCE_OTHER_TYPES_OPERATION)
+  static_cast<void>(world.allreduce(1.5, std::plus<int>{}));
+#elif defined(THINMPI_CF_REDUCE_WRONG_SIGNATURE)
+  static_cast<void>(world.allreduce(1, [](int a) { return a; }));
+#elif defined(THINMPI_CF_REDUCE_MIXED_ELEMENTS)
+  std::vector<double> totals(3);
+  world.allreduce(std::vector<int>(3), totals, std::plus<>{});
+#elif defined(THINMPI_CF_REDUCE_INIT_TEMPORARY)
+  std::vector<int> totals(3);
+  auto request = world.allreduce_init(std::vector<int>(3), totals, std::plus<>{});
 #else
   // The control: the same kinds of calls, written correctly.
   int x = 0;
@@ -101,6 +128,14 @@ int main(int argc, char** argv) {
   const std::vector<int> ones(static_cast<std::size_t>(world.size()), 1);
   std::vector<int> received(ones.size());
   world.alltoallv(ones, ones, received, ones);
+  static_cast<void>(world.allreduce(point{}, [](const point& a, const point& b) {
+    return point{a.x + b.x, a.y + b.y};
+  }));
+  static_cast<void>(world.allreduce(std::byte{1}, std::bit_and<>{}));
+  static_cast<void>(world.allreduce(std::complex<double>{}, std::plus<>{}));
+  static_cast<void>(world.allreduce(1.5, std::plus<double>{}));
+  std::vector<int> totals(3);
+  world.allreduce(std::vector<int>(3), totals, std::plus<>{});
 #endif
   return 0;
 }

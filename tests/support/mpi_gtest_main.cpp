@@ -33,8 +33,16 @@ class barrier_after_each_test : public testing::EmptyTestEventListener {
 
 }  // namespace
 
+// Built a second time with THINMPI_TEST_THREAD_MULTIPLE for the tests that call MPI from
+// several threads.
+#if defined(THINMPI_TEST_THREAD_MULTIPLE)
+constexpr thinmpi::thread_level test_thread_level = thinmpi::thread_level::multiple;
+#else
+constexpr thinmpi::thread_level test_thread_level = thinmpi::thread_level::single;
+#endif
+
 int main(int argc, char** argv) {
-  thinmpi::environment env(argc, argv);
+  thinmpi::environment env(argc, argv, test_thread_level);
   testing::InitGoogleTest(&argc, argv);
   const int rank = thinmpi::world().rank();
   testing::TestEventListeners& listeners = testing::UnitTest::GetInstance()->listeners();

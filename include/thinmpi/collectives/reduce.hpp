@@ -12,29 +12,19 @@
 #include <string>
 #include <type_traits>
 
+#include "thinmpi/collective_request.hpp"
 #include "thinmpi/concepts.hpp"
 #include "thinmpi/detail/buffers.hpp"
 #include "thinmpi/detail/collective_call.hpp"
 #include "thinmpi/detail/mpi.hpp"
+#include "thinmpi/detail/persistent_calls.hpp"
 #include "thinmpi/detail/reduction_call.hpp"
 #include "thinmpi/detail/reduction_op.hpp"
+#include "thinmpi/detail/reduction_request.hpp"
 #include "thinmpi/ops.hpp"
+#include "thinmpi/persistent_request.hpp"
 
 namespace thinmpi {
-
-namespace detail {
-
-/// Where the root's reduction lands in `recv` when its size differs from `count`: checked and
-/// shrunk on the root only (another rank's buffer is not used). Only called when the sizes
-/// differ, so a matching call makes no MPI_Comm_rank.
-template <class Recv>
-[[gnu::cold, gnu::noinline]] void* rooted_target(Recv& recv, std::size_t count,
-                                                 const collective_call& call, MPI_Datatype type) {
-  if (rank_in(call.comm) != *call.root) return recv_buffer(recv).data;
-  return reduction_target(recv, count, call, type);
-}
-
-}  // namespace detail
 
 /// The reductions to one rank or to all ranks (comm_view derives from this family).
 template <class Comm>
@@ -83,10 +73,7 @@ class collective_reduce {
     detail::require_reduction_target<Send, Recv>();
     const detail::collective_call call{"MPI_Reduce", comm(), root};
     const detail::const_buffer in = detail::send_buffer(send);
-    void* out = detail::recv_buffer(recv).data;
-    if (detail::recv_buffer(recv).count != in.count) [[unlikely]] {
-      out = detail::rooted_target(recv, in.count, call, in.type);
-    }
+    void* out = detail::root_target(recv, in.count, call, in.type);
     const auto bound = detail::bind_op<detail::element_t<Send>>(op);
     detail::check_collective(
         MPI_Reduce(in.data, out, detail::reduction_count(in.count, call, in.type), in.type,
@@ -135,8 +122,184 @@ class collective_reduce {
         call, io.count, io.type);
   }
 
+  /// Starts an allreduce into recv (one MPI_Iallreduce). A named send or recv is borrowed and
+  /// must outlive the request; a temporary is moved in, and wait() hands recv back if it was.
+  /// The operation (with its captured state) is owned by the request. Sizes as for allreduce.
+  ///
+  ///     auto r = world.iallreduce(std::vector<double>(n, 1.0), std::vector<double>(n), op);
+  ///     std::vector<double> sums = r.wait();
+  template <class Send, class Recv, class Op>
+  [[nodiscard]] auto iallreduce(Send&& send, Recv&& recv, Op op) const {
+    detail::require_reduction<Send, Op>();
+    detail::require_nonblocking_target<Send, Recv>();
+    return detail::start_reduction(
+        {"MPI_Iallreduce", comm()}, detail::hold(std::forward<Send>(send)),
+        detail::hold(std::forward<Recv>(recv)), std::move(op), detail::post_all<&MPI_Iallreduce>{});
+  }
+
+  /// Starts an allreduce whose result wait() hands back (as allreduce(send, op) returns it).
+  ///
+  ///     auto r = world.iallreduce(local, std::plus<>{});  // ... overlap work ...
+  ///     std::vector<double> totals = r.wait();
+  template <class Send, class Op>
+  [[nodiscard]] auto iallreduce(Send&& send, Op op) const {
+    detail::require_reduction<Send, Op>();
+    using result_type = detail::reduction_result_t<Send>;
+    auto result = detail::make_result<result_type>(detail::send_buffer(send).count);
+    return detail::start_reduction({"MPI_Iallreduce", comm()},
+                                   detail::hold(std::forward<Send>(send)),
+                                   detail::owned<result_type>{std::move(result)}, std::move(op),
+                                   detail::post_all<&MPI_Iallreduce>{});
+  }
+
+  /// Starts an allreduce in place (MPI_IN_PLACE); a buffer moved in is handed back by wait().
+  template <class Buffer, class Op>
+  [[nodiscard]] auto iallreduce_in_place(Buffer&& buffer, Op op) const {
+    detail::require_reduction<Buffer, Op>();
+    detail::require_writable<Buffer>();
+    return detail::start_reduction({"MPI_Iallreduce", comm()}, detail::no_send{},
+                                   detail::hold(std::forward<Buffer>(buffer)), std::move(op),
+                                   detail::post_all<&MPI_Iallreduce>{});
+  }
+
+  /// Starts a reduce to root into recv (one MPI_Ireduce); buffers held as for iallreduce, sizes
+  /// checked as for reduce.
+  template <class Send, class Recv, class Op>
+  [[nodiscard]] auto ireduce(Send&& send, Recv&& recv, Op op, int root) const {
+    detail::require_reduction<Send, Op>();
+    detail::require_nonblocking_target<Send, Recv>();
+    return detail::start_reduction(
+        {"MPI_Ireduce", comm(), root}, detail::hold(std::forward<Send>(send)),
+        detail::hold(std::forward<Recv>(recv)), std::move(op),
+        [root](auto& s, MPI_Request* request) {
+          const auto [in, out] = detail::rooted_buffers(s, true);
+          return MPI_Ireduce(in, out, detail::reduction_count(s.count, s.call, s.type), s.type,
+                             s.bound.get(), root, s.call.comm, request);
+        });
+  }
+
+  /// Starts a reduce to root whose wait() hands back the result on root, std::nullopt
+  /// elsewhere. MPI_Comm_rank (local) and one MPI_Ireduce.
+  template <class Send, class Op>
+  [[nodiscard]] auto ireduce(Send&& send, Op op, int root) const {
+    detail::require_reduction<Send, Op>();
+    using result_type = detail::reduction_result_t<Send>;
+    const bool is_root = detail::rank_in(comm()) == root;
+    auto result = detail::make_result<result_type>(is_root ? detail::send_buffer(send).count : 0);
+    return detail::start_reduction<collective_request, detail::result_on::some_ranks>(
+        {"MPI_Ireduce", comm(), root}, detail::hold(std::forward<Send>(send)),
+        detail::owned<result_type>{std::move(result)}, std::move(op),
+        [root, is_root](auto& s, MPI_Request* request) {
+          const auto [in, out] = detail::rooted_buffers(s, is_root);
+          return MPI_Ireduce(in, is_root ? out : nullptr,
+                             detail::reduction_count(s.count, s.call, s.type), s.type,
+                             s.bound.get(), root, s.call.comm, request);
+        });
+  }
+
+  /// Starts a reduce into root's buffer in place (MPI_IN_PLACE on root). MPI_Comm_rank (local)
+  /// and one MPI_Ireduce.
+  template <class Buffer, class Op>
+  [[nodiscard]] auto ireduce_in_place(Buffer&& buffer, Op op, int root) const {
+    detail::require_reduction<Buffer, Op>();
+    detail::require_writable<Buffer>();
+    const bool is_root = detail::rank_in(comm()) == root;
+    return detail::start_reduction({"MPI_Ireduce", comm(), root}, detail::no_send{},
+                                   detail::hold(std::forward<Buffer>(buffer)), std::move(op),
+                                   [root, is_root](auto& s, MPI_Request* request) {
+                                     const auto [in, out] = detail::rooted_buffers(s, is_root);
+                                     return MPI_Ireduce(
+                                         in, out, detail::reduction_count(s.count, s.call, s.type),
+                                         s.type, s.bound.get(), root, s.call.comm, request);
+                                   });
+  }
+
+  /// A persistent allreduce of send into recv (MPI-4 MPI_Allreduce_init; Open MPI 4.1:
+  /// MPIX_Allreduce_init): each start() / wait() round reduces send's current contents into
+  /// recv. Both are borrowed (named buffers that outlive the request); the op is owned. Sizes
+  /// are checked once, here.
+  ///
+  ///     auto sum = world.allreduce_init(local, totals, std::plus<>{});
+  ///     for (...) { update(local); sum.start(); sum.wait(); use(totals); }
+  template <class Send, class Recv, class Op>
+  [[nodiscard]] auto allreduce_init(Send&& send, Recv&& recv, Op op) const {
+    detail::require_reduction<Send, Op>();
+    detail::require_nonblocking_target<Send, Recv>();
+    detail::require_named_buffer<Send&&>();
+    detail::require_named_buffer<Recv&&>();
+#if THINMPI_HAS_PERSISTENT_COLLECTIVES
+    return detail::start_reduction<persistent_request>(
+        {"MPI_Allreduce_init", comm()}, detail::hold(send), detail::hold(recv), std::move(op),
+        [](auto& s, MPI_Request* request) {
+          const detail::const_buffer in = detail::send_buffer(s.send.get());
+          s.count = in.count;
+          s.type = in.type;
+          void* out = detail::reduction_target(s.recv.get(), in.count, s.call, in.type);
+          return THINMPI_PERSISTENT_CALL(Allreduce_init)(
+              in.data, out, detail::reduction_count(in.count, s.call, in.type), in.type,
+              s.bound.get(), s.call.comm, MPI_INFO_NULL, request);
+        });
+#else
+    static_assert(detail::dependent_false<Comm>,
+                  "thinmpi: this MPI library has no persistent collectives (MPI-4 "
+                  "MPI_Allreduce_init, or Open MPI's MPIX_ extension); use iallreduce()");
+#endif
+  }
+
+  /// A persistent allreduce in place: each round replaces buffer with the reduction of every
+  /// rank's buffer (MPI_IN_PLACE).
+  template <class Buffer, class Op>
+  [[nodiscard]] auto allreduce_in_place_init(Buffer&& buffer, Op op) const {
+    detail::require_reduction<Buffer, Op>();
+    detail::require_writable<Buffer>();
+    detail::require_named_buffer<Buffer&&>();
+#if THINMPI_HAS_PERSISTENT_COLLECTIVES
+    return detail::start_reduction<persistent_request>(
+        {"MPI_Allreduce_init", comm()}, detail::no_send{}, detail::hold(buffer), std::move(op),
+        [](auto& s, MPI_Request* request) {
+          const detail::mutable_buffer io = detail::recv_buffer(s.recv.get());
+          s.count = io.count;
+          s.type = io.type;
+          return THINMPI_PERSISTENT_CALL(Allreduce_init)(
+              MPI_IN_PLACE, io.data, detail::reduction_count(io.count, s.call, io.type), io.type,
+              s.bound.get(), s.call.comm, MPI_INFO_NULL, request);
+        });
+#else
+    static_assert(detail::dependent_false<Comm>,
+                  "thinmpi: this MPI library has no persistent collectives (MPI-4 "
+                  "MPI_Allreduce_init, or Open MPI's MPIX_ extension); use iallreduce_in_place()");
+#endif
+  }
+
+  /// A persistent reduce to root (MPI_Reduce_init / MPIX_Reduce_init): each round reduces
+  /// send's current contents into recv on root. Buffers borrowed, sizes checked once, as for
+  /// reduce.
+  template <class Send, class Recv, class Op>
+  [[nodiscard]] auto reduce_init(Send&& send, Recv&& recv, Op op, int root) const {
+    detail::require_reduction<Send, Op>();
+    detail::require_nonblocking_target<Send, Recv>();
+    detail::require_named_buffer<Send&&>();
+    detail::require_named_buffer<Recv&&>();
+#if THINMPI_HAS_PERSISTENT_COLLECTIVES
+    return detail::start_reduction<persistent_request>(
+        {"MPI_Reduce_init", comm(), root}, detail::hold(send), detail::hold(recv), std::move(op),
+        [root](auto& s, MPI_Request* request) {
+          const auto [in, out] = detail::rooted_buffers(s, true);
+          return THINMPI_PERSISTENT_CALL(Reduce_init)(
+              in, out, detail::reduction_count(s.count, s.call, s.type), s.type, s.bound.get(),
+              root, s.call.comm, MPI_INFO_NULL, request);
+        });
+#else
+    static_assert(detail::dependent_false<Comm>,
+                  "thinmpi: this MPI library has no persistent collectives (MPI-4 "
+                  "MPI_Reduce_init, or Open MPI's MPIX_ extension); use ireduce()");
+#endif
+  }
+
  private:
-  [[nodiscard]] MPI_Comm comm() const noexcept { return static_cast<const Comm&>(*this).native(); }
+  [[nodiscard]] MPI_Comm comm() const noexcept {
+    return static_cast<const Comm&>(*this).native();
+  }
 };
 
 /// Reduces in into inout element-wise on this process, inout[i] = op(in[i], inout[i]), with

@@ -30,16 +30,39 @@ consteval void require_reduction() {
   }
 }
 
-/// Fails to compile, with one sentence naming the fix, unless a reduction of Send can write
-/// into Recv.
+/// Fails to compile unless Send and Recv hold the same element type.
 template <class Send, class Recv>
-consteval void require_reduction_target() {
-  require_receivable<Recv>();
-  if constexpr (payload<std::remove_cvref_t<Recv>>) {
+consteval void require_same_elements() {
+  if constexpr (payload<std::remove_cvref_t<Send>> && payload<std::remove_cvref_t<Recv>>) {
     static_assert(std::is_same_v<element_t<Send>, element_t<Recv>>,
                   "thinmpi: a reduction's send and receive buffers must hold the same element "
                   "type");
   }
+}
+
+/// Fails to compile, with one sentence naming the fix, unless a blocking reduction of Send
+/// can write into Recv (a named object or a view).
+template <class Send, class Recv>
+consteval void require_reduction_target() {
+  require_receivable<Recv>();
+  require_same_elements<Send, Recv>();
+}
+
+/// Fails to compile, with one sentence naming the fix, unless a nonblocking reduction of Send
+/// can write into Recv (a named object, borrowed, or a temporary, moved in and handed back).
+template <class Send, class Recv>
+consteval void require_nonblocking_target() {
+  require_writable<Recv>();
+  require_same_elements<Send, Recv>();
+}
+
+/// Fails to compile, with one sentence naming the fix, unless P is a named buffer: a
+/// persistent reduction reads and writes the same buffers on every round.
+template <class P>
+consteval void require_named_buffer() {
+  static_assert(std::is_lvalue_reference_v<P>,
+                "thinmpi: a persistent reduction uses the same buffers on every round; pass named "
+                "buffers that outlive the request, not temporaries");
 }
 
 /// The element count of a reduction as MPI's int; thinmpi's reductions stop at INT_MAX

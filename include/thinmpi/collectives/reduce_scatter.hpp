@@ -1,0 +1,197 @@
+#pragma once
+/// \file
+/// reduce_scatter_block and reduce_scatter: an element-wise reduction whose result is split
+/// among the ranks, in equal blocks or by counts. Operations as for allreduce
+/// (collectives/reduce.hpp).
+
+#include <cstddef>
+#include <numeric>
+#include <span>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "thinmpi/collective_request.hpp"
+#include "thinmpi/concepts.hpp"
+#include "thinmpi/detail/buffers.hpp"
+#include "thinmpi/detail/collective_call.hpp"
+#include "thinmpi/detail/mpi.hpp"
+#include "thinmpi/detail/reduction_call.hpp"
+#include "thinmpi/detail/reduction_request.hpp"
+#include "thinmpi/ops.hpp"
+
+namespace thinmpi {
+
+namespace detail {
+
+/// The block each rank receives of a reduce_scatter_block of `count` elements; mpi_error
+/// MPI_ERR_COUNT unless count splits evenly.
+[[nodiscard]] inline std::size_t block_of(std::size_t count, int ranks, const collective_call& call,
+                                          MPI_Datatype type) {
+  const auto parts = static_cast<std::size_t>(ranks);
+  if (count % parts != 0) [[unlikely]] {
+    raise_collective(MPI_ERR_COUNT, call, count, type,
+                     std::to_string(count) + " elements do not split into " +
+                         std::to_string(ranks) + " equal blocks, one per rank");
+  }
+  return count / parts;
+}
+
+/// Checks the counts of a reduce_scatter against the communicator and the send buffer (before
+/// MPI is called) and returns this rank's count.
+[[nodiscard]] inline std::size_t scatter_count(std::span<const int> counts, std::size_t sent,
+                                               const collective_call& call, MPI_Datatype type) {
+  const int ranks = size_of(call.comm);
+  if (counts.size() != static_cast<std::size_t>(ranks)) [[unlikely]] {
+    raise_collective(MPI_ERR_COUNT, call, sent, type,
+                     std::to_string(counts.size()) + " counts given for " + std::to_string(ranks) +
+                         " ranks; give one count per rank");
+  }
+  long long total = 0;
+  for (const int c : counts) {
+    if (c < 0) [[unlikely]] {
+      raise_collective(MPI_ERR_COUNT, call, sent, type, "a count is negative");
+    }
+    total += c;
+  }
+  if (static_cast<std::size_t>(total) != sent) [[unlikely]] {
+    raise_collective(MPI_ERR_COUNT, call, sent, type,
+                     "the counts add up to " + std::to_string(total) + " elements, but " +
+                         std::to_string(sent) + " are sent; they must be equal");
+  }
+  return static_cast<std::size_t>(counts[static_cast<std::size_t>(rank_in(call.comm))]);
+}
+
+}  // namespace detail
+
+/// The reductions whose result is scattered (comm_view derives from this family).
+template <class Comm>
+class collective_reduce_scatter {
+ public:
+  /// Reduces every rank's send element-wise and gives rank r block r of the result, each
+  /// block send.size() / ranks elements: MPI_Comm_size (local) and one
+  /// MPI_Reduce_scatter_block. send must split evenly (else mpi_error MPI_ERR_COUNT) and recv
+  /// hold a block (else MPI_ERR_BUFFER), both checked before MPI is called; a larger vector is
+  /// shrunk to the block.
+  template <class Send, class Recv, class Op>
+  void reduce_scatter_block(const Send& send, Recv&& recv, Op op) const {
+    detail::require_reduction<Send, Op>();
+    detail::require_reduction_target<Send, Recv>();
+    const detail::collective_call call{"MPI_Reduce_scatter_block", comm()};
+    const detail::const_buffer in = detail::send_buffer(send);
+    const std::size_t block = detail::block_of(in.count, detail::size_of(comm()), call, in.type);
+    void* out = detail::reduction_target(recv, block, call, in.type);
+    const auto bound = detail::bind_op<detail::element_t<Send>>(op);
+    detail::check_collective(
+        MPI_Reduce_scatter_block(in.data, out, detail::reduction_count(block, call, in.type),
+                                 in.type, bound.get(), comm()),
+        call, in.count, in.type);
+  }
+
+  /// This rank's block of the reduction, as a std::vector (see above).
+  ///
+  ///     std::vector<double> mine = world.reduce_scatter_block(all_parts, std::plus<>{});
+  template <class Send, class Op>
+  [[nodiscard]] std::vector<detail::element_t<Send>> reduce_scatter_block(const Send& send,
+                                                                          Op op) const {
+    std::vector<detail::element_t<Send>> result;
+    const std::size_t count = detail::send_buffer(send).count;
+    const int ranks = detail::size_of(comm());
+    if (count % static_cast<std::size_t>(ranks) == 0) {
+      result.resize(count / static_cast<std::size_t>(ranks));
+    }
+    reduce_scatter_block(send, result, op);
+    return result;
+  }
+
+  /// The reduction of every rank's buffer, rank r's block left at the start of its buffer
+  /// (MPI_IN_PLACE); a vector or string is shrunk to the block. MPI_Comm_size (local) and one
+  /// MPI_Reduce_scatter_block.
+  template <class Buffer, class Op>
+  void reduce_scatter_block_in_place(Buffer&& buffer, Op op) const {
+    detail::require_reduction<Buffer, Op>();
+    detail::require_receivable<Buffer>();
+    const detail::collective_call call{"MPI_Reduce_scatter_block", comm()};
+    const detail::mutable_buffer io = detail::recv_buffer(buffer);
+    const std::size_t block = detail::block_of(io.count, detail::size_of(comm()), call, io.type);
+    const auto bound = detail::bind_op<detail::element_t<Buffer>>(op);
+    detail::check_collective(MPI_Reduce_scatter_block(MPI_IN_PLACE, io.data,
+                                                      detail::reduction_count(block, call, io.type),
+                                                      io.type, bound.get(), comm()),
+                             call, io.count, io.type);
+    if constexpr (resizable_payload<std::remove_cvref_t<Buffer>>) buffer.resize(block);
+  }
+
+  /// Reduces every rank's send element-wise and gives rank r the counts[r] elements after
+  /// those of the ranks before it (one MPI_Reduce_scatter, after local MPI_Comm_size and
+  /// MPI_Comm_rank). counts must have one entry per rank adding up to send.size() (else
+  /// mpi_error MPI_ERR_COUNT) and recv room for counts[rank] (else MPI_ERR_BUFFER), checked
+  /// before MPI is called; a larger vector is shrunk.
+  template <class Send, class Recv, class Op>
+  void reduce_scatter(const Send& send, Recv&& recv, std::span<const int> counts, Op op) const {
+    detail::require_reduction<Send, Op>();
+    detail::require_reduction_target<Send, Recv>();
+    const detail::collective_call call{"MPI_Reduce_scatter", comm()};
+    const detail::const_buffer in = detail::send_buffer(send);
+    const std::size_t mine = detail::scatter_count(counts, in.count, call, in.type);
+    void* out = detail::reduction_target(recv, mine, call, in.type);
+    const auto bound = detail::bind_op<detail::element_t<Send>>(op);
+    static_cast<void>(detail::reduction_count(in.count, call, in.type));
+    detail::check_collective(
+        MPI_Reduce_scatter(in.data, out, counts.data(), in.type, bound.get(), comm()), call,
+        in.count, in.type);
+  }
+
+  /// This rank's counts[rank] elements of the reduction, as a std::vector (see above).
+  template <class Send, class Op>
+  [[nodiscard]] std::vector<detail::element_t<Send>> reduce_scatter(const Send& send,
+                                                                    std::span<const int> counts,
+                                                                    Op op) const {
+    std::vector<detail::element_t<Send>> result;
+    const int rank = detail::rank_in(comm());
+    if (rank < static_cast<int>(counts.size()) && counts[static_cast<std::size_t>(rank)] > 0) {
+      result.resize(static_cast<std::size_t>(counts[static_cast<std::size_t>(rank)]));
+    }
+    reduce_scatter(send, result, counts, op);
+    return result;
+  }
+
+  /// Starts a reduce_scatter_block into recv (MPI_Comm_size, local, and one
+  /// MPI_Ireduce_scatter_block). A named send or recv is borrowed and must outlive the request;
+  /// a temporary is moved in, and wait() hands recv back if it was. Sizes checked as for
+  /// reduce_scatter_block, before MPI is called.
+  template <class Send, class Recv, class Op>
+  [[nodiscard]] auto ireduce_scatter_block(Send&& send, Recv&& recv, Op op) const {
+    detail::require_reduction<Send, Op>();
+    detail::require_nonblocking_target<Send, Recv>();
+    const int ranks = detail::size_of(comm());
+    return detail::start_reduction(
+        {"MPI_Ireduce_scatter_block", comm()}, detail::hold(std::forward<Send>(send)),
+        detail::hold(std::forward<Recv>(recv)), std::move(op),
+        [ranks](auto& s, MPI_Request* request) {
+          const detail::const_buffer in = detail::send_buffer(s.send.get());
+          s.count = in.count;
+          s.type = in.type;
+          const std::size_t block = detail::block_of(in.count, ranks, s.call, in.type);
+          void* out = detail::reduction_target(s.recv.get(), block, s.call, in.type);
+          return MPI_Ireduce_scatter_block(in.data, out,
+                                           detail::reduction_count(block, s.call, in.type), in.type,
+                                           s.bound.get(), s.call.comm, request);
+        });
+  }
+
+  /// Starts a reduce_scatter_block whose wait() hands back this rank's block as a
+  /// std::vector.
+  template <class Send, class Op>
+  [[nodiscard]] auto ireduce_scatter_block(Send&& send, Op op) const {
+    const std::size_t count = detail::send_buffer(send).count;
+    const auto ranks = static_cast<std::size_t>(detail::size_of(comm()));
+    std::vector<detail::element_t<Send>> result(count % ranks == 0 ? count / ranks : 0);
+    return ireduce_scatter_block(std::forward<Send>(send), std::move(result), std::move(op));
+  }
+
+ private:
+  [[nodiscard]] MPI_Comm comm() const noexcept { return static_cast<const Comm&>(*this).native(); }
+};
+
+}  // namespace thinmpi

@@ -1,0 +1,163 @@
+#pragma once
+/// \file
+/// scan and exscan: prefix reductions over the ranks in rank order (into a buffer, allocating,
+/// in place). Operations as for allreduce (collectives/reduce.hpp).
+
+#include <optional>
+
+#include "thinmpi/collective_request.hpp"
+#include "thinmpi/concepts.hpp"
+#include "thinmpi/detail/buffers.hpp"
+#include "thinmpi/detail/collective_call.hpp"
+#include "thinmpi/detail/mpi.hpp"
+#include "thinmpi/detail/reduction_call.hpp"
+#include "thinmpi/detail/reduction_request.hpp"
+#include "thinmpi/ops.hpp"
+
+namespace thinmpi {
+
+/// The prefix reductions of a communicator (comm_view derives from this family).
+template <class Comm>
+class collective_scan {
+ public:
+  /// recv on rank r = send of ranks 0..r reduced with op, element-wise (one MPI_Scan). recv
+  /// needs room for send's elements (else mpi_error MPI_ERR_BUFFER before MPI is called); a
+  /// larger vector or string is shrunk to them.
+  ///
+  ///     world.scan(mine, prefix, std::plus<>{});
+  template <class Send, class Recv, class Op>
+  void scan(const Send& send, Recv&& recv, Op op) const {
+    detail::require_reduction<Send, Op>();
+    detail::require_reduction_target<Send, Recv>();
+    detail::reduce_into<&MPI_Scan>({"MPI_Scan", comm()}, send, recv, op);
+  }
+
+  /// The inclusive prefix reduction on this rank (one MPI_Scan), of send's type (a vector for
+  /// a span or C array).
+  ///
+  ///     int offset_end = world.scan(my_count, std::plus<>{});
+  template <class Send, class Op>
+  [[nodiscard]] detail::reduction_result_t<Send> scan(const Send& send, Op op) const {
+    detail::require_reduction<Send, Op>();
+    auto result =
+        detail::make_result<detail::reduction_result_t<Send>>(detail::send_buffer(send).count);
+    detail::reduce_into<&MPI_Scan>({"MPI_Scan", comm()}, send, result, op);
+    return result;
+  }
+
+  /// Replaces buffer with the inclusive prefix reduction (MPI_IN_PLACE, one MPI_Scan).
+  template <class Buffer, class Op>
+  void scan_in_place(Buffer&& buffer, Op op) const {
+    detail::require_reduction<Buffer, Op>();
+    detail::require_receivable<Buffer>();
+    detail::reduce_in_place<&MPI_Scan>({"MPI_Scan", comm()}, buffer, op);
+  }
+
+  /// recv on rank r > 0 = send of ranks 0..r-1 reduced with op (one MPI_Exscan). On rank 0
+  /// MPI defines no result: recv's contents there are undefined (the allocating form returns
+  /// std::nullopt instead). Sizes checked as for scan.
+  template <class Send, class Recv, class Op>
+  void exscan(const Send& send, Recv&& recv, Op op) const {
+    detail::require_reduction<Send, Op>();
+    detail::require_reduction_target<Send, Recv>();
+    detail::reduce_into<&MPI_Exscan>({"MPI_Exscan", comm()}, send, recv, op);
+  }
+
+  /// The exclusive prefix reduction on this rank, std::nullopt on rank 0 (where MPI defines
+  /// none). MPI_Comm_rank (local) and one MPI_Exscan.
+  ///
+  ///     std::size_t offset = world.exscan(my_count, std::plus<>{}).value_or(0);
+  template <class Send, class Op>
+  [[nodiscard]] std::optional<detail::reduction_result_t<Send>> exscan(const Send& send,
+                                                                       Op op) const {
+    detail::require_reduction<Send, Op>();
+    auto result =
+        detail::make_result<detail::reduction_result_t<Send>>(detail::send_buffer(send).count);
+    detail::reduce_into<&MPI_Exscan>({"MPI_Exscan", comm()}, send, result, op);
+    if (detail::rank_in(comm()) == 0) return std::nullopt;
+    return result;
+  }
+
+  /// Replaces buffer with the exclusive prefix reduction (MPI_IN_PLACE, one MPI_Exscan); rank
+  /// 0's buffer is undefined afterwards, as MPI says.
+  template <class Buffer, class Op>
+  void exscan_in_place(Buffer&& buffer, Op op) const {
+    detail::require_reduction<Buffer, Op>();
+    detail::require_receivable<Buffer>();
+    detail::reduce_in_place<&MPI_Exscan>({"MPI_Exscan", comm()}, buffer, op);
+  }
+
+  /// Starts a scan into recv (one MPI_Iscan). A named send or recv is borrowed and must
+  /// outlive the request; a temporary is moved in, and wait() hands recv back if it was.
+  template <class Send, class Recv, class Op>
+  [[nodiscard]] auto iscan(Send&& send, Recv&& recv, Op op) const {
+    detail::require_reduction<Send, Op>();
+    detail::require_nonblocking_target<Send, Recv>();
+    return detail::start_reduction({"MPI_Iscan", comm()}, detail::hold(std::forward<Send>(send)),
+                                   detail::hold(std::forward<Recv>(recv)), std::move(op),
+                                   detail::post_all<&MPI_Iscan>{});
+  }
+
+  /// Starts a scan whose result wait() hands back (as scan(send, op) returns it).
+  template <class Send, class Op>
+  [[nodiscard]] auto iscan(Send&& send, Op op) const {
+    detail::require_reduction<Send, Op>();
+    using result_type = detail::reduction_result_t<Send>;
+    auto result = detail::make_result<result_type>(detail::send_buffer(send).count);
+    return detail::start_reduction({"MPI_Iscan", comm()}, detail::hold(std::forward<Send>(send)),
+                                   detail::owned<result_type>{std::move(result)}, std::move(op),
+                                   detail::post_all<&MPI_Iscan>{});
+  }
+
+  /// Starts a scan in place (MPI_IN_PLACE); a buffer moved in is handed back by wait().
+  template <class Buffer, class Op>
+  [[nodiscard]] auto iscan_in_place(Buffer&& buffer, Op op) const {
+    detail::require_reduction<Buffer, Op>();
+    detail::require_writable<Buffer>();
+    return detail::start_reduction({"MPI_Iscan", comm()}, detail::no_send{},
+                                   detail::hold(std::forward<Buffer>(buffer)), std::move(op),
+                                   detail::post_all<&MPI_Iscan>{});
+  }
+
+  /// Starts an exscan into recv (one MPI_Iexscan); rank 0's recv is undefined afterwards.
+  template <class Send, class Recv, class Op>
+  [[nodiscard]] auto iexscan(Send&& send, Recv&& recv, Op op) const {
+    detail::require_reduction<Send, Op>();
+    detail::require_nonblocking_target<Send, Recv>();
+    return detail::start_reduction({"MPI_Iexscan", comm()}, detail::hold(std::forward<Send>(send)),
+                                   detail::hold(std::forward<Recv>(recv)), std::move(op),
+                                   detail::post_all<&MPI_Iexscan>{});
+  }
+
+  /// Starts an exscan whose wait() hands back the result, std::nullopt on rank 0.
+  /// MPI_Comm_rank (local) and one MPI_Iexscan.
+  template <class Send, class Op>
+  [[nodiscard]] auto iexscan(Send&& send, Op op) const {
+    detail::require_reduction<Send, Op>();
+    using result_type = detail::reduction_result_t<Send>;
+    auto result = detail::make_result<result_type>(detail::send_buffer(send).count);
+    const bool first_rank = detail::rank_in(comm()) == 0;
+    return detail::start_reduction<collective_request, detail::result_on::some_ranks>(
+        {"MPI_Iexscan", comm()}, detail::hold(std::forward<Send>(send)),
+        detail::owned<result_type>{std::move(result)}, std::move(op),
+        [first_rank](auto& s, MPI_Request* request) {
+          s.engaged = !first_rank;
+          return detail::post_all<&MPI_Iexscan>{}(s, request);
+        });
+  }
+
+  /// Starts an exscan in place (MPI_IN_PLACE); rank 0's buffer is undefined afterwards.
+  template <class Buffer, class Op>
+  [[nodiscard]] auto iexscan_in_place(Buffer&& buffer, Op op) const {
+    detail::require_reduction<Buffer, Op>();
+    detail::require_writable<Buffer>();
+    return detail::start_reduction({"MPI_Iexscan", comm()}, detail::no_send{},
+                                   detail::hold(std::forward<Buffer>(buffer)), std::move(op),
+                                   detail::post_all<&MPI_Iexscan>{});
+  }
+
+ private:
+  [[nodiscard]] MPI_Comm comm() const noexcept { return static_cast<const Comm&>(*this).native(); }
+};
+
+}  // namespace thinmpi

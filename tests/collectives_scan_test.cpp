@@ -1,0 +1,114 @@
+// scan and exscan: every form against MPI_Scan / MPI_Exscan called directly in the same test,
+// with a predefined operation, a non-commutative user operation and a stateful one.
+
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "thinmpi/thinmpi.hpp"
+
+namespace {
+
+std::vector<long> contribution(int rank) {
+  return {rank + 1L, 2L * rank, 7L, -rank - 0L};
+}
+
+std::vector<long> c_prefix(const std::vector<long>& mine, bool exclusive) {
+  std::vector<long> out(mine.size(), -99);
+  const auto call = exclusive ? &MPI_Exscan : &MPI_Scan;
+  call(mine.data(), out.data(), static_cast<int>(mine.size()), MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
+  return out;
+}
+
+/// Associative and not commutative: keeps the left operand, so a scan that combines in rank
+/// order gives every rank rank 0's value.
+long first(long a, long) {
+  return a;
+}
+
+TEST(Scan, AllFormsMatchC) {
+  auto world = thinmpi::world();
+  const std::vector<long> mine = contribution(world.rank());
+  const std::vector<long> expected = c_prefix(mine, false);
+  EXPECT_EQ(world.scan(mine, std::plus<>{}), expected);
+  std::vector<long> into(10);
+  world.scan(std::span<const long>(mine), into, std::plus<>{});
+  EXPECT_EQ(into, expected);
+  std::vector<long> in_place = mine;
+  world.scan_in_place(in_place, std::plus<>{});
+  EXPECT_EQ(in_place, expected);
+  EXPECT_EQ(world.scan(world.rank() + 5L, &first), 5L);  // rank order: rank 0's value
+  const long base = 1000;
+  EXPECT_EQ(world.scan(1L, [base](long a, long b) { return (a + b) % base; }), world.rank() + 1L);
+  EXPECT_TRUE(world.scan(std::vector<long>{}, std::plus<>{}).empty());
+}
+
+TEST(Exscan, AllFormsMatchC) {
+  auto world = thinmpi::world();
+  const std::vector<long> mine = contribution(world.rank());
+  const std::vector<long> expected = c_prefix(mine, true);
+  const bool first_rank = world.rank() == 0;
+  const std::optional<std::vector<long>> allocated = world.exscan(mine, std::plus<>{});
+  ASSERT_EQ(allocated.has_value(), !first_rank);
+  if (!first_rank) {
+    EXPECT_EQ(*allocated, expected);
+  }
+  std::vector<long> into(mine.size());
+  world.exscan(mine, into, std::plus<>{});
+  std::vector<long> in_place = mine;
+  world.exscan_in_place(in_place, std::plus<>{});
+  if (!first_rank) {
+    EXPECT_EQ(into, expected);
+    EXPECT_EQ(in_place, expected);
+  }
+  const std::optional<long> offset = world.exscan(3L, [](long a, long b) { return a + b; });
+  EXPECT_EQ(offset.value_or(0), 3L * world.rank());
+}
+
+TEST(Scan, ReceiveTooSmallIsReported) {
+  auto world = thinmpi::world();
+  const std::vector<long> mine(3, 1);
+  std::vector<long> small;
+  try {
+    world.exscan(mine, small, std::plus<>{});
+    FAIL() << "expected thinmpi::mpi_error";
+  } catch (const thinmpi::mpi_error& e) {
+    EXPECT_EQ(e.error_class(), MPI_ERR_BUFFER);
+    EXPECT_EQ(e.operation(), "MPI_Exscan");
+  }
+  EXPECT_EQ(world.scan(1, std::plus<>{}), world.rank() + 1);
+}
+
+TEST(Iscan, AllFormsMatchC) {
+  auto world = thinmpi::world();
+  const std::vector<long> mine = contribution(world.rank());
+  const std::vector<long> inclusive = c_prefix(mine, false);
+  const std::vector<long> exclusive = c_prefix(mine, true);
+  auto allocated = world.iscan(mine, std::plus<>{});
+  std::vector<long> into(mine.size());
+  auto borrowed = world.iscan(mine, into, std::plus<>{});
+  auto in_place = world.iscan_in_place(std::vector<long>(mine), std::plus<>{});
+  auto ex_allocated = world.iexscan(std::vector<long>(mine), std::plus<>{});
+  std::vector<long> ex_into(mine.size());
+  auto ex_borrowed = world.iexscan(mine, ex_into, [](long a, long b) { return a + b; });
+  std::vector<long> ex_in_place = mine;
+  auto ex_in_place_request = world.iexscan_in_place(ex_in_place, std::plus<>{});
+  EXPECT_EQ(allocated.wait(), inclusive);
+  borrowed.wait();
+  EXPECT_EQ(into, inclusive);
+  EXPECT_EQ(in_place.wait(), inclusive);
+  const std::optional<std::vector<long>> ex = ex_allocated.wait();
+  ex_borrowed.wait();
+  ex_in_place_request.wait();
+  ASSERT_EQ(ex.has_value(), world.rank() != 0);
+  if (world.rank() != 0) {
+    EXPECT_EQ(*ex, exclusive);
+    EXPECT_EQ(ex_into, exclusive);
+    EXPECT_EQ(ex_in_place, exclusive);
+  }
+}
+
+}  // namespace
