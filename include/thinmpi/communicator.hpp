@@ -62,7 +62,6 @@ class comm_view : public p2p_send<comm_view>,
                   public collective_allgather<comm_view>,
                   public collective_alltoall<comm_view>,
                   public collective_reduce<comm_view>,
-
                   public collective_reduce_scatter<comm_view>,
                   public collective_scan<comm_view> {
  public:
