@@ -15,6 +15,7 @@
 #include "thinmpi/collectives/exchange_counts.hpp"
 #include "thinmpi/concepts.hpp"
 #include "thinmpi/detail/buffers.hpp"
+#include "thinmpi/detail/collective_buffers.hpp"
 #include "thinmpi/detail/collective_call.hpp"
 #include "thinmpi/detail/comm_queries.hpp"
 #include "thinmpi/detail/mpi.hpp"
@@ -23,14 +24,6 @@
 namespace thinmpi {
 
 namespace detail {
-
-/// Shrinks a resizable target to `count` elements (a collective filled that many).
-template <class Into>
-void shrink_to(Into& into, std::size_t count) {
-  if constexpr (resizable_payload<std::remove_cvref_t<Into>>) {
-    if (into.size() > count) into.resize(count);
-  }
-}
 
 /// The State of igather into a new vector on the root: the vector, engaged on the root.
 template <class E>
