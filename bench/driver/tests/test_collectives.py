@@ -47,6 +47,11 @@ class Jobs(unittest.TestCase):
         self.assertEqual([j.count for j in programs], [4096, 65536, 4096, 65536])
         self.assertEqual([j.ranks for j in jobs if j.audit], [2, 4])
 
+    def test_smoke_runs_one_size_and_small_programs(self):
+        jobs = collectives.jobs_for(build(), "smoke")
+        self.assertEqual([j.count for j in jobs if not j.audit],
+                         [1, collectives.SMOKE_PROGRAM_COUNT] * 2)
+
     def test_api_filter_keeps_c(self):
         jobs = collectives.jobs_for(build(), "smoke", sizes=(4,), api_filter=("boost",))
         self.assertEqual(jobs[0].variants, ("c/allreduce/sum", "boost/allreduce/plus"))

@@ -24,12 +24,15 @@ def find_builds(setup, options):
     return found
 
 
-def _run_job(job, reps, part):
-    """All repetitions of one job into `part`; stops at the first failure."""
+def _run_job(job, reps, part, failures):
+    """All repetitions of one job into `part`; stops at the first failure, which also goes to
+    the run's `failures` (so --strict and the report's failure table see it)."""
     for rep in range(1 if job.audit else reps):
         records, audit_lines, error = collectives.launch(job, rep)
         if error:
             part["failures"].append({"what": job.key, "error": error})
+            failures.append({"what": job.key, "mpi": job.build.mpi,
+                             "compiler": job.build.compiler, "error": error})
             return False
         if job.audit:
             part["audit"] += collectives.audit_rows(job, audit_lines)
@@ -50,7 +53,7 @@ def run(setup, options, mode):
             jobs += collectives.jobs_for(build, mode, options.sizes, options.api)
     reps = collectives.COUNTS[mode].reps
     for number, job in enumerate(jobs, 1):
-        ok = _run_job(job, reps, part)
+        ok = _run_job(job, reps, part, setup.failures)
         print(f"[collectives {number}/{len(jobs)}] {'' if ok else 'FAILED '}{job.key}",
               file=sys.stderr)
     return recompute(part)

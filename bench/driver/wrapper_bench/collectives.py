@@ -21,6 +21,7 @@ from .runner import ROOT_ENV
 RANKS = (2, 4)
 COLL_BYTES = (4, 32, 256, 4096, 65536, 1048576)
 PROGRAM_COUNTS = (4096, 65536)  # elements per rank of the programs (sample sort, BFS)
+SMOKE_PROGRAM_COUNT = 512
 AUDIT_CALLS = 20
 
 
@@ -97,15 +98,18 @@ def _kept(build, api_filter):
 def jobs_for(build, mode, sizes=None, api_filter=None):
     """The timed launches of one build over ranks and sizes, then one audit per rank count."""
     counts, jobs = COUNTS[mode], []
+    sizes = sizes or COLL_BYTES
+    if mode == "smoke":  # make test: one size, the smallest programs
+        sizes = sizes[:1]
     names = _kept(build, api_filter)
     collectives = tuple(n for n in names if not _is_program(build, n))
     programs = tuple(n for n in names if _is_program(build, n))
     for ranks in RANKS:
-        for size in sizes or COLL_BYTES:
+        for size in sizes:
             iterations = iterations_at(counts.iterations, size, ranks)
             jobs.append(CollJob(build, ranks, max(1, size // 4), collectives, iterations,
                                 min(counts.blocks, iterations)))
-        for count in PROGRAM_COUNTS[:1] if mode == "smoke" else PROGRAM_COUNTS:
+        for count in (SMOKE_PROGRAM_COUNT,) if mode == "smoke" else PROGRAM_COUNTS:
             if programs:
                 iterations = max(10, counts.iterations // 50)
                 jobs.append(CollJob(build, ranks, count, programs, iterations,
