@@ -86,7 +86,7 @@ if(THINMPI_BUILD_TESTS)
   foreach(ranks 2 4)
     add_test(NAME wb_coll_smoke.${ranks}ranks
              COMMAND ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${ranks} $<TARGET_FILE:wb_coll>
-                     --variants all --count 5 --iterations 20 --warmup 2 --blocks 2)
+                     --variants all --count 5 --iterations 4 --warmup 1 --blocks 2)
     if(WB_MPI_VENDOR STREQUAL "openmpi")
       set_tests_properties(
         wb_coll_smoke.${ranks}ranks

@@ -99,12 +99,13 @@ def jobs_for(build, mode, sizes=None, api_filter=None):
     """The timed launches of one build over ranks and sizes, then one audit per rank count."""
     counts, jobs = COUNTS[mode], []
     sizes = sizes or COLL_BYTES
-    if mode == "smoke":  # make test: one size, the smallest programs
-        sizes = sizes[:1]
+    ranks_list = RANKS
+    if mode == "smoke":  # make test: one size, the smallest programs, 2 ranks (ctest has 4)
+        sizes, ranks_list = sizes[:1], RANKS[:1]
     names = _kept(build, api_filter)
     collectives = tuple(n for n in names if not _is_program(build, n))
     programs = tuple(n for n in names if _is_program(build, n))
-    for ranks in RANKS:
+    for ranks in ranks_list:
         for size in sizes:
             iterations = iterations_at(counts.iterations, size, ranks)
             jobs.append(CollJob(build, ranks, max(1, size // 4), collectives, iterations,
