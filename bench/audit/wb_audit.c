@@ -13,18 +13,19 @@
 #include <unistd.h>
 
 #include "wb_audit_calls.h"
+#include "wb_audit_coll_calls.h"
 
 #define WB_ENUM_SEND(name, params, args, n, t) WB_CALL_##name,
 #define WB_ENUM(name, params, args) WB_CALL_##name,
 enum {
   WB_SEND_CALLS(WB_ENUM_SEND) WB_SEND_CALLS_C(WB_ENUM_SEND) WB_CALLS(WB_ENUM) WB_CALLS_C(WB_ENUM)
-      WB_CALL_COUNT
+      WB_COLL_CALLS(WB_ENUM) WB_CALL_COUNT
 };
 
 #define WB_NAME_SEND(name, params, args, n, t) "MPI_" #name,
 #define WB_NAME(name, params, args) "MPI_" #name,
 static const char* const call_names[WB_CALL_COUNT] = {WB_SEND_CALLS(WB_NAME_SEND) WB_SEND_CALLS_C(
-    WB_NAME_SEND) WB_CALLS(WB_NAME) WB_CALLS_C(WB_NAME)};
+    WB_NAME_SEND) WB_CALLS(WB_NAME) WB_CALLS_C(WB_NAME) WB_COLL_CALLS(WB_NAME)};
 
 static struct {
   int open;
@@ -59,6 +60,7 @@ WB_SEND_CALLS(WB_WRAP_SEND)
 WB_SEND_CALLS_C(WB_WRAP_SEND)
 WB_CALLS(WB_WRAP)
 WB_CALLS_C(WB_WRAP)
+WB_COLL_CALLS(WB_WRAP)
 
 static void open_window(const char* label) {
   memset(&window, 0, sizeof window);

@@ -13,7 +13,7 @@ import time
 from datetime import datetime
 from pathlib import Path
 
-from . import audit, charts, compare, detect, matrix, schema
+from . import audit, charts, coll_report, coll_suite, compare, detect, matrix, schema
 from .render_html import render_html
 from .render_md import render_md
 from .runner import ROOT_ENV, Progress, estimated_seconds, launch
@@ -44,7 +44,7 @@ def parse(argv):
     parser.add_argument("--sizes", type=lambda t: tuple(int(s) for s in t.split(",")),
                         help="sweep sizes in bytes (default 4,32,256,4096,65536,1048576)")
     parser.add_argument("--suites", type=_list, default=matrix.SUITES,
-                        help="tiny,sweep,osu,audit")
+                        help="tiny,sweep,osu,audit,collectives")
     parser.add_argument("--out", default=str(REPO / "bench-results"))
     parser.add_argument("--build-prefix", default=str(REPO / "build" / "bench-"))
     parser.add_argument("--no-build", action="store_true", help="use the builds already there")
@@ -172,6 +172,7 @@ def write_outputs(doc, records, out_dir):
     """results.json, results.csv, runs.jsonl (every launch's raw records), the charts and both
     reports, into out_dir; returns the schema problems of the document."""
     drawn = charts.draw_all(doc["cells"], out_dir)
+    drawn += coll_report.draw(doc.get("collectives", {}).get("cells", []), out_dir)
     (out_dir / "results.json").write_text(json.dumps(doc, indent=1))
     (out_dir / "runs.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
     schema.write_csv(doc, out_dir / "results.csv")
@@ -193,6 +194,8 @@ def render_again(folder):
     records = detect.json_lines((folder / "runs.jsonl").read_text())
     doc = make_document(old["context"], records, old["audit"], old["symbols"], old["missing"],
                         old["failures"])
+    if "collectives" in old:
+        doc["collectives"] = coll_suite.recompute(old["collectives"])
     problems = write_outputs(doc, records, folder)
     print(f"wrapper-bench: rewrote {folder / 'report.md'}", file=sys.stderr)
     return 1 if problems else 0
@@ -222,6 +225,8 @@ def main(argv):
                                  "end": round(os.getloadavg()[0], 2)})
     doc = make_document(context, collector.records, collector.audit_rows, symbols,
                         setup.missing, setup.failures)
+    if "collectives" in options.suites:
+        doc["collectives"] = coll_suite.run(setup, options, context["mode"])
     out_dir = new_results_dir(options.out)
     problems = write_outputs(doc, collector.records, out_dir)
     print(f"wrapper-bench: {len(doc['cells'])} cells, {len(setup.missing)} missing, "

@@ -10,7 +10,7 @@ TINY_INT_COUNTS = (1, 8, 64)
 TINY_CHAR_COUNTS = (8, 64)
 SWEEP_BYTES = (4, 32, 256, 4096, 65536, 1048576)
 OSU_BYTES = tuple(2**k for k in range(23))  # 1 B .. 4 MiB
-SUITES = ("tiny", "sweep", "osu", "audit")
+SUITES = ("tiny", "sweep", "osu", "audit", "collectives")
 
 # Variants of the size sweep, of the OSU sweep, and mpi4py's (objects stop where they stop being
 # practical, as in the article).
@@ -173,7 +173,8 @@ def audit_jobs(build, counts, filters, baselines):
             if (names := _chosen(build, group, count, filters))]
 
 
-SUITE_JOBS = {"tiny": tiny_jobs, "sweep": sweep_jobs, "osu": osu_jobs, "audit": audit_jobs}
+SUITE_JOBS = {"tiny": tiny_jobs, "sweep": sweep_jobs, "osu": osu_jobs, "audit": audit_jobs,
+              "collectives": lambda *_: []}  # its own launches: coll_suite.py
 
 
 def expand(builds, filters, counts_by_suite, baselines):
@@ -182,5 +183,5 @@ def expand(builds, filters, counts_by_suite, baselines):
     for suite in filters.suites:
         for build in builds:
             if filters.keeps_build(build):
-                jobs.extend(SUITE_JOBS[suite](build, counts_by_suite[suite], filters, baselines))
+                jobs.extend(SUITE_JOBS[suite](build, counts_by_suite.get(suite), filters, baselines))
     return jobs

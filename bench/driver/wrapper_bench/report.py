@@ -2,7 +2,7 @@
 
 from dataclasses import dataclass, field
 
-from . import path_tables, tables
+from . import coll_report, path_tables, tables
 from .conclusions import conclusions
 
 
@@ -71,7 +71,9 @@ def _conclusion_lines(doc):
 def build_sections(doc, charts):
     """The report's sections, the article's order first."""
     cells = doc["cells"]
-    return [
+    collectives = coll_report.sections(doc["collectives"], charts, Section) \
+        if "collectives" in doc else []
+    article = [
         Section("What actually mattered, on this machine",
                 _conclusion_lines(doc) + noise_lines(cells, doc["context"])),
         Section("C MPI: the floor", tables=[tables.c_floor(cells)]),
@@ -93,6 +95,7 @@ def build_sections(doc, charts):
                 tables=[path_tables.missing_table(doc["missing"]),
                         path_tables.failures_table(doc["failures"])]),
     ]
+    return article[:-1] + collectives + article[-1:]  # missing and failed cells stay last
 
 
 METHOD = ("Two ranks on one node; rank 0 sends, rank 1 sends the same kind of payload back; "

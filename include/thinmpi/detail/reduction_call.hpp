@@ -14,6 +14,7 @@
 #include "thinmpi/datatype.hpp"
 #include "thinmpi/detail/buffers.hpp"
 #include "thinmpi/detail/collective_call.hpp"
+#include "thinmpi/detail/comm_queries.hpp"
 #include "thinmpi/detail/mpi.hpp"
 #include "thinmpi/detail/narrow.hpp"
 #include "thinmpi/detail/reduction_op.hpp"
@@ -154,20 +155,6 @@ template <reduce_all_function* Call, class Buffer, class Op>
   check_collective(Call(MPI_IN_PLACE, io.data, reduction_count(io.count, call, io.type), io.type,
                         bound.get(), call.comm),
                    call, io.count, io.type);
-}
-
-/// The calling rank, for the forms whose arguments differ between ranks (a local query).
-[[nodiscard]] inline int rank_in(MPI_Comm comm) {
-  int rank = 0;
-  check(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank", comm);
-  return rank;
-}
-
-/// The number of ranks (a local query).
-[[nodiscard]] inline int size_of(MPI_Comm comm) {
-  int size = 0;
-  check(MPI_Comm_size(comm, &size), "MPI_Comm_size", comm);
-  return size;
 }
 
 }  // namespace thinmpi::detail

@@ -1,0 +1,128 @@
+"""The collectives suite on fixture data: jobs, launch commands, cells, audit rows, report."""
+
+import tempfile
+import unittest
+from pathlib import Path
+
+from wrapper_bench import coll_report, collectives, coll_suite
+from wrapper_bench.report import Section
+
+VARIANTS = [{"variant": "c/allreduce/sum", "api": "c", "program": False},
+            {"variant": "thinmpi/allreduce/plus", "api": "thinmpi", "program": False},
+            {"variant": "boost/allreduce/plus", "api": "boost", "program": False},
+            {"variant": "c/sample_sort/program", "api": "c", "program": True}]
+
+
+def build(mpi="openmpi"):
+    return collectives.CollBuild(mpi, "gcc", f"mpiexec.{mpi}", ["/x/wb_coll"], VARIANTS,
+                                 "/x/libwb_audit.so")
+
+
+def record(variant, blocks, rep=0, job="j", ranks=2, count=1, baseline="c/allreduce/sum"):
+    api, op, form = variant.split("/")
+    return {"variant": variant, "api": api, "op": op, "form": form,
+            "baseline": None if api == "c" else baseline, "ranks": ranks, "count": count,
+            "bytes": 4 * count, "iterations": 100, "blocks": len(blocks), "us": sum(blocks) /
+            len(blocks), "block_us": blocks, "verified": True, "mpi": "openmpi",
+            "compiler": "gcc", "rep": rep, "job": job}
+
+
+def fixture_records():
+    """Two processes; thinmpi is 1.01x C in both, Boost 2x in the first and 4x in the second."""
+    return [record("c/allreduce/sum", [10.0, 2.0, 9.0], 0, "a"),
+            record("thinmpi/allreduce/plus", [2.02, 8.0, 7.0], 0, "a"),
+            record("boost/allreduce/plus", [4.0, 5.0, 6.0], 0, "a"),
+            record("c/allreduce/sum", [3.0, 3.0], 1, "a"),
+            record("thinmpi/allreduce/plus", [3.03, 3.03], 1, "a"),
+            record("boost/allreduce/plus", [12.0, 12.0], 1, "a")]
+
+
+class Jobs(unittest.TestCase):
+    def test_every_rank_count_and_size_then_programs_then_an_audit(self):
+        jobs = collectives.jobs_for(build(), "quick", sizes=(4, 1048576))
+        timed = [(j.ranks, j.count) for j in jobs if not j.audit and
+                 "c/allreduce/sum" in j.variants]
+        self.assertEqual(timed, [(2, 1), (2, 262144), (4, 1), (4, 262144)])
+        programs = [j for j in jobs if j.variants == ("c/sample_sort/program",)]
+        self.assertEqual([j.count for j in programs], [4096, 65536, 4096, 65536])
+        self.assertEqual([j.ranks for j in jobs if j.audit], [2, 4])
+
+    def test_smoke_runs_one_size_and_small_programs(self):
+        jobs = collectives.jobs_for(build(), "smoke")
+        self.assertEqual([j.count for j in jobs if not j.audit],
+                         [1, collectives.SMOKE_PROGRAM_COUNT])
+
+    def test_api_filter_keeps_c(self):
+        jobs = collectives.jobs_for(build(), "smoke", sizes=(4,), api_filter=("boost",))
+        self.assertEqual(jobs[0].variants, ("c/allreduce/sum", "boost/allreduce/plus"))
+
+    def test_fewer_calls_for_big_messages_and_oversubscribed_ranks(self):
+        self.assertEqual(collectives.iterations_at(1000, 4, 2), 1000)
+        self.assertEqual(collectives.iterations_at(1000, 1048576, 2), 40)
+        self.assertEqual(collectives.iterations_at(1000, 1048576, 4), 20)
+
+
+class Commands(unittest.TestCase):
+    def test_two_ranks_bind_four_oversubscribe_on_openmpi(self):
+        two = collectives.CollJob(build(), 2, 1, ("c/allreduce/sum",), 100, 10)
+        four = collectives.CollJob(build(), 4, 1, ("c/allreduce/sum",), 100, 10)
+        self.assertIn("--bind-to", collectives.command(two))
+        self.assertIn("--oversubscribe", collectives.command(four))
+        self.assertNotIn("--bind-to", collectives.command(four))
+
+    def test_audit_preloads_the_counter_with_the_mpis_own_flag(self):
+        job = collectives.CollJob(build("mpich"), 2, 8, ("c/allreduce/sum",), 20, 1, True)
+        line = collectives.command(job, "/tmp/a.jsonl")
+        self.assertIn("-genv", line)
+        self.assertEqual(line[line.index("--audit") + 1], "20")
+
+
+class Cells(unittest.TestCase):
+    def test_low_decile_of_blocks(self):
+        self.assertEqual(collectives.process_value({"block_us": [5.0, 1.0, 3.0], "us": 3}), 1.0)
+        self.assertEqual(collectives.process_value({"us": 3.0}), 3.0)
+
+    def test_ratios_are_taken_inside_each_process(self):
+        cells = {c["variant"]: c for c in collectives.aggregate(fixture_records())}
+        self.assertAlmostEqual(cells["thinmpi/allreduce/plus"]["ratio"]["median"], 1.01)
+        self.assertEqual(cells["boost/allreduce/plus"]["ratio"]["min"], 2.0)
+        self.assertEqual(cells["boost/allreduce/plus"]["ratio"]["max"], 4.0)
+        self.assertIsNone(cells["c/allreduce/sum"]["ratio"])
+        self.assertEqual(cells["c/allreduce/sum"]["reps"], 2)
+
+    def test_audit_rows_are_per_call_and_rank(self):
+        job = collectives.CollJob(build(), 2, 8, ("boost/allreduce/lambda",), 20, 1, True)
+        lines = [{"label": "boost/allreduce/lambda", "rank": r,
+                  "calls": {"MPI_Allreduce": 20, "MPI_Op_create": 20}} for r in (0, 1)]
+        (row,) = collectives.audit_rows(job, lines)
+        self.assertEqual(row["calls"], {"MPI_Allreduce": 1.0, "MPI_Op_create": 1.0})
+        self.assertEqual(row["ranks"], 2)
+
+
+class Report(unittest.TestCase):
+    def part(self):
+        return coll_suite.recompute({"ranks": [2, 4], "records": fixture_records(),
+                                     "audit": [], "failures": [], "missing": ["x: y"]})
+
+    def test_targets_count_the_cells_within(self):
+        table = coll_report.targets_table(self.part()["cells"])
+        self.assertEqual(table.rows[0][2:], ["1.010x", "1 of 1", "1.01x"])
+        self.assertEqual(table.rows[1][3], "no cells")
+
+    def test_ratio_table_has_a_row_per_variant_build_and_rank_count(self):
+        table = coll_report.ratio_table(self.part()["cells"], ("boost",), "k", "t")
+        self.assertEqual(table.rows, [["boost/allreduce/plus", "c/allreduce/sum", "OpenMPI",
+                                       "gcc", "2", "3.00x"]])
+
+    def test_sections_and_chart(self):
+        with tempfile.TemporaryDirectory() as folder:
+            drawn = coll_report.draw(self.part()["cells"], Path(folder))
+            self.assertEqual([name for _, name in drawn], ["collectives_openmpi.png"])
+            self.assertTrue((Path(folder) / "collectives_openmpi.png").exists())
+        sections = coll_report.sections(self.part(), drawn, Section)
+        self.assertEqual(len(sections), 3)
+        self.assertIn("Missing: x: y", sections[0].paragraphs)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,150 @@
+"""The collectives suite in the report: ratio tables, the targets, the audit and a chart."""
+
+import statistics
+
+from .tables import MPI_NAMES, MPI_ORDER, Table
+
+# thinmpi's targets against the C doing the same (docs/bench.md), by the thinmpi variant's form.
+TARGETS = (
+    ("collectives with counts given (std::plus<> = C's MPI_SUM)", 1.02,
+     ("vector", "counts_given", "plus")),
+    ("counts exchanged vs C exchanging them the same way", 1.02, ("counts_exchanged",)),
+    ("lambda reduction vs C with the same user function", 1.03, ("lambda", "lambda_commutative")),
+    ("stateful lambda vs C's user function reading a global", 1.05, ("lambda_state",)),
+    ("programs (sample sort, BFS) vs their C versions", 1.03, ("program",)),
+)
+NOTE = ("Ratio to the C variant named in the row, taken inside one process (variants interleaved "
+        "in blocks); median over processes. Each call is timed alone between barriers, a rank's "
+        "figure is its average, the block's figure the slowest rank's (OSU's method); a "
+        "process's figure is the low decile of its blocks. 4 ranks share 2 cores "
+        "(oversubscribed): those ratios are noisier than the 2-rank ones.")
+
+
+def _size(bytes_):
+    return f"{bytes_ // 1048576} MiB" if bytes_ >= 1048576 else \
+        f"{bytes_ // 1024} KiB" if bytes_ >= 1024 else f"{bytes_} B"
+
+
+def _ratio(cell):
+    return f"{cell['ratio']['median']:.2f}x" if cell and cell.get("ratio") else "—"
+
+
+def _builds(cells):
+    pairs = {(c["mpi"], c["compiler"]) for c in cells}
+    return sorted(pairs, key=lambda p: (MPI_ORDER.index(p[0]) if p[0] in MPI_ORDER else 9, p[1]))
+
+
+def ratio_table(cells, apis, key, title):
+    """One row per (variant, MPI, compiler, ranks), one column per size: the median ratio."""
+    chosen = [c for c in cells if c["api"] in apis]
+    sizes = sorted({c["bytes"] for c in chosen})
+    index = {(c["variant"], c["mpi"], c["compiler"], c["ranks"], c["bytes"]): c for c in chosen}
+    rows = []
+    for variant in sorted({c["variant"] for c in chosen}):
+        baseline = next(c["baseline"] for c in chosen if c["variant"] == variant)
+        for mpi, compiler in _builds([c for c in chosen if c["variant"] == variant]):
+            for ranks in sorted({c["ranks"] for c in chosen}):
+                found = [index.get((variant, mpi, compiler, ranks, s)) for s in sizes]
+                if any(found):
+                    rows.append([variant, baseline, MPI_NAMES.get(mpi, mpi), compiler,
+                                 str(ranks)] + [_ratio(c) for c in found])
+    headers = ["variant", "vs", "MPI", "compiler", "ranks"] + [_size(s) for s in sizes]
+    return Table(key, title, headers, rows, NOTE)
+
+
+def _target_of(cell):
+    if cell["op"] in ("sample_sort", "bfs"):
+        return next(t for t in TARGETS if "program" in t[2])
+    return next((t for t in TARGETS if cell["form"] in t[2]), None)
+
+
+def targets_table(cells):
+    """thinmpi's collective targets over all cells: median, cells within, worst."""
+    rows = []
+    for target in TARGETS:
+        name, limit, _ = target
+        ratios = [c["ratio"]["median"] for c in cells if c["api"] == "thinmpi"
+                  and c.get("ratio") and _target_of(c) is target]
+        if not ratios:
+            rows.append([name, f"≤ {limit:.2f}x", "—", "no cells", "—"])
+            continue
+        within = sum(r <= limit for r in ratios)
+        rows.append([name, f"≤ {limit:.2f}x", f"{statistics.median(ratios):.3f}x",
+                     f"{within} of {len(ratios)}", f"{max(ratios):.2f}x"])
+    return Table("coll_targets", "thinmpi collectives against their targets",
+                 ["what", "target", "median over cells", "cells within", "worst"], rows,
+                 "Every size, rank count, MPI and compiler is a cell; the figures are noisy on a "
+                 "shared 2-core machine, so read the median first.")
+
+
+def audit_table(rows):
+    """MPI calls per collective call and rank, per variant (what each API's call really is)."""
+    body = []
+    for row in sorted(rows, key=lambda r: (r["variant"], r["mpi"], r["compiler"], r["ranks"])):
+        calls = ", ".join(f"{n:g} {name}" for name, n in sorted(row["calls"].items())) or "none"
+        body.append([row["variant"], MPI_NAMES.get(row["mpi"], row["mpi"]), row["compiler"],
+                     str(row["ranks"]), calls])
+    return Table("coll_audit", "MPI calls per collective call (per rank)",
+                 ["variant", "MPI", "compiler", "ranks", "calls"], body,
+                 "Counted by libwb_audit (PMPI) over 20 calls at 8 ints per rank.")
+
+
+def draw(cells, out_dir):
+    """thinmpi/C ratio against size, one line per thinmpi collective, per MPI and rank count
+    (the first compiler); returns [(title, file name)]."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    charts = []
+    thin = [c for c in cells if c["api"] == "thinmpi" and c.get("ratio") and c["op"] not in
+            ("sample_sort", "bfs")]
+    for mpi, compiler in _builds(thin):
+        if (mpi, compiler) != next(p for p in _builds(thin) if p[0] == mpi):
+            continue
+        ranks_seen = sorted({c["ranks"] for c in thin if c["mpi"] == mpi})
+        figure, axes = plt.subplots(1, len(ranks_seen), figsize=(6 * len(ranks_seen), 4.2),
+                                    squeeze=False)
+        for axis, ranks in zip(axes[0], ranks_seen):
+            _draw_lines(axis, [c for c in thin if (c["mpi"], c["compiler"], c["ranks"]) ==
+                               (mpi, compiler, ranks)])
+            axis.set_title(f"{MPI_NAMES.get(mpi, mpi)} {compiler}, {ranks} ranks")
+        name = f"collectives_{mpi}.png"
+        figure.tight_layout()
+        figure.savefig(out_dir / name, dpi=110)
+        plt.close(figure)
+        charts.append((f"thinmpi/C per collective, {MPI_NAMES.get(mpi, mpi)}", name))
+    return charts
+
+
+def _draw_lines(axis, cells):
+    for variant in sorted({c["variant"] for c in cells}):
+        points = sorted((c["bytes"], c["ratio"]["median"]) for c in cells
+                        if c["variant"] == variant)
+        axis.plot([p[0] for p in points], [p[1] for p in points], marker="o", markersize=3,
+                  label=variant.removeprefix("thinmpi/"))
+    axis.axhline(1.0, color="black", linewidth=0.8)
+    axis.set_xscale("log", base=2)
+    axis.set_xlabel("bytes per rank (per destination for alltoall)")
+    axis.set_ylabel("time / C time")
+    axis.legend(fontsize=6)
+
+
+def sections(part, charts, section_type):
+    """The report's collectives sections from doc["collectives"]."""
+    cells, audit = part.get("cells", []), part.get("audit", [])
+    timed = [section_type("Collectives: thinmpi against C",
+                          paragraphs=[f"Collectives at {', '.join(map(str, part['ranks']))} "
+                                      "ranks, sizes per rank."],
+                          tables=[targets_table(cells),
+                                  ratio_table(cells, ("thinmpi",), "coll_thinmpi",
+                                              "thinmpi/C per collective")],
+                          charts=[c for c in charts if c[1].startswith("collectives_")]),
+             section_type("Collectives: Boost.MPI and mpi4py against C",
+                          tables=[ratio_table(cells, ("boost", "mpi4py"), "coll_others",
+                                              "Boost.MPI and mpi4py / C per collective")]),
+             section_type("Collectives: path audit", tables=[audit_table(audit)])]
+    if part.get("missing"):
+        timed[0].paragraphs += [f"Missing: {m}" for m in part["missing"]]
+    return timed

@@ -1,0 +1,64 @@
+"""Runs the collectives suite for the driver and keeps what it gave in doc["collectives"]."""
+
+import sys
+from pathlib import Path
+
+from . import collectives
+
+MODE_COUNTS = {"smoke": "smoke", "full": "full", "quick": "quick"}
+
+
+def find_builds(setup, options):
+    """The collectives harnesses of the presets the driver registered; [(build or None, why)]."""
+    found = []
+    for (mpi, compiler), manifest in setup.manifests.items():
+        coll = collectives.read_manifest(Path(options.build_prefix + f"{mpi}-{compiler}"))
+        if not coll:
+            found.append((None, f"{mpi}-{compiler}: no wb_coll.json (rebuild the kernels)"))
+            continue
+        found.append((collectives.harness_build(mpi, compiler, coll), None))
+        if not coll.get("thinmpi"):
+            found.append((None, f"{mpi}-{compiler}: thinmpi: {coll['thinmpi_missing_reason']}"))
+        if not coll.get("boost"):
+            found.append((None, f"{mpi}-{compiler}: Boost.MPI: not in this build"))
+    return found
+
+
+def _run_job(job, reps, part, failures):
+    """All repetitions of one job into `part`; stops at the first failure, which also goes to
+    the run's `failures` (so --strict and the report's failure table see it)."""
+    for rep in range(1 if job.audit else reps):
+        records, audit_lines, error = collectives.launch(job, rep)
+        if error:
+            part["failures"].append({"what": job.key, "error": error})
+            failures.append({"what": job.key, "mpi": job.build.mpi,
+                             "compiler": job.build.compiler, "error": error})
+            return False
+        if job.audit:
+            part["audit"] += collectives.audit_rows(job, audit_lines)
+        else:
+            part["records"] += records
+    return True
+
+
+def run(setup, options, mode):
+    """Every collectives job of the builds at hand; returns doc["collectives"]."""
+    part = {"ranks": list(collectives.RANKS), "records": [], "audit": [], "failures": [],
+            "missing": []}
+    jobs = []
+    for build, why in find_builds(setup, options):
+        if build is None:
+            part["missing"].append(why)
+        elif options.compiler is None or build.compiler in options.compiler:
+            jobs += collectives.jobs_for(build, mode, options.sizes, options.api)
+    reps = collectives.COUNTS[mode].reps
+    for number, job in enumerate(jobs, 1):
+        ok = _run_job(job, reps, part, setup.failures)
+        print(f"[collectives {number}/{len(jobs)}] {'' if ok else 'FAILED '}{job.key}",
+              file=sys.stderr)
+    return recompute(part)
+
+
+def recompute(part):
+    """The cells of a collectives part from its raw records (also for --render)."""
+    return dict(part, cells=collectives.aggregate(part["records"]))

@@ -1,0 +1,217 @@
+"""The collectives suite: which launches to make, making them, and the cells they give.
+
+Each launch runs one harness (bench/kernels/coll_harness.c, or the mpi4py collectives kernel)
+on 2 or 4 ranks at one size, with every variant interleaved in blocks, so that each ratio to C is
+taken inside one process. A variant's figure for one process is the low decile of its blocks
+(each block: the OSU average per call, the maximum over ranks), its ratio the quotient of two such
+figures from the same process; cells keep the median (and spread) over processes.
+"""
+
+import os
+import statistics
+import subprocess
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .audit import calls_per_message
+from .detect import binding_flags, json_lines, read_json
+from .runner import ROOT_ENV
+
+RANKS = (2, 4)
+COLL_BYTES = (4, 32, 256, 4096, 65536, 1048576)
+PROGRAM_COUNTS = (4096, 65536)  # elements per rank of the programs (sample sort, BFS)
+SMOKE_PROGRAM_COUNT = 512
+AUDIT_CALLS = 20
+
+
+@dataclass(frozen=True)
+class CollCounts:
+    """Calls per launch at small sizes (scaled down with size), blocks and repetitions."""
+
+    iterations: int
+    blocks: int
+    reps: int
+
+
+COUNTS = {"full": CollCounts(2000, 20, 3), "quick": CollCounts(1000, 20, 2),
+          "smoke": CollCounts(40, 2, 1)}
+
+
+def iterations_at(base, size_bytes, ranks):
+    """OSU's rule (fewer calls for large messages), and fewer on oversubscribed ranks."""
+    scale = 1 if size_bytes <= 4096 else 5 if size_bytes <= 65536 else 25
+    return max(20, base // scale // (2 if ranks > 2 else 1))
+
+
+@dataclass
+class CollBuild:
+    """One collectives harness (an MPI x compiler preset) or the mpi4py kernel of an MPI."""
+
+    mpi: str
+    compiler: str
+    mpiexec: str
+    program: list
+    variants: list  # --list records
+    audit_library: str = ""
+    env: dict = field(default_factory=dict)
+
+
+@dataclass
+class CollJob:
+    """One launch: `variants` on `ranks` ranks, `count` ints each (audit: calls counted)."""
+
+    build: CollBuild
+    ranks: int
+    count: int
+    variants: tuple
+    iterations: int
+    blocks: int
+    audit: bool = False
+
+    @property
+    def key(self):
+        """A readable name for progress lines and failures."""
+        kind = "audit" if self.audit else "timed"
+        return (f"collectives/{kind}/{self.build.mpi}-{self.build.compiler}/np{self.ranks}/"
+                f"n{self.count}")
+
+
+def read_manifest(build_dir):
+    """wb_coll.json of a build folder, or None."""
+    return read_json(Path(build_dir) / "bench" / "wb_coll.json")
+
+
+def harness_build(mpi, compiler, manifest):
+    """A CollBuild from a wb_coll.json, with the variants its harness lists."""
+    listed = subprocess.run([manifest["harness"], "--list"], capture_output=True, text=True,
+                            timeout=60)
+    return CollBuild(mpi, compiler, manifest["mpiexec"], [manifest["harness"]],
+                     json_lines(listed.stdout), manifest.get("audit_library", ""))
+
+
+def _kept(build, api_filter):
+    return [v["variant"] for v in build.variants
+            if api_filter is None or v["api"] == "c" or v["api"] in api_filter]
+
+
+def jobs_for(build, mode, sizes=None, api_filter=None):
+    """The timed launches of one build over ranks and sizes, then one audit per rank count."""
+    counts, jobs = COUNTS[mode], []
+    sizes = sizes or COLL_BYTES
+    ranks_list = RANKS
+    if mode == "smoke":  # make test: one size, the smallest programs, 2 ranks (ctest has 4)
+        sizes, ranks_list = sizes[:1], RANKS[:1]
+    names = _kept(build, api_filter)
+    collectives = tuple(n for n in names if not _is_program(build, n))
+    programs = tuple(n for n in names if _is_program(build, n))
+    for ranks in ranks_list:
+        for size in sizes:
+            iterations = iterations_at(counts.iterations, size, ranks)
+            jobs.append(CollJob(build, ranks, max(1, size // 4), collectives, iterations,
+                                min(counts.blocks, iterations)))
+        for count in (SMOKE_PROGRAM_COUNT,) if mode == "smoke" else PROGRAM_COUNTS:
+            if programs:
+                iterations = max(10, counts.iterations // 50)
+                jobs.append(CollJob(build, ranks, count, programs, iterations,
+                                    min(counts.blocks, iterations)))
+        jobs.append(CollJob(build, ranks, 8, collectives + programs, AUDIT_CALLS, 1, True))
+    return [j for j in jobs if j.variants]
+
+
+def _is_program(build, name):
+    return any(v["variant"] == name and v.get("program") for v in build.variants)
+
+
+def command(job, audit_path=None):
+    """The launcher command line of a job (2 ranks bound to cores; 4 oversubscribed)."""
+    build = job.build
+    flags = ["-n", str(job.ranks)]
+    if build.mpi == "openmpi":
+        flags += ["--oversubscribe"] if job.ranks > 2 else binding_flags(build.mpi)
+    elif job.ranks <= 2:
+        flags += binding_flags(build.mpi)
+    if audit_path:
+        env = {"LD_PRELOAD": build.audit_library, "WB_AUDIT_OUT": audit_path}
+        for name, value in env.items():
+            flags += ["-x", f"{name}={value}"] if build.mpi == "openmpi" else \
+                ["-genv", name, value]
+    arguments = ["--variants", ",".join(job.variants), "--count", str(job.count),
+                 "--warmup", str(max(2, job.iterations // 10))]
+    arguments += ["--audit", str(job.iterations)] if job.audit else \
+        ["--iterations", str(job.iterations), "--blocks", str(job.blocks)]
+    return [build.mpiexec, *flags, *build.program, *arguments]
+
+
+def launch(job, rep, timeout=600):
+    """Runs a job once: (records, audit lines, error or None)."""
+    audit_path = f"/tmp/wb_coll_audit_{os.getpid()}.jsonl" if job.audit else None
+    env = dict(os.environ, **ROOT_ENV, **job.build.env)
+    try:
+        result = subprocess.run(command(job, audit_path), capture_output=True, text=True,
+                                env=env, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return [], [], f"timed out after {timeout} s"
+    audit_lines = []
+    if audit_path and os.path.exists(audit_path):
+        audit_lines = json_lines(Path(audit_path).read_text())
+        os.unlink(audit_path)
+    records = json_lines(result.stdout)
+    for record in records:
+        record.update(mpi=job.build.mpi, compiler=job.build.compiler, rep=rep, job=job.key)
+    if result.returncode != 0 or len(records) != len(job.variants):
+        lines = (result.stderr or "").strip().splitlines()[-3:]
+        return records, audit_lines, "; ".join(lines) or f"exit status {result.returncode}"
+    return records, audit_lines, None
+
+
+def process_value(record):
+    """A process's figure: the low decile of its blocks (the whole-run mean without blocks)."""
+    blocks = record.get("block_us")
+    return sorted(blocks)[len(blocks) // 10] if blocks else record["us"]
+
+
+def _spread(values):
+    if not values:
+        return None
+    return {"median": statistics.median(values), "min": min(values), "max": max(values)}
+
+
+def cell_key(record):
+    """(mpi, compiler, ranks, variant, count)."""
+    return (record["mpi"], record["compiler"], record["ranks"], record["variant"],
+            record["count"])
+
+
+def aggregate(records):
+    """Cells from timed records: time and ratio to the baseline taken in the same process."""
+    by_process = defaultdict(dict)
+    for record in records:
+        by_process[(record["job"], record["rep"])][record["variant"]] = record
+    ratios, groups = defaultdict(list), defaultdict(list)
+    for process in by_process.values():
+        for record in process.values():
+            groups[cell_key(record)].append(record)
+            base = process.get(record.get("baseline") or "")
+            if base and process_value(base) > 0:
+                ratios[cell_key(record)].append(process_value(record) / process_value(base))
+    return [_cell(groups[key], ratios[key]) for key in sorted(groups)]
+
+
+def _cell(group, ratios):
+    first = group[0]
+    return {"mpi": first["mpi"], "compiler": first["compiler"], "ranks": first["ranks"],
+            "variant": first["variant"], "api": first["api"], "op": first["op"],
+            "form": first["form"], "baseline": first.get("baseline"),
+            "count": first["count"], "bytes": first["bytes"], "reps": len(group),
+            "iterations": first["iterations"], "us": _spread([process_value(r) for r in group]),
+            "ratio": _spread(ratios), "verified": all(r.get("verified") for r in group)}
+
+
+def audit_rows(job, audit_lines):
+    """MPI calls per collective call and rank, per variant, from one audit launch."""
+    per_label = calls_per_message(audit_lines, job.iterations / 2.0)
+    return [{"mpi": job.build.mpi, "compiler": job.build.compiler, "ranks": job.ranks,
+             "variant": label, "calls": {c: n / counted["ranks"]
+                                         for c, n in counted["calls"].items()}}
+            for label, counted in sorted(per_label.items())]

@@ -1,0 +1,73 @@
+/* The contract between the collectives harness (coll_harness.c) and every collective kernel it
+ * measures (C, thinmpi, Boost.MPI).
+ *
+ * A collective variant is one way of making one collective call on every rank of a communicator:
+ * `call` is that call, made by all ranks together. The harness times it the way the OSU
+ * collective benchmarks do (osu_allreduce: each call timed alone, calls separated by barriers,
+ * the per-rank average, the maximum over ranks), with the variants of one process interleaved in
+ * blocks so that their ratios are measured side by side.
+ *
+ * `count` is the ints each rank contributes (per destination for alltoall(v), per rank block for
+ * reduce_scatter_block), as in the OSU benchmarks' message size. */
+#ifndef WB_COLL_VARIANT_H
+#define WB_COLL_VARIANT_H
+
+#include <mpi.h>
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* What a variant's last call must have left in its receive buffer (see wb_coll_check). */
+typedef enum wb_coll_kind {
+  WB_COLL_BCAST,     /* count ints from rank 0 */
+  WB_COLL_ALLREDUCE, /* count ints, the sum over ranks */
+  WB_COLL_ALLGATHER, /* size blocks of count ints, rank r's block from rank r */
+  WB_COLL_ALLTOALL,  /* size blocks of count ints, block s from rank s's block for this rank */
+  WB_COLL_REDUCE_SCATTER_BLOCK, /* count ints: this rank's block of the sum */
+  WB_COLL_SCAN,                 /* count ints, the sum over ranks 0..rank */
+  WB_COLL_PROGRAM               /* a whole program (sample sort, BFS): checks itself */
+} wb_coll_kind;
+
+typedef struct wb_coll_variant {
+  const char* api;      /* "c", "thinmpi", "boost" */
+  const char* op;       /* "allreduce", "allgatherv", "sample_sort", ... */
+  const char* form;     /* "sum", "user_fn", "counts_given", ... unique within api/op */
+  const char* baseline; /* "c/<op>/<form>" of the C variant it is compared with; NULL for C */
+  wb_coll_kind kind;
+  /* Allocates and fills this rank's buffers for `count` ints; NULL on error. */
+  void* (*setup)(MPI_Comm comm, size_t count);
+  /* One collective call (all ranks of comm call it together). */
+  void (*call)(void* state);
+  /* After calls: 0 when this rank's last result is right. */
+  int (*verify)(void* state);
+  void (*teardown)(void* state);
+} wb_coll_variant;
+
+/* Each kernel translation unit exports its table: returns the number of variants. */
+size_t wb_c_coll_variants(const wb_coll_variant** table);
+size_t wb_thinmpi_coll_variants(const wb_coll_variant** table);
+size_t wb_boost_coll_variants(const wb_coll_variant** table);
+
+/* Element `index` of the ints that `rank` sends (every kernel sends the same values). */
+int wb_coll_value(int rank, size_t index);
+
+/* 0 when `received` holds what a call of `kind` leaves on `rank` of `size` ranks, at `count`. */
+int wb_coll_check(wb_coll_kind kind, int rank, int size, size_t count, const int* received);
+
+/* Ints a call of `kind` receives on one rank (count or size * count). */
+size_t wb_coll_received(wb_coll_kind kind, int size, size_t count);
+
+/* Ints one rank sends (count, or size * count for alltoall and reduce_scatter_block). */
+size_t wb_coll_sent(wb_coll_kind kind, int size, size_t count);
+
+/* The state of the "stateful" user reductions: 0, read at run time so that no compiler can fold
+ * it away (C reads this global in its MPI_User_function; thinmpi's lambda captures a copy). */
+extern int wb_coll_bias;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* WB_COLL_VARIANT_H */

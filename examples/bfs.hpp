@@ -1,0 +1,93 @@
+#pragma once
+/// \file
+/// Breadth-first search with thinmpi, the KaMPIng paper's third program, on a generated graph
+/// whose vertices are spread over the ranks in equal blocks: each level's newly found vertices go
+/// to their owners (alltoallv with exchange_counts: MPI_Alltoall of the counts, MPI_Alltoallv),
+/// and the search ends when no rank has any (one MPI_Allreduce). examples/bfs.cpp runs and
+/// checks it; wrapper-bench runs it against bench/programs/bfs.c.
+///
+/// The lines between the START and END markers are the ones counted by scripts/count_lines.py,
+/// the frontier exchange, as the KaMPIng repository counts its versions; the search around it is
+/// the same in every version (bench/programs/bfs.c has it in C).
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <vector>
+
+#include "thinmpi/thinmpi.hpp"
+
+namespace bfs_example {
+
+using vertex = std::uint64_t;
+inline constexpr int degree = 4;
+
+/// splitmix64, the generator of the graph (bench/programs/programs.h has the same).
+inline std::uint64_t mix(std::uint64_t x) {
+  x += 0x9e3779b97f4a7c15u;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9u;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebu;
+  return x ^ (x >> 31);
+}
+
+/// The k-th out-neighbour of v in the generated graph of `vertices` vertices.
+inline vertex neighbor(vertex v, int k, vertex vertices) {
+  return mix(v * degree + static_cast<vertex>(k)) % vertices;
+}
+
+//> START BFS THINMPI
+/// Sends every rank the vertices found for it and empties the buckets; returns the vertices sent
+/// to this rank, or nothing when no rank found any.
+inline std::optional<std::vector<vertex>> exchange(thinmpi::comm_view comm,
+                                                   std::vector<std::vector<vertex>>& found) {
+  std::vector<vertex> send;
+  std::vector<int> counts;
+  for (auto& bucket : found) {
+    send.insert(send.end(), bucket.begin(), bucket.end());
+    counts.push_back(static_cast<int>(bucket.size()));
+    bucket.clear();
+  }
+  if (comm.allreduce(send.empty(), std::logical_and<>{})) return std::nullopt;
+  return comm.alltoallv(send, counts, thinmpi::exchange_counts).data;
+}
+//> END
+
+/// The level of each of this rank's `local_n` vertices (a block of the vertices, in rank order)
+/// from root; -1 where root does not reach.
+inline std::vector<int> bfs(thinmpi::comm_view comm, vertex local_n, vertex root,
+                            std::vector<std::vector<vertex>>& found) {
+  const vertex first = static_cast<vertex>(comm.rank()) * local_n;
+  const vertex vertices = static_cast<vertex>(comm.size()) * local_n;
+  std::vector<int> level_of(local_n, -1);
+  std::optional<std::vector<vertex>> frontier = std::vector<vertex>{};
+  if (root >= first && root < first + local_n) frontier->push_back(root);
+  for (int level = 0; frontier; ++level) {
+    for (const vertex v : *frontier) {
+      if (level_of[v - first] >= 0) continue;
+      level_of[v - first] = level;
+      for (int k = 0; k < degree; ++k) {
+        const vertex u = neighbor(v, k, vertices);
+        found[u / local_n].push_back(u);
+      }
+    }
+    frontier = exchange(comm, found);
+  }
+  return level_of;
+}
+
+/// The levels of all vertices from root by a sequential BFS (the check).
+inline std::vector<int> sequential_bfs(vertex vertices, vertex root) {
+  std::vector<int> level(vertices, -1);
+  std::vector<vertex> queue{root};
+  level[root] = 0;
+  for (std::size_t head = 0; head < queue.size(); ++head) {
+    const vertex v = queue[head];
+    for (int k = 0; k < degree; ++k) {
+      const vertex u = neighbor(v, k, vertices);
+      if (level[u] < 0) level[u] = level[v] + 1, queue.push_back(u);
+    }
+  }
+  return level;
+}
+
+}  // namespace bfs_example
