@@ -40,3 +40,31 @@ function(thinmpi_add_mpi_test name)
     set_tests_properties(${name}.${np}ranks PROPERTIES TIMEOUT ${ARG_TIMEOUT})
   endforeach()
 endfunction()
+
+# thinmpi_add_multihost_test(<target> [HOSTS <n>] [PER_HOST <n>] [TIMEOUT <s>])
+#
+# Registers <target>.multihost (label "multihost"): the test binary run with PER_HOST ranks
+# (default 2) on each of HOSTS (default 2) hosts of a local cluster of network namespaces that
+# scripts/cluster-run.sh brings up for the run and removes afterwards. Where namespaces cannot
+# be created (not root, no ip netns) the test is skipped with one line that says why.
+set(THINMPI_CLUSTER_RUN ${CMAKE_CURRENT_LIST_DIR}/../scripts/cluster-run.sh)
+function(thinmpi_add_multihost_test target)
+  cmake_parse_arguments(ARG "" "HOSTS;PER_HOST;TIMEOUT" "" ${ARGN})
+  if(NOT ARG_HOSTS)
+    set(ARG_HOSTS 2)
+  endif()
+  if(NOT ARG_PER_HOST)
+    set(ARG_PER_HOST 2)
+  endif()
+  if(NOT ARG_TIMEOUT)
+    set(ARG_TIMEOUT 180)
+  endif()
+  add_test(NAME ${target}.multihost
+           COMMAND ${THINMPI_CLUSTER_RUN} --hosts ${ARG_HOSTS} --per-host ${ARG_PER_HOST}
+                   --timeout ${ARG_TIMEOUT} ${THINMPI_MPI_VENDOR} -- $<TARGET_FILE:${target}>)
+  # One cluster at a time (the script also takes a machine-wide lock); ctest's own timeout
+  # leaves the script time to stop the MPI job and remove the namespaces.
+  math(EXPR ctest_timeout "${ARG_TIMEOUT} + 30")
+  set_tests_properties(${target}.multihost PROPERTIES LABELS "multihost" SKIP_RETURN_CODE 77
+                       RESOURCE_LOCK thinmpi_cluster PROCESSORS 2 TIMEOUT ${ctest_timeout})
+endfunction()
