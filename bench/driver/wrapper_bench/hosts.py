@@ -16,6 +16,7 @@ checks that the bytes crossed eth0 (its counters), i.e. that the transport was t
 import dataclasses
 import fcntl
 import os
+import signal
 import subprocess
 import sys
 from dataclasses import dataclass, field
@@ -288,6 +289,8 @@ def start(options, setup, repo):
                "transport_check": {}}
     setup.context["hosts"] = context
     if run.mode == "cluster":
+        # A terminated run still removes its cluster (cli's finally), as an interrupted one does.
+        signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
         run.take_lock()
         output, error = _run([str(repo / "scripts" / "cluster.sh"), "up", "2"])
         if output is None:
