@@ -41,6 +41,7 @@ host_list=${host_list%,}
 ranks=$((hosts * per_host))
 case $mpi in
   openmpi)
+    # shellcheck disable=SC2054  # the commas are inside arguments (vader,tcp,self)
     launcher=(mpirun.openmpi --host "$host_list" -n "$ranks" --mca plm_rsh_agent
       "$here/cluster-agent" --bind-to none --mca btl vader,tcp,self --mca pml ob1
       --mca btl_tcp_if_include "$subnet" --mca oob_tcp_if_include "$subnet")
@@ -63,7 +64,10 @@ fi
 
 # One cluster at a time on this machine: a second run waits for the first.
 exec 9>/run/thinmpi-cluster.lock
-flock -w 900 9 || { echo "cluster-run: another cluster run holds /run/thinmpi-cluster.lock" >&2; exit 1; }
+if ! flock -w 900 9; then
+  echo "cluster-run: another cluster run held /run/thinmpi-cluster.lock for 15 minutes" >&2
+  exit 1
+fi
 trap '"$here/cluster.sh" down' EXIT
 trap 'exit 143' TERM INT
 "$here/cluster.sh" up "$hosts" >&2

@@ -159,8 +159,8 @@ exec_on() {
 counters() {
   local i
   i=$(host_index "$1")
-  ip netns exec "${PREFIX}node$i" sh -c \
-    'echo "$(cat /sys/class/net/eth0/statistics/tx_bytes) $(cat /sys/class/net/eth0/statistics/rx_bytes)"'
+  ip netns exec "${PREFIX}node$i" sh -c 'cd /sys/class/net/eth0/statistics &&
+    echo "$(cat tx_bytes) $(cat rx_bytes)"'
 }
 
 case "${1:-}" in

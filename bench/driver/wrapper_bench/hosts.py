@@ -63,7 +63,8 @@ def check_options(options, suites_given):
         return f"the suites {','.join(asked)} run across hosts: give --hosts or --hostfile"
     unknown = [s for s in options.suites if s not in matrix.SUITES + HOST_SUITES]
     if unknown:
-        return f"unknown suites {','.join(unknown)}: choose from {','.join(matrix.SUITES + HOST_SUITES)}"
+        known = ",".join(matrix.SUITES + HOST_SUITES)
+        return f"unknown suites {','.join(unknown)}: choose from {known}"
     if wanted and not suites_given:
         options.suites = tuple(options.suites) + HOST_SUITES
     return None
