@@ -96,7 +96,8 @@ def check_bindings(setup):
 def run_job(launcher, job):
     """All repetitions of a job; stops at the first failing one."""
     outcomes = []
-    timeout = 60 + 10 * estimated_seconds(job) / max(1, job.counts.reps)
+    timeout = (60 + 10 * estimated_seconds(job) / max(1, job.counts.reps)) * \
+        launcher.timeout_factor
     for rep in range(job.counts.reps):
         outcome = launch(launcher, job, timeout)
         for record in outcome.records:

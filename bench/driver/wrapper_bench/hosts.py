@@ -151,6 +151,10 @@ class HostLauncher(Launcher):
 
     prefix: list = field(default_factory=list)
     srun: bool = False
+    # Starting daemons on other hosts costs seconds (Open MPI on the loaded 2-core VM: 10-25 s
+    # per launch), and TCP moves large messages slower than shared memory: the single-node
+    # timeouts killed launches that were making progress.
+    timeout_factor: float = 5.0
 
     def env_flags(self, variables):
         """Variables for the ranks; srun passes them with --export."""
