@@ -152,9 +152,9 @@ class HostLauncher(Launcher):
     prefix: list = field(default_factory=list)
     srun: bool = False
     # Starting daemons on other hosts costs seconds (Open MPI on the loaded 2-core VM: 10-25 s
-    # per launch), and TCP moves large messages slower than shared memory: the single-node
-    # timeouts killed launches that were making progress.
-    timeout_factor: float = 5.0
+    # per launch). Not more: MPICH over UCX's TCP transport can hang in MPI_Finalize
+    # (openucx/ucx#8738), and each hang costs the whole timeout.
+    timeout_factor: float = 2.0
 
     def env_flags(self, variables):
         """Variables for the ranks; srun passes them with --export."""
