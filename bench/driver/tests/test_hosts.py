@@ -2,6 +2,8 @@
 tables, on fixture data."""
 
 import argparse
+import contextlib
+import io
 import tempfile
 import unittest
 from pathlib import Path
@@ -40,8 +42,9 @@ class Options(unittest.TestCase):
                 self.assertIn(expected, hosts.check_options(given, suites_given=True))
 
     def test_parse_exits_with_the_error(self):
-        with self.assertRaises(SystemExit):
+        with self.assertRaises(SystemExit), contextlib.redirect_stderr(io.StringIO()) as err:
             parse(["--suites", "tiny-hosts"])
+        self.assertIn("give --hosts or --hostfile", err.getvalue())
 
 
 class Jobs(unittest.TestCase):
