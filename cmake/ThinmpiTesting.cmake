@@ -40,3 +40,41 @@ function(thinmpi_add_mpi_test name)
     set_tests_properties(${name}.${np}ranks PROPERTIES TIMEOUT ${ARG_TIMEOUT})
   endforeach()
 endfunction()
+
+# thinmpi_add_multihost_test(<target> [HOSTS <n>] [PER_HOST <n>] [TIMEOUT <s>])
+#
+# Registers <target>.multihost (label "multihost"): the test binary run with PER_HOST ranks
+# (default 2) on each of HOSTS (default 2) hosts of a local cluster of network namespaces that
+# scripts/cluster-run.sh brings up for the run and removes afterwards. Where namespaces cannot
+# be created (not root, no ip netns) the test is skipped with one line that says why.
+#
+# MPICH 4.0.2 (ch4:ucx, UCX 1.13.1) over UCX's TCP transport hangs in MPI_Finalize in about one
+# run in two here, after every test passed: one rank spins in ucp_worker_progress flushing its
+# endpoints while its peer waits in the PMI barrier (openucx/ucx#8738, "TCP transport hangs
+# during cleanup"). So that make test does not fail at random, MPICH's multihost tests are
+# registered disabled (ctest lists them as not run) unless THINMPI_MULTIHOST_MPICH=ON.
+set(THINMPI_CLUSTER_RUN ${CMAKE_CURRENT_LIST_DIR}/../scripts/cluster-run.sh)
+option(THINMPI_MULTIHOST_MPICH "run MPICH's multihost tests (they can hang in MPI_Finalize)" OFF)
+function(thinmpi_add_multihost_test target)
+  cmake_parse_arguments(ARG "" "HOSTS;PER_HOST;TIMEOUT" "" ${ARGN})
+  if(NOT ARG_HOSTS)
+    set(ARG_HOSTS 2)
+  endif()
+  if(NOT ARG_PER_HOST)
+    set(ARG_PER_HOST 2)
+  endif()
+  if(NOT ARG_TIMEOUT)
+    set(ARG_TIMEOUT 180)
+  endif()
+  add_test(NAME ${target}.multihost
+           COMMAND ${THINMPI_CLUSTER_RUN} --hosts ${ARG_HOSTS} --per-host ${ARG_PER_HOST}
+                   --timeout ${ARG_TIMEOUT} ${THINMPI_MPI_VENDOR} -- $<TARGET_FILE:${target}>)
+  # One cluster at a time (the script also takes a machine-wide lock); ctest's own timeout
+  # leaves the script time to stop the MPI job and remove the namespaces.
+  math(EXPR ctest_timeout "${ARG_TIMEOUT} + 30")
+  set_tests_properties(${target}.multihost PROPERTIES LABELS "multihost" SKIP_RETURN_CODE 77
+                       RESOURCE_LOCK thinmpi_cluster PROCESSORS 2 TIMEOUT ${ctest_timeout})
+  if(THINMPI_MPI_VENDOR STREQUAL "mpich" AND NOT THINMPI_MULTIHOST_MPICH)
+    set_tests_properties(${target}.multihost PROPERTIES DISABLED TRUE)
+  endif()
+endfunction()

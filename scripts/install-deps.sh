@@ -5,7 +5,7 @@
 set -euo pipefail
 
 test_packages=(make cmake g++ clang clang-format pkg-config libgtest-dev googletest
-  openmpi-bin libopenmpi-dev mpich libmpich-dev openssh-client
+  openmpi-bin libopenmpi-dev mpich libmpich-dev openssh-client iproute2
   python3 python3-matplotlib python3-numpy python3-mpi4py
   libboost-mpi-dev libboost-serialization-dev)
 bench_packages=("${test_packages[@]}" binutils xz-utils dpkg-dev)

@@ -13,7 +13,7 @@ import time
 from datetime import datetime
 from pathlib import Path
 
-from . import audit, charts, coll_report, coll_suite, compare, detect, matrix, schema
+from . import audit, charts, coll_report, coll_suite, compare, detect, hosts, matrix, schema
 from .render_html import render_html
 from .render_md import render_md
 from .runner import ROOT_ENV, Progress, estimated_seconds, launch
@@ -55,7 +55,11 @@ def parse(argv):
     parser.add_argument("--strict", action="store_true", help="exit 1 when a cell failed")
     parser.add_argument("--render", metavar="DIR",
                         help="only recompute and rewrite the reports of a results folder")
+    hosts.add_options(parser)
     options = parser.parse_args(argv)
+    problem = hosts.check_options(options, suites_given=options.suites is not matrix.SUITES)
+    if problem:
+        parser.error(problem)
     options.python_for, options.boost_for = _pairs(options.python_for), _pairs(options.boost_for)
     if options.smoke and options.sizes is None:
         options.sizes = SMOKE_SIZES
@@ -92,7 +96,8 @@ def check_bindings(setup):
 def run_job(launcher, job):
     """All repetitions of a job; stops at the first failing one."""
     outcomes = []
-    timeout = 60 + 10 * estimated_seconds(job) / max(1, job.counts.reps)
+    timeout = (60 + 10 * estimated_seconds(job) / max(1, job.counts.reps)) * \
+        launcher.timeout_factor
     for rep in range(job.counts.reps):
         outcome = launch(launcher, job, timeout)
         for record in outcome.records:
@@ -146,7 +151,7 @@ def run_all(jobs, setup):
     """Runs every job, splitting a failed one into its variants so the others still count."""
     collector, progress = Collector(setup), Progress(jobs)
     for job in jobs:
-        launcher = setup.launchers[(job.build.mpi, job.build.compiler)]
+        launcher = setup.launchers[hosts.launcher_key(job)]
         ok = collector.add(job, run_job(launcher, job))
         if not ok and len(job.variants) > 1:
             setup.failures.pop()
@@ -213,9 +218,15 @@ def main(argv):
     load_at_start = os.getloadavg()[0]  # after the builds, which load the machine themselves
     filters = matrix.Filters(options.mpi, options.compiler, options.api, options.sizes,
                              options.suites)
-    jobs = matrix.expand(setup.builds, filters, counts, setup.baselines)
-    print(f"wrapper-bench: {len(jobs)} jobs", file=sys.stderr)
-    collector = run_all(jobs, setup)
+    host_run = hosts.start(options, setup, REPO) if options.hosts or options.hostfile else None
+    try:
+        jobs = matrix.expand(setup.builds, hosts.without_host_suites(filters), counts,
+                             setup.baselines) + hosts.jobs(setup, filters, counts)
+        print(f"wrapper-bench: {len(jobs)} jobs", file=sys.stderr)
+        collector = run_all(jobs, setup)
+    finally:
+        if host_run:
+            host_run.close()
     symbols = [row for (mpi, compiler), manifest in setup.manifests.items()
                for row in audit.symbol_rows(manifest, mpi, compiler)]
     context = dict(detect.machine_context(), **setup.context,

@@ -2,7 +2,7 @@
 
 from dataclasses import dataclass, field
 
-from . import coll_report, path_tables, tables
+from . import coll_report, host_tables, path_tables, tables
 from .conclusions import conclusions
 
 
@@ -88,6 +88,8 @@ def build_sections(doc, charts):
         Section("Structs", tables=[tables.struct_table(cells)]),
         Section("OSU-compatible sweep", tables=tables.osu_tables(cells),
                 charts=_by_chart(charts, "osu")),
+        Section("Across hosts", host_tables.host_lines(doc["context"]),
+                host_tables.host_tables(cells)),
         Section("Path audit", tables=path_tables.audit_tables(doc["audit"])),
         Section("Symbols", tables=path_tables.symbol_tables(doc["symbols"])),
         Section("thinmpi against its targets", tables=[path_tables.thinmpi_targets(cells)]),

@@ -23,6 +23,7 @@ class Launcher:
     bind: bool = True
     audit_library: str = ""
     env: dict = field(default_factory=dict)
+    timeout_factor: float = 1.0  # launches across hosts take longer (hosts.HostLauncher)
 
     def env_flags(self, variables):
         """Launcher flags that hand `variables` to the ranks only (never to mpiexec itself)."""

@@ -5,7 +5,10 @@ Schema wrapper-bench/results, version 1:
   context   {date, host, cpu_model, cpu_count, os, kernel, mode, command, load_average,
              binding{mpi: str},
              mpi{mpi: library version}, compilers{mpi-compiler: {c, cxx}}, boost{mpi: {...}},
-             mpi4py{mpi: {...}}}
+             mpi4py{mpi: {...}},
+             hosts{mode, rank_hosts{mpi: [host, host] | error}, transport{mpi: str},
+                   launcher{mpi: str}, transport_check{mpi: {payload_bytes, eth0_bytes,
+                   wire_per_payload}}}   (only with --hosts/--hostfile)
   cells     [{suite, mpi, compiler, api, payload, variant, count, bytes, iterations, warmup,
               blocks, reps, one_way_us{median,min,max}, per_rep_us (block low deciles),
               per_rep_mean_us, baseline,
