@@ -11,5 +11,6 @@
 #include "thinmpi/default_init_allocator.hpp"
 #include "thinmpi/environment.hpp"
 #include "thinmpi/error.hpp"
+#include "thinmpi/framed.hpp"
 #include "thinmpi/request.hpp"
 #include "thinmpi/status.hpp"
