@@ -235,6 +235,23 @@ TEST(Framed, NonblockingReceivesOfEverySize) {
   sent.wait();
 }
 
+TEST(Framed, EachContinuationReachesItsOwnFrameWhicheverCompletesFirst) {
+  // Two receives of the same source and tag take two frames in order; the second is completed
+  // first and posts its continuation first: it must get its own, not the first frame's.
+  auto world = thinmpi::world();
+  const ring r(world);
+  const thinmpi::framed_channel channel(world);
+  auto first = channel.irecv<std::vector<int>>(r.prev(), 60);
+  auto second = channel.irecv<std::vector<int>>(r.prev(), 60);
+  const auto a = iota_from(r.rank, 3 * frame_ints);
+  const auto b = iota_from(r.rank + 100, 2 * frame_ints + 7);
+  auto sent_a = channel.isend(a, r.next(), 60);
+  auto sent_b = channel.isend(b, r.next(), 60);
+  EXPECT_EQ(second.wait(), iota_from(r.prev() + 100, 2 * frame_ints + 7));
+  EXPECT_EQ(first.wait(), iota_from(r.prev(), 3 * frame_ints));
+  thinmpi::wait_all(sent_a, sent_b);
+}
+
 TEST(Framed, AnAbandonedReceiveLeavesTheMessageForTheNext) {
   auto world = thinmpi::world();
   const ring r(world);
