@@ -46,9 +46,15 @@ std::string letters_from(int start, std::size_t n) {
 constexpr std::size_t frame_ints = thinmpi::framed_channel::default_frame_size / sizeof(int);
 
 /// Sizes that matter: empty, one, around one frame of ints, several frames, large.
-const std::vector<std::size_t> sizes_around_the_frame = {
-    0, 1, frame_ints - 5, frame_ints - 4, frame_ints - 1, frame_ints, frame_ints + 1,
-    2 * frame_ints, 100'000};
+const std::vector<std::size_t> sizes_around_the_frame = {0,
+                                                         1,
+                                                         frame_ints - 5,
+                                                         frame_ints - 4,
+                                                         frame_ints - 1,
+                                                         frame_ints,
+                                                         frame_ints + 1,
+                                                         2 * frame_ints,
+                                                         100'000};
 
 TEST(Framed, EverySizeAroundTheFrameArrivesWhole) {
   auto world = thinmpi::world();
@@ -89,8 +95,8 @@ TEST(Framed, ElementsThatDoNotDivideTheFrame) {
   auto world = thinmpi::world();
   const ring r(world);
   const thinmpi::framed_channel channel(world);
-  for (const std::size_t n : {std::size_t{340}, std::size_t{341}, std::size_t{342},
-                              std::size_t{1000}}) {
+  for (const std::size_t n :
+       {std::size_t{340}, std::size_t{341}, std::size_t{342}, std::size_t{1000}}) {
     std::vector<std::array<int, 3>> out(n);
     for (std::size_t i = 0; i < n; ++i)
       out[i] = {r.rank, static_cast<int>(i), -static_cast<int>(i)};
@@ -111,9 +117,9 @@ TEST(Framed, ASmallFramedMessageIsAPlainMessageThatCReceives) {
   auto sent = channel.isend(out, r.next(), 6);
   std::vector<int> in(frame_ints, -1);
   MPI_Status st;
-  ASSERT_EQ(MPI_Recv(in.data(), static_cast<int>(in.size()), MPI_INT, r.prev(), 6, MPI_COMM_WORLD,
-                     &st),
-            MPI_SUCCESS);
+  ASSERT_EQ(
+      MPI_Recv(in.data(), static_cast<int>(in.size()), MPI_INT, r.prev(), 6, MPI_COMM_WORLD, &st),
+      MPI_SUCCESS);
   int count = 0;
   MPI_Get_count(&st, MPI_INT, &count);
   EXPECT_EQ(count, 100);
@@ -161,7 +167,8 @@ TEST(Framed, APlainMessageOfOneFrameIsAnErrorNotAPayload) {
   const thinmpi::framed_channel channel(world);
   const std::vector<int> plain(frame_ints, 0);
   auto sent = world.isend(plain, r.next(), 9);
-  const auto e = error_from([&] { static_cast<void>(channel.recv<std::vector<int>>(r.prev(), 9)); });
+  const auto e =
+      error_from([&] { static_cast<void>(channel.recv<std::vector<int>>(r.prev(), 9)); });
   EXPECT_TRUE(contains(e.what(), "without a frame header")) << e.what();
   EXPECT_TRUE(contains(e.what(), "4096 bytes")) << e.what();
   sent.wait();
@@ -259,7 +266,7 @@ TEST(Framed, AnAbandonedReceiveLeavesTheMessageForTheNext) {
   {
     auto never = channel.irecv<std::vector<int>>(r.prev(), 50);
     EXPECT_TRUE(never.active());
-  }  // cancelled: nothing was sent yet
+  }                 // cancelled: nothing was sent yet
   world.barrier();  // no rank sends before every rank has dropped its receive
   const auto out = iota_from(r.rank, 3);
   auto sent = channel.isend(out, r.next(), 50);
@@ -270,8 +277,8 @@ TEST(Framed, AnAbandonedReceiveLeavesTheMessageForTheNext) {
 TEST(Framed, OtherFrameSizes) {
   auto world = thinmpi::world();
   const ring r(world);
-  const thinmpi::framed_channel small(world, 64);        // 8 doubles; 6 carried by a frame
-  const thinmpi::framed_channel big(world, 64 * 1024);   // frames on the heap
+  const thinmpi::framed_channel small(world, 64);       // 8 doubles; 6 carried by a frame
+  const thinmpi::framed_channel big(world, 64 * 1024);  // frames on the heap
   for (const std::size_t n : {std::size_t{0}, std::size_t{5}, std::size_t{7}, std::size_t{8},
                               std::size_t{9}, std::size_t{10'000}, std::size_t{20'000}}) {
     const std::vector<double> out(n, 0.5 + r.rank);
@@ -298,9 +305,8 @@ TEST(Framed, BadFrameSizesAndPaddedElementsAreErrors) {
     int id;
   };
   const thinmpi::framed_channel channel(world);
-  const auto e = error_from([&] {
-    static_cast<void>(channel.recv<std::vector<padded>>(thinmpi::proc_null, 0));
-  });
+  const auto e = error_from(
+      [&] { static_cast<void>(channel.recv<std::vector<padded>>(thinmpi::proc_null, 0)); });
   EXPECT_EQ(e.error_class(), MPI_ERR_TYPE);
   EXPECT_TRUE(contains(e.what(), "padding")) << e.what();
 }

@@ -37,8 +37,8 @@ TEST(RecvReuse, SizesTheVectorAndKeepsItsStorageWhileItFits) {
   std::vector<int> in;
   in.reserve(1000);
   const int* storage = in.data();
-  for (const std::size_t n : {std::size_t{500}, std::size_t{1000}, std::size_t{0},
-                              std::size_t{10}, std::size_t{999}}) {
+  for (const std::size_t n :
+       {std::size_t{500}, std::size_t{1000}, std::size_t{0}, std::size_t{10}, std::size_t{999}}) {
     const auto out = iota_from(r.rank, n);
     auto sent = world.isend(out, r.next(), 1);
     const thinmpi::status st = world.recv_reuse(in, r.prev(), 1);
@@ -112,8 +112,8 @@ TEST(RecvAtMost, ALargerMessageIsAnErrorStatingTheSizes) {
   const ring r(world);
   const auto out = iota_from(r.rank, 65);
   auto sent = world.isend(out, r.next(), 7);
-  const auto e = error_from(
-      [&] { static_cast<void>(world.recv_at_most<std::vector<int>>(r.prev(), 7, 64)); });
+  const auto e =
+      error_from([&] { static_cast<void>(world.recv_at_most<std::vector<int>>(r.prev(), 7, 64)); });
   EXPECT_EQ(e.error_class(), MPI_ERR_TRUNCATE);
   EXPECT_TRUE(contains(e.what(), "64 x MPI_INT = 256 bytes")) << e.what();
   if (contains(thinmpi::library_version(), "Open MPI")) {

@@ -100,5 +100,5 @@ static void teardown(void* state) {
   free(f);
 }
 
-const wb_variant wb_c_framed = {
-    "c", "framed", NULL, sizeof(int), 0, setup, round_trips, verify, teardown};
+const wb_variant wb_c_framed = {"c",   "framed",    NULL,   sizeof(int), 0,
+                                setup, round_trips, verify, teardown};

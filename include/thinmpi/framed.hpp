@@ -97,8 +97,8 @@ inline void finish_continuation(MPI_Status& first, const MPI_Status& rest,
     raise_short_continuation(expected.count, status_bytes(rest), call.operation, call.comm,
                              first.MPI_SOURCE);
   }
-  const auto total = static_cast<MPI_Count>(status_bytes(first) + expected.count -
-                                            frame_header_bytes);
+  const auto total =
+      static_cast<MPI_Count>(status_bytes(first) + expected.count - frame_header_bytes);
   check(MPI_Status_set_elements_x(&first, MPI_BYTE, total), "MPI_Status_set_elements_x");
 }
 
@@ -156,7 +156,8 @@ class [[nodiscard]] framed_request {
       frame = scratch_.get();
     }
     const detail::mutable_buffer buffer{frame, shape.count, datatype_of<element>()};
-    const int rc = detail::irecv(frame, shape.count, buffer.type, source, tag, route.comm, &handle_);
+    const int rc =
+        detail::irecv(frame, shape.count, buffer.type, source, tag, route.comm, &handle_);
     if (rc != MPI_SUCCESS) [[unlikely]] {
       detail::raise_receive(rc, call(), buffer, MPI_Status{});
     }
@@ -262,9 +263,9 @@ void framed_request<Container>::complete_stage(int rc, const MPI_Status& raw) {
   scratch_.reset();
   if (whole) return;
   rest_ = detail::continuation_of(buffer_.get(), shape_, header);
-  const int posted = detail::irecv(rest_.data, rest_.count, MPI_BYTE, raw.MPI_SOURCE,
-                                   static_cast<int>(header.continuation_tag), route_.continuation,
-                                   &handle_);
+  const int posted =
+      detail::irecv(rest_.data, rest_.count, MPI_BYTE, raw.MPI_SOURCE,
+                    static_cast<int>(header.continuation_tag), route_.continuation, &handle_);
   if (posted != MPI_SUCCESS) [[unlikely]] {
     detail::raise_receive(posted,
                           {"MPI_Irecv (framed continuation)", route_.continuation, raw.MPI_SOURCE,
@@ -470,13 +471,12 @@ void framed_channel::send(const Payload& payload, int dest, int tag) const {
   const detail::const_buffer rest{static_cast<const std::byte*>(whole.data) + shape.carried(),
                                   header.total_bytes - shape.carried(), MPI_BYTE};
   const int continuation_tag = static_cast<int>(header.continuation_tag);
-  const int rc = detail::send(rest.data, rest.count, MPI_BYTE, dest, continuation_tag,
-                              continuation_.native());
+  const int rc =
+      detail::send(rest.data, rest.count, MPI_BYTE, dest, continuation_tag, continuation_.native());
   if (rc != MPI_SUCCESS) [[unlikely]] {
-    detail::raise_send(rc,
-                       {"MPI_Send (framed continuation)", continuation_.native(), dest,
-                        continuation_tag},
-                       rest);
+    detail::raise_send(
+        rc, {"MPI_Send (framed continuation)", continuation_.native(), dest, continuation_tag},
+        rest);
   }
 }
 

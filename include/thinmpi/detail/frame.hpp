@@ -30,8 +30,8 @@ namespace thinmpi::detail {
 
 /// The last 16 bytes of a full frame.
 struct frame_header {
-  std::uint64_t total_bytes;        ///< the whole payload's bytes (at least frame_bytes)
-  std::uint32_t continuation_tag;   ///< tag of the continuation on the private communicator
+  std::uint64_t total_bytes;          ///< the whole payload's bytes (at least frame_bytes)
+  std::uint32_t continuation_tag;     ///< tag of the continuation on the private communicator
   std::uint32_t magic = frame_magic;  ///< tells a frame from a plain message of the same size
   static constexpr std::uint32_t frame_magic = 0x7f4d5046;  // "FPM\x7f"
 };
@@ -61,12 +61,12 @@ frame_shape frame_for(std::size_t frame_size, const char* operation) {
                                 "send()/recv<std::vector<T>>() instead"});
   }
   if (shape.bytes <= frame_header_bytes) [[unlikely]] {
-    raise(MPI_ERR_ARG, error_site{.operation = operation,
-                                  .type = datatype_of<T>(),
-                                  .problem = "a frame of " + std::to_string(frame_size) +
-                                             " bytes has no room for an element of " +
-                                             std::to_string(sizeof(T)) +
-                                             " bytes after its 16-byte header"});
+    raise(MPI_ERR_ARG,
+          error_site{.operation = operation,
+                     .type = datatype_of<T>(),
+                     .problem = "a frame of " + std::to_string(frame_size) +
+                                " bytes has no room for an element of " +
+                                std::to_string(sizeof(T)) + " bytes after its 16-byte header"});
   }
   return shape;
 }

@@ -91,8 +91,7 @@ class p2p_recv_reuse {
     into.resize(max_count);
     const detail::mutable_buffer buffer = detail::recv_buffer(into);
     MPI_Status raw;  // filled by MPI_Recv; read only after it returns
-    const int rc =
-        detail::recv(buffer.data, buffer.count, buffer.type, source, tag, comm(), &raw);
+    const int rc = detail::recv(buffer.data, buffer.count, buffer.type, source, tag, comm(), &raw);
     detail::complete_receive(rc, into, "MPI_Recv", comm(), source, tag, buffer, raw,
                              detail::fill::up_to);
     return into;
@@ -103,9 +102,10 @@ class p2p_recv_reuse {
 
   /// Receives a matched message whose bytes are not whole elements (so it does not stay
   /// matched and pending), then throws.
-  [[noreturn, gnu::cold, gnu::noinline]] static void discard_and_raise(
-      MPI_Message& message, const MPI_Status& probed, const detail::p2p_call& call,
-      MPI_Datatype type) {
+  [[noreturn, gnu::cold, gnu::noinline]] static void discard_and_raise(MPI_Message& message,
+                                                                       const MPI_Status& probed,
+                                                                       const detail::p2p_call& call,
+                                                                       MPI_Datatype type) {
     std::vector<std::byte> discarded(detail::status_bytes(probed));
     MPI_Status ignored;
     static_cast<void>(
