@@ -47,26 +47,37 @@ struct frame_shape {
   [[nodiscard]] std::size_t carried() const noexcept { return bytes - frame_header_bytes; }
 };
 
-/// Throws unless a frame of T can be formed: T's elements are their bytes on the wire (no
-/// padding, which MPI would not carry) and a frame holds the header and at least one element.
-template <class T>
-frame_shape frame_for(std::size_t frame_size, const char* operation) {
-  const frame_shape shape{frame_size / sizeof(T), frame_size / sizeof(T) * sizeof(T)};
-  if (wire_size<T>() != sizeof(T)) [[unlikely]] {
+/// Why a frame of T cannot be formed (cold: only after a check below failed).
+[[noreturn, gnu::cold, gnu::noinline]] inline void raise_frame_problem(bool padded,
+                                                                       std::size_t frame_size,
+                                                                       std::size_t element_size,
+                                                                       MPI_Datatype type,
+                                                                       const char* operation) {
+  if (padded) {
     raise(MPI_ERR_TYPE,
           error_site{.operation = operation,
-                     .type = datatype_of<T>(),
+                     .type = type,
                      .problem = "the framed protocol moves elements as their bytes, and this "
                                 "element type has padding that MPI does not carry; send it with "
                                 "send()/recv<std::vector<T>>() instead"});
   }
-  if (shape.bytes <= frame_header_bytes) [[unlikely]] {
-    raise(MPI_ERR_ARG,
-          error_site{.operation = operation,
-                     .type = datatype_of<T>(),
-                     .problem = "a frame of " + std::to_string(frame_size) +
-                                " bytes has no room for an element of " +
-                                std::to_string(sizeof(T)) + " bytes after its 16-byte header"});
+  raise(MPI_ERR_ARG,
+        error_site{.operation = operation,
+                   .type = type,
+                   .problem = "a frame of " + std::to_string(frame_size) +
+                              " bytes has no room for an element of " +
+                              std::to_string(element_size) + " bytes after its 16-byte header"});
+}
+
+/// How a payload of T splits, once checked that a frame of T can be formed: T's elements are
+/// their bytes on the wire (no padding, which MPI would not carry) and a frame holds the header
+/// and at least one element. Two comparisons on the hot path (one for predefined types).
+template <class T>
+[[gnu::always_inline]] inline frame_shape frame_for(std::size_t frame_size, const char* operation) {
+  const frame_shape shape{frame_size / sizeof(T), frame_size / sizeof(T) * sizeof(T)};
+  const bool padded = wire_size<T>() != sizeof(T);
+  if (padded || shape.bytes <= frame_header_bytes) [[unlikely]] {
+    raise_frame_problem(padded, frame_size, sizeof(T), datatype_of<T>(), operation);
   }
   return shape;
 }
@@ -93,9 +104,7 @@ template <class Container>
 Container copied_from(const std::byte* bytes, std::size_t count) {
   using element = std::ranges::range_value_t<Container>;
   const auto* first = reinterpret_cast<const element*>(bytes);
-  Container result;
-  result.assign(first, first + count);
-  return result;
+  return Container(first, first + count);
 }
 
 /// The header at the end of a full frame.
