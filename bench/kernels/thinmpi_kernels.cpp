@@ -10,6 +10,9 @@
 //   thinmpi/string_alloc    send(string) / recv<std::string>()          vs c/char_mprobe
 //   thinmpi/struct          send(vector<wb_particle>) / recv(vector&)   vs c/struct
 //   thinmpi/char_span       send(std::span<char>) / recv(std::span)     vs c/char_buffer (OSU)
+//   thinmpi/vector_framed   framed_channel send / recv<std::vector<int>>() vs c/int_buffer
+//   thinmpi/string_framed   framed_channel send / recv<std::string>()   vs c/char_buffer
+//   thinmpi/vector_reuse    send(vector) / recv_reuse(vector&)          vs c/mprobe
 //
 // Rank 0 sends first; rank 1 sends back what it received, so both ranks can verify it.
 
@@ -166,6 +169,55 @@ void allocating_round_trips(void* raw, long iterations) {
   });
 }
 
+// --- thinmpi/vector_reuse: a receive of unknown size into the same vector each time.
+template <class Buffer>
+void reuse_round_trips(void* raw, long iterations) {
+  run<Buffer>(raw, iterations, [](state<Buffer>& s) {
+    if (s.rank == 0) s.comm.send(s.sent, s.peer, tag);
+    s.comm.recv_reuse(s.received, s.peer, tag);
+    if (s.rank == 1) s.comm.send(s.received, s.peer, tag);
+  });
+}
+
+// --- thinmpi/vector_framed, thinmpi/string_framed: the framed protocol (a channel per state).
+template <class Buffer>
+struct framed_state : state<Buffer> {
+  thinmpi::framed_channel channel;
+};
+
+template <class Buffer, void (*Fill)(Buffer&, std::size_t)>
+void* framed_setup(MPI_Comm comm, std::size_t count) noexcept {
+  try {
+    const thinmpi::comm_view view(comm);
+    auto* s = new framed_state<Buffer>{{view, view.rank(), 1 - view.rank(), {}, {}},
+                                       thinmpi::framed_channel(view)};
+    Fill(s->sent, count);
+    s->received = s->sent;
+    return static_cast<state<Buffer>*>(s);  // as every state: received_differs reads it so
+  } catch (const std::exception&) {
+    return nullptr;
+  }
+}
+
+template <class Buffer>
+void framed_round_trips(void* raw, long iterations) {
+  auto& s = static_cast<framed_state<Buffer>&>(as_state<Buffer>(raw));
+  try {
+    for (long i = 0; i < iterations; ++i) {
+      if (s.rank == 0) s.channel.send(s.sent, s.peer, tag);
+      s.received = s.channel.template recv<Buffer>(s.peer, tag);
+      if (s.rank == 1) s.channel.send(s.received, s.peer, tag);
+    }
+  } catch (const std::exception& error) {
+    abort_on(error);
+  }
+}
+
+template <class Buffer>
+void destroy_framed_state(void* raw) noexcept {
+  delete &static_cast<framed_state<Buffer>&>(as_state<Buffer>(raw));
+}
+
 template <class Buffer, void (*Fill)(Buffer&, std::size_t)>
 void* setup(MPI_Comm comm, std::size_t count) {
   return make_state<Buffer>(comm, count, Fill);
@@ -197,6 +249,14 @@ const wb_variant variants[] = {
      bounded_round_trips<particles>, received_differs<particles>, destroy_state<particles>},
     {"thinmpi", "char_span", "c/char_buffer", sizeof(char), 0, setup<chars, fill_char_vector>,
      span_round_trips<char>, received_differs<chars>, destroy_state<chars>},
+    {"thinmpi", "vector_framed", "c/int_buffer", sizeof(int), 0,
+     framed_setup<ints, fill_ints<ints>>, framed_round_trips<ints>, received_differs<ints>,
+     destroy_framed_state<ints>},
+    {"thinmpi", "string_framed", "c/char_buffer", sizeof(char), 0,
+     framed_setup<std::string, fill_chars>, framed_round_trips<std::string>,
+     received_differs<std::string>, destroy_framed_state<std::string>},
+    {"thinmpi", "vector_reuse", "c/mprobe", sizeof(int), 0, setup<ints, fill_ints<ints>>,
+     reuse_round_trips<ints>, received_differs<ints>, destroy_state<ints>},
 };
 
 }  // namespace

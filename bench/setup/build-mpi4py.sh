@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Tries to build mpi4py against MPICH from Debian's source package (Debian ships mpi4py for
-# OpenMPI only). The result, or the reason there is none, goes to <out>/status.json:
+# OpenMPI only), then with pip in a venv. The result, or the reason there is none, goes to <out>/status.json:
 #   bench/setup/build-mpi4py.sh [out-dir]       default: build/mpi4py-mpich
 # On success status.json names a PYTHONPATH folder; the driver checks with ldd which MPI its
 # extension links before pairing it with mpiexec.mpich. Expects the deb-src entry that
@@ -28,9 +28,28 @@ first_error() { # the first "E:" line of an apt log, without the server's addres
 
 grep -q '"ok": true' "$status" 2>/dev/null && exit 0
 command -v mpicc.mpich >/dev/null || fail "MPICH (mpicc.mpich) is not installed"
+# The second way: pip builds mpi4py from its source release against MPICH in a venv (no binary
+# wheel, which would bring its own MPI). It needs PyPI; where that cannot be reached, the reason
+# names both ways.
+pip_build() { # pip_build <why the Debian source failed>
+  local venv="$out/venv" why="$1"
+  rm -rf "$venv"
+  if ! /usr/bin/python3 -m venv "$venv" >"$out/venv.log" 2>&1; then
+    fail "$why; a venv for pip could not be made: $(tail -n1 "$out/venv.log")"
+  fi
+  if ! MPICC=mpicc.mpich timeout 300 "$venv/bin/pip" install --no-binary=mpi4py --retries 0 \
+    --timeout 10 mpi4py >"$out/pip.log" 2>&1; then
+    fail "$why; pip install --no-binary=mpi4py with MPICC=mpicc.mpich failed: \
+$({ grep -m1 -E '^ERROR|Could not' "$out/pip.log" || tail -n1 "$out/pip.log"; } | cut -c1-200)"
+  fi
+  record true pythonpath "$("$venv/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')"
+  echo "wrapper-bench: built mpi4py against MPICH with pip in $venv"
+  exit 0
+}
+
 if ! (cd "$out/download" && apt-get source --download-only mpi4py) >"$out/fetch.log" 2>&1; then
-  fail "Debian packages mpi4py for OpenMPI only, and apt-get source mpi4py could not fetch \
-its source: $(first_error "$out/fetch.log")"
+  pip_build "Debian packages mpi4py for OpenMPI only, and apt-get source mpi4py could not fetch \
+its source ($(first_error "$out/fetch.log"))"
 fi
 rm -rf "$out/src" && mkdir -p "$out/src"
 tar -xf "$out"/download/mpi4py_*.orig.tar.* -C "$out/src" --strip-components=1 ||

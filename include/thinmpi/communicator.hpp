@@ -29,6 +29,7 @@
 #include "thinmpi/p2p/nonblocking.hpp"
 #include "thinmpi/p2p/probe.hpp"
 #include "thinmpi/p2p/recv.hpp"
+#include "thinmpi/p2p/recv_reuse.hpp"
 #include "thinmpi/p2p/send.hpp"
 #include "thinmpi/p2p/sendrecv.hpp"
 
@@ -52,6 +53,7 @@ struct errors_return_already_set {};
 ///     world.send(std::vector<double>{1, 2, 3}, 1, 0);
 class comm_view : public p2p_send<comm_view>,
                   public p2p_recv<comm_view>,
+                  public p2p_recv_reuse<comm_view>,
                   public p2p_sendrecv<comm_view>,
                   public p2p_probe<comm_view>,
                   public p2p_nonblocking<comm_view>,

@@ -12,6 +12,7 @@
 #include "thinmpi/default_init_allocator.hpp"
 #include "thinmpi/environment.hpp"
 #include "thinmpi/error.hpp"
+#include "thinmpi/framed.hpp"
 #include "thinmpi/ops.hpp"
 #include "thinmpi/persistent_request.hpp"
 #include "thinmpi/request.hpp"

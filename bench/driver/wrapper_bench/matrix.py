@@ -15,7 +15,8 @@ SUITES = ("tiny", "sweep", "osu", "audit", "collectives")
 # Variants of the size sweep, of the OSU sweep, and mpi4py's (objects stop where they stop being
 # practical, as in the article).
 SWEEP_VARIANTS = ("c/int_buffer", "c/mprobe", "boost/raw", "boost/vector", "thinmpi/span",
-                  "thinmpi/vector_bounded", "thinmpi/vector_alloc", "thinmpi/vector_alloc_uninit")
+                  "thinmpi/vector_bounded", "thinmpi/vector_alloc", "thinmpi/vector_alloc_uninit",
+                  "c/framed", "thinmpi/vector_framed", "thinmpi/vector_reuse")
 OSU_VARIANTS = ("c/char_buffer", "thinmpi/char_span")
 MPI4PY_VARIANTS = ("c/int_buffer", "mpi4py/numpy", "mpi4py/object")
 MPI4PY_OBJECT_MAX_BYTES = 4096

@@ -112,7 +112,10 @@ CLIFF_ROWS = (("C known count", "c/int_buffer", "c/char_buffer"),
               ("C mprobe (unknown size)", "c/mprobe", "c/char_mprobe"),
               ("Boost.MPI", "boost/vector", "boost/string"),
               ("thinmpi bounded", "thinmpi/vector_bounded", "thinmpi/string"),
-              ("thinmpi allocating", "thinmpi/vector_alloc", "thinmpi/string_alloc"))
+              ("thinmpi allocating", "thinmpi/vector_alloc", "thinmpi/string_alloc"),
+              ("C framed protocol", "c/framed", None),
+              ("thinmpi framed_channel", "thinmpi/vector_framed", "thinmpi/string_framed"),
+              ("thinmpi recv_reuse", "thinmpi/vector_reuse", None))
 
 
 def container_cliff(cells):
@@ -130,8 +133,9 @@ def container_cliff(cells):
                  ["MPI", "compiler", "path", "vector<int>[1]", "vector<int>[8]",
                   "vector<int>[64]", "string[8]", "string[64]"], rows,
                  "Against each path's C baseline in the same process: vectors c/int_buffer, "
-                 "strings c/char_buffer; thinmpi's allocating receives against c/mprobe and "
-                 "c/char_mprobe, the C code that does the same.")
+                 "strings c/char_buffer; thinmpi's allocating receives and recv_reuse against "
+                 "c/mprobe and c/char_mprobe, the C code that does the same; the framed "
+                 "protocol (C and thinmpi) against the known-count receive it competes with.")
 
 
 def mpi4py_personalities(cells):
@@ -163,6 +167,9 @@ SWEEP_COLUMNS = (("C", "c/int_buffer", None), ("C mprobe", "c/mprobe", None),
                  ("thinmpi span", "thinmpi/span", None),
                  ("thinmpi recv<vector>", "thinmpi/vector_alloc", None),
                  ("thinmpi recv<vector> not zeroed", "thinmpi/vector_alloc_uninit", None),
+                 ("C framed", "c/framed", None),
+                 ("thinmpi framed", "thinmpi/vector_framed", None),
+                 ("thinmpi recv_reuse", "thinmpi/vector_reuse", None),
                  ("mpi4py NumPy", "mpi4py/numpy", "python"),
                  ("mpi4py object", "mpi4py/object", "python"))
 

@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <ranges>
+#include <type_traits>
 #include <vector>
 
 #include "thinmpi/datatype.hpp"
@@ -15,6 +16,20 @@
 #include "thinmpi/detail/status_bytes.hpp"
 
 namespace thinmpi::detail {
+
+/// A new container of `count` elements, sized by its constructor: one allocation and one
+/// value-initialization (none with default_init_allocator). Default construction followed by
+/// resize() does the same work through std::vector's growth path (capacity arithmetic, a
+/// relocation loop and a deallocation check that an empty vector never needs), which cost a
+/// visible share of a tiny allocating receive (docs/library.md, "Receives of unknown size").
+template <class Container>
+Container with_count(std::size_t count) {
+  if constexpr (std::is_constructible_v<Container, std::size_t>) {
+    return Container(count);
+  } else {  // std::string has no count-only constructor
+    return Container(count, std::ranges::range_value_t<Container>{});
+  }
+}
 
 /// A container of exactly the matched message's size; if its bytes are not whole elements,
 /// receives the message (so it is not left matched and pending) and throws.
@@ -29,9 +44,7 @@ Container sized_for(MPI_Message& message, const MPI_Status& probed, const p2p_ca
     raise_problem(receive_problem::partial_element, call, no_buffer(datatype_of<element>()),
                   probed);
   }
-  Container sized;
-  sized.resize(bytes / wire_size<element>());
-  return sized;
+  return with_count<Container>(bytes / wire_size<element>());
 }
 
 }  // namespace thinmpi::detail

@@ -1,0 +1,547 @@
+#pragma once
+/// \file
+/// framed_channel: an opt-in protocol for receives of unknown size that costs what a receive of
+/// known size costs. A payload smaller than the frame size F is sent as itself (one message,
+/// byte-identical to send()); the receiver posts one MPI_Recv of F bytes and needs no probe.
+/// A payload of F bytes or more goes as one full frame of F bytes (its first bytes, then a
+/// 16-byte header with its length) and one continuation of the rest, which only this channel's
+/// private communicator carries. detail/frame.hpp has the wire format.
+///
+///     thinmpi::framed_channel channel(world);             // collective: one MPI_Comm_dup
+///     channel.send(values, 1, tag);                         // 1 message, 2 from F bytes up
+///     auto got = channel.recv<std::vector<int>>(0, tag);   // 1 MPI_Recv, 2 from F bytes up
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <ranges>
+#include <type_traits>
+#include <utility>
+
+#include "thinmpi/communicator.hpp"
+#include "thinmpi/concepts.hpp"
+#include "thinmpi/datatype.hpp"
+#include "thinmpi/detail/buffers.hpp"
+#include "thinmpi/detail/frame.hpp"
+#include "thinmpi/detail/mpi.hpp"
+#include "thinmpi/detail/p2p_calls.hpp"
+#include "thinmpi/detail/p2p_errors.hpp"
+#include "thinmpi/detail/request_access.hpp"
+#include "thinmpi/p2p/recv.hpp"
+#include "thinmpi/p2p/send.hpp"
+#include "thinmpi/request.hpp"
+#include "thinmpi/status.hpp"
+
+namespace thinmpi {
+
+namespace detail {
+
+/// Where the frames of one receive arrive and what they are checked against.
+struct frame_route {
+  MPI_Comm comm;          ///< the user's communicator: first frames and small messages
+  MPI_Comm continuation;  ///< the channel's private communicator: continuations only
+  int tag_ub;
+};
+
+/// After a first frame arrived at `frame` with status `raw`: makes `result` the whole payload if
+/// it was small (returns true), or sizes `result` for the whole payload, places the frame's bytes
+/// at its start and returns the header of the continuation to receive (returns false).
+/// In place (receives_in_place), `frame` is result.data() and nothing is copied.
+template <class Container>
+bool accept_frame(Container& result, const std::byte* frame, const MPI_Status& raw,
+                  const frame_shape& shape, const frame_route& route, const p2p_call& call,
+                  frame_header& header) {
+  using element = std::ranges::range_value_t<Container>;
+  const std::size_t bytes = status_bytes(raw);
+  if (bytes % sizeof(element) != 0) [[unlikely]] {
+    raise_problem(receive_problem::partial_element, call,
+                  {nullptr, shape.count, datatype_of<element>()}, raw);
+  }
+  if (bytes < shape.bytes) {
+    if constexpr (receives_in_place<Container>) {
+      result.resize(bytes / sizeof(element));  // shrinks: writes nothing
+    } else {
+      result = copied_from<Container>(frame, bytes / sizeof(element));
+    }
+    return true;
+  }
+  header = header_of(frame, shape);
+  check_header(header, shape, sizeof(element), route.tag_ub, call.operation, call.comm,
+               raw.MPI_SOURCE, raw.MPI_TAG);
+  const auto count = static_cast<std::size_t>(header.total_bytes / sizeof(element));
+  if constexpr (receives_in_place<Container>) {
+    result.resize(count);  // keeps the frame's elements; the header's bytes are overwritten
+  } else {
+    result.resize(count);
+    std::memcpy(std::ranges::data(result), frame, shape.carried());
+  }
+  return false;
+}
+
+/// The continuation's place in `result` and its size in bytes.
+template <class Container>
+mutable_buffer continuation_of(Container& result, const frame_shape& shape,
+                               const frame_header& header) {
+  auto* whole = reinterpret_cast<std::byte*>(std::ranges::data(result));
+  return {whole + shape.carried(), static_cast<std::size_t>(header.total_bytes) - shape.carried(),
+          MPI_BYTE};
+}
+
+/// After the continuation arrived with status `rest`: checks its size and makes `first` (the
+/// first frame's status) report the whole payload's bytes.
+inline void finish_continuation(MPI_Status& first, const MPI_Status& rest,
+                                const mutable_buffer& expected, const p2p_call& call) {
+  if (status_bytes(rest) != expected.count) [[unlikely]] {
+    raise_short_continuation(expected.count, status_bytes(rest), call.operation, call.comm,
+                             first.MPI_SOURCE);
+  }
+  const auto total =
+      static_cast<MPI_Count>(status_bytes(first) + expected.count - frame_header_bytes);
+  check(MPI_Status_set_elements_x(&first, MPI_BYTE, total), "MPI_Status_set_elements_x");
+}
+
+/// The blocking framed receive once the frame's storage is chosen: `frame` is where the first
+/// frame goes (result.data() in place, else scratch).
+template <class Container>
+void receive_framed(Container& result, std::byte* frame, const frame_shape& shape,
+                    const frame_route& route, int source, int tag, MPI_Status& raw) {
+  using element = std::ranges::range_value_t<Container>;
+  const mutable_buffer buffer{frame, shape.count, datatype_of<element>()};
+  const p2p_call call{"MPI_Recv", route.comm, source, tag};
+  const int rc = recv(buffer.data, buffer.count, buffer.type, source, tag, route.comm, &raw);
+  if (rc != MPI_SUCCESS) [[unlikely]] {
+    raise_receive(rc, call, buffer, raw);
+  }
+  frame_header header{};
+  if (accept_frame(result, frame, raw, shape, route, call, header)) [[likely]] {
+    return;
+  }
+  const mutable_buffer rest = continuation_of(result, shape, header);
+  const p2p_call continued{"MPI_Recv (framed continuation)", route.continuation, raw.MPI_SOURCE,
+                           static_cast<int>(header.continuation_tag)};
+  MPI_Status rest_status;
+  const int rest_rc = recv(rest.data, rest.count, MPI_BYTE, continued.peer, continued.tag,
+                           route.continuation, &rest_status);
+  if (rest_rc != MPI_SUCCESS) [[unlikely]] {
+    raise_receive(rest_rc, continued, rest, rest_status);
+  }
+  finish_continuation(raw, rest_status, rest, continued);
+}
+
+}  // namespace detail
+
+/// A framed receive in progress (framed_channel::irecv): one MPI_Irecv of a frame, and, when a
+/// full frame arrives, one MPI_Irecv of the continuation from the frame's source. Works with
+/// wait_all/wait_any. Must complete before its channel is destroyed. Move-only.
+///
+///     auto r = channel.irecv<std::vector<int>>(thinmpi::any_source, 7);
+///     std::vector<int> got = r.wait();
+template <class Container>
+class [[nodiscard]] framed_request {
+ public:
+  /// A request that receives nothing.
+  framed_request() = default;
+  /// Posts the frame's receive (MPI_Irecv of one frame) from source with tag on route.comm.
+  framed_request(const detail::frame_route& route, const detail::frame_shape& shape, int source,
+                 int tag)
+      : buffer_(Container{}), route_(route), shape_(shape), source_(source), tag_(tag) {
+    std::byte* frame = nullptr;
+    if constexpr (detail::receives_in_place<Container>) {
+      buffer_.get().resize(shape.count);
+      frame = reinterpret_cast<std::byte*>(buffer_.get().data());
+    } else {
+      scratch_ = detail::frame_storage(shape.bytes);
+      frame = scratch_.get();
+    }
+    const detail::mutable_buffer buffer{frame, shape.count, datatype_of<element>()};
+    const int rc =
+        detail::irecv(frame, shape.count, buffer.type, source, tag, route.comm, &handle_);
+    if (rc != MPI_SUCCESS) [[unlikely]] {
+      detail::raise_receive(rc, call(), buffer, MPI_Status{});
+    }
+    stage_ = stage::frame;
+  }
+
+  framed_request(framed_request&& other) noexcept { take(other); }
+  framed_request& operator=(framed_request&& other) noexcept {
+    if (this != &other) {
+      detail::abandon(*this);
+      take(other);
+    }
+    return *this;
+  }
+  framed_request(const framed_request&) = delete;
+  framed_request& operator=(const framed_request&) = delete;
+  /// A frame not yet arrived is cancelled; a continuation under way is waited for.
+  ~framed_request() { detail::abandon(*this); }
+
+  /// Blocks until the whole payload has arrived, then hands it over.
+  Container wait() {
+    detail::progress(*this, true);
+    return buffer_.take();
+  }
+  /// The payload if it has arrived whole, else nothing (never blocks).
+  [[nodiscard]] std::optional<Container> test() {
+    if (!detail::progress(*this, false)) return std::nullopt;
+    return buffer_.take();
+  }
+  /// Whether part of the payload is still awaited.
+  [[nodiscard]] bool active() const noexcept { return handle_ != MPI_REQUEST_NULL; }
+  /// Blocks until complete (the payload staying in the request), then returns the status of
+  /// the first frame, whose byte count is the whole payload's.
+  [[nodiscard]] status last_status() {
+    detail::progress(*this, true);
+    return status(status_, datatype_of<element>());
+  }
+
+ private:
+  friend struct detail::request_access;
+  using element = std::ranges::range_value_t<Container>;
+  enum class stage { done, frame, rest };
+
+  [[nodiscard]] detail::p2p_call call() const noexcept {
+    return {"MPI_Irecv", route_.comm, source_, tag_};
+  }
+  MPI_Request& posted_handle() noexcept { return handle_; }
+  void give_up() noexcept {
+    // Only a frame can be cancelled: once it has come, its continuation is on its way.
+    if (stage_ == stage::frame && handle_ != MPI_REQUEST_NULL) MPI_Cancel(&handle_);
+  }
+  void complete_stage(int rc, const MPI_Status& raw);
+
+  void take(framed_request& other) noexcept {
+    buffer_ = std::move(other.buffer_);
+    scratch_ = std::move(other.scratch_);
+    handle_ = std::exchange(other.handle_, MPI_REQUEST_NULL);
+    status_ = other.status_;
+    route_ = other.route_;
+    shape_ = other.shape_;
+    rest_ = other.rest_;
+    source_ = other.source_;
+    tag_ = other.tag_;
+    stage_ = std::exchange(other.stage_, stage::done);
+  }
+
+  detail::pinned<Container> buffer_;  // declared first, destroyed last: after the receive
+  std::unique_ptr<std::byte[]> scratch_;
+  MPI_Request handle_ = MPI_REQUEST_NULL;
+  MPI_Status status_{};
+  detail::frame_route route_{MPI_COMM_NULL, MPI_COMM_NULL, 0};
+  detail::frame_shape shape_{0, 0};
+  detail::mutable_buffer rest_{nullptr, 0, MPI_BYTE};
+  int source_ = MPI_PROC_NULL;
+  int tag_ = 0;
+  stage stage_ = stage::done;
+};
+
+template <class Container>
+void framed_request<Container>::complete_stage(int rc, const MPI_Status& raw) {
+  if (stage_ == stage::rest) {
+    stage_ = stage::done;
+    const detail::p2p_call continued{"MPI_Irecv (framed continuation)", route_.continuation,
+                                     status_.MPI_SOURCE, 0};
+    if (rc != MPI_SUCCESS) [[unlikely]] {
+      detail::raise_receive(rc, continued, rest_, raw);
+    }
+    detail::finish_continuation(status_, raw, rest_, continued);
+    return;
+  }
+  stage_ = stage::done;
+  status_ = raw;
+  if (rc != MPI_SUCCESS) [[unlikely]] {
+    detail::raise_receive(rc, call(), {nullptr, shape_.count, datatype_of<element>()}, raw);
+  }
+  if (detail::was_cancelled(raw)) return;
+  const std::byte* frame = detail::receives_in_place<Container>
+                               ? reinterpret_cast<const std::byte*>(buffer_.get().data())
+                               : scratch_.get();
+  detail::frame_header header{};
+  const bool whole =
+      detail::accept_frame(buffer_.get(), frame, raw, shape_, route_, call(), header);
+  scratch_.reset();
+  if (whole) return;
+  rest_ = detail::continuation_of(buffer_.get(), shape_, header);
+  const int posted =
+      detail::irecv(rest_.data, rest_.count, MPI_BYTE, raw.MPI_SOURCE,
+                    static_cast<int>(header.continuation_tag), route_.continuation, &handle_);
+  if (posted != MPI_SUCCESS) [[unlikely]] {
+    detail::raise_receive(posted,
+                          {"MPI_Irecv (framed continuation)", route_.continuation, raw.MPI_SOURCE,
+                           static_cast<int>(header.continuation_tag)},
+                          rest_, MPI_Status{});
+  }
+  stage_ = stage::rest;
+}
+
+/// A framed send in progress (framed_channel::isend): one MPI_Isend, two from one frame up.
+/// The payload is borrowed and must outlive the request; the frame is the request's own.
+class [[nodiscard]] framed_send_request {
+ public:
+  /// A request that sends nothing.
+  framed_send_request() = default;
+  framed_send_request(framed_send_request&& other) noexcept { take(other); }
+  framed_send_request& operator=(framed_send_request&& other) noexcept {
+    if (this != &other) {
+      detail::abandon(*this);
+      take(other);
+    }
+    return *this;
+  }
+  framed_send_request(const framed_send_request&) = delete;
+  framed_send_request& operator=(const framed_send_request&) = delete;
+  /// Waits for whatever is still being sent.
+  ~framed_send_request() { detail::abandon(*this); }
+
+  /// Blocks until every message of the payload is sent.
+  void wait() { detail::progress(*this, true); }
+  /// Whether every message of the payload is sent (never blocks).
+  [[nodiscard]] bool test() { return detail::progress(*this, false); }
+  /// Whether a message of the payload is still being sent.
+  [[nodiscard]] bool active() const noexcept {
+    return handles_[0] != MPI_REQUEST_NULL || handles_[1] != MPI_REQUEST_NULL;
+  }
+
+ private:
+  friend struct detail::request_access;
+  friend class framed_channel;
+
+  MPI_Request& posted_handle() noexcept {
+    return handles_[0] != MPI_REQUEST_NULL ? handles_[0] : handles_[1];
+  }
+  void complete_stage(int rc, const MPI_Status&) {
+    if (rc != MPI_SUCCESS) [[unlikely]] {
+      detail::raise_send(rc, call_, {nullptr, 0, MPI_BYTE});
+    }
+  }
+  void take(framed_send_request& other) noexcept {
+    frame_ = std::move(other.frame_);
+    handles_[0] = std::exchange(other.handles_[0], MPI_REQUEST_NULL);
+    handles_[1] = std::exchange(other.handles_[1], MPI_REQUEST_NULL);
+    call_ = other.call_;
+  }
+
+  std::unique_ptr<std::byte[]> frame_;
+  MPI_Request handles_[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
+  detail::p2p_call call_{"MPI_Isend", MPI_COMM_NULL, MPI_PROC_NULL, 0};
+};
+
+/// The framed protocol between the ranks of a communicator: receives of unknown size with no
+/// probe. Construction is collective (one MPI_Comm_dup, for continuations only, and a check that
+/// every rank gave the same frame size). A payload of fewer than F bytes (F = frame_size, in
+/// whole elements) is one message of its own bytes, as send() sends it, which any receive may
+/// take; from F bytes up a payload is two messages and must be received by this channel's
+/// recv/irecv with the same frame size. Thread-safe as MPI is (MPI_THREAD_MULTIPLE for several
+/// threads): a continuation is matched by the exact source of its frame and a tag the frame
+/// names, on a communicator only the channel uses, so no other receive can take it. Move-only.
+///
+///     thinmpi::framed_channel channel(world, 4096);
+///     channel.send(std::string("hello"), 1, 0);
+///     auto text = channel.recv<std::string>(thinmpi::any_source, 0);
+class framed_channel {
+ public:
+  /// The frame size when none is given: room for any message below 4 KiB.
+  static constexpr std::size_t default_frame_size = 4096;
+
+  /// Collective over comm: duplicates it for continuations (MPI_Comm_dup) and checks that every
+  /// rank passed the same frame_size (at least 64 bytes), else throws on every rank.
+  explicit framed_channel(comm_view comm, std::size_t frame_size = default_frame_size);
+
+  framed_channel(framed_channel&& other) noexcept
+      : comm_(other.comm_),
+        continuation_(std::move(other.continuation_)),
+        frame_size_(other.frame_size_),
+        tag_ub_(other.tag_ub_),
+        next_tag_(other.next_tag_.load(std::memory_order_relaxed)) {}
+  framed_channel& operator=(framed_channel&& other) noexcept {
+    comm_ = other.comm_;
+    continuation_ = std::move(other.continuation_);
+    frame_size_ = other.frame_size_;
+    tag_ub_ = other.tag_ub_;
+    next_tag_.store(other.next_tag_.load(std::memory_order_relaxed), std::memory_order_relaxed);
+    return *this;
+  }
+
+  /// The communicator first frames and small payloads travel on.
+  [[nodiscard]] comm_view comm() const noexcept { return comm_; }
+  /// The frame size F in bytes: payloads below it are one message.
+  [[nodiscard]] std::size_t frame_size() const noexcept { return frame_size_; }
+  /// The communicator continuations travel on (MPI_Comm_dup of comm()), for inspection.
+  [[nodiscard]] comm_view continuation_comm() const noexcept { return continuation_; }
+
+  /// Sends a contiguous payload (vector, string, span, array...): below the frame size, one
+  /// MPI_Send exactly as comm().send(payload, ...); from it up, a frame and a continuation.
+  template <class Payload>
+  void send(const Payload& payload, int dest, int tag) const;
+  /// send() without blocking; the payload must outlive the returned request.
+  template <class Payload>
+  [[nodiscard]] framed_send_request isend(const Payload& payload, int dest, int tag) const;
+  template <class Payload>
+  void isend(const Payload&&, int, int) const = delete;  ///< the request would outlive it
+
+  /// Receives a std::vector or std::string of any size sent by send()/isend(): one MPI_Recv of
+  /// a frame; a second, from the frame's source, for payloads of a frame or more.
+  template <class Container>
+  [[nodiscard]] Container recv(int source, int tag) const {
+    return recv_with_status<Container>(source, tag).value;
+  }
+  /// recv() with the status of the first frame, whose byte count is the whole payload's.
+  template <class Container>
+  [[nodiscard]] received<Container> recv_with_status(int source, int tag) const;
+  /// Starts a framed receive without blocking (MPI_Irecv of a frame).
+  template <class Container>
+  [[nodiscard]] framed_request<Container> irecv(int source, int tag) const;
+
+ private:
+  template <class Container>
+  static void require_framed_container() {
+    static_assert(resizable_payload<Container>,
+                  "thinmpi's framed protocol receives a std::vector or std::string of unknown "
+                  "size; receive fixed-size payloads with comm().recv()");
+    detail::require_writable<Container&>();
+  }
+  [[nodiscard]] detail::frame_route route() const noexcept {
+    return {comm_.native(), continuation_.native(), tag_ub_};
+  }
+  /// The tag of the next continuation: distinct for the next tag_ub + 1 large payloads.
+  [[nodiscard]] int next_continuation_tag() const noexcept {
+    const std::uint32_t n = next_tag_.fetch_add(1, std::memory_order_relaxed);
+    return static_cast<int>(n % (static_cast<std::uint32_t>(tag_ub_) + 1));
+  }
+
+  comm_view comm_;
+  communicator continuation_;
+  std::size_t frame_size_ = default_frame_size;
+  int tag_ub_ = 32767;
+  mutable std::atomic<std::uint32_t> next_tag_{0};
+};
+
+inline framed_channel::framed_channel(comm_view comm, std::size_t frame_size)
+    : comm_(comm), frame_size_(frame_size) {
+  continuation_ = comm.dup();
+  tag_ub_ = comm.tag_ub();
+  // Every rank must cut payloads the same way: compare the smallest and largest frame size.
+  const long long mine = frame_size > static_cast<std::size_t>(1) << 40
+                             ? 1LL << 40
+                             : static_cast<long long>(frame_size);
+  const long long given[2] = {mine, -mine};
+  long long extremes[2] = {0, 0};
+  detail::check(MPI_Allreduce(given, extremes, 2, MPI_LONG_LONG, MPI_MAX, comm.native()),
+                "MPI_Allreduce", comm.native());
+  if (extremes[0] != -extremes[1] || frame_size < 64) {
+    detail::raise(MPI_ERR_ARG,
+                  detail::error_site{.operation = "thinmpi::framed_channel",
+                                     .comm = comm.native(),
+                                     .problem = "the frame size must be at least 64 bytes and the "
+                                                "same on every rank; ranks gave " +
+                                                std::to_string(-extremes[1]) + " to " +
+                                                std::to_string(extremes[0]) + " bytes"});
+  }
+}
+
+template <class Payload>
+void framed_channel::send(const Payload& payload, int dest, int tag) const {
+  static_assert(contiguous_payload<Payload>,
+                "thinmpi's framed protocol sends contiguous ranges (vector, string, span, array); "
+                "send a scalar with comm().send()");
+  using element = std::ranges::range_value_t<Payload>;
+  const detail::frame_shape shape = detail::frame_for<element>(frame_size_, "framed_channel::send");
+  const detail::const_buffer whole = detail::send_buffer(payload);
+  if (whole.count < shape.count) [[likely]] {
+    detail::send_with(comm_.native(), payload, dest, tag, &detail::send, "MPI_Send");
+    return;
+  }
+  const detail::frame_header header{whole.count * sizeof(element),
+                                    static_cast<std::uint32_t>(next_continuation_tag())};
+  const auto post = [&](std::byte* frame) {
+    detail::write_frame(frame, shape, whole.data, header);
+    const detail::p2p_call call{"MPI_Send", comm_.native(), dest, tag};
+    const int rc = detail::send(frame, shape.count, whole.type, dest, tag, call.comm);
+    if (rc != MPI_SUCCESS) [[unlikely]] {
+      detail::raise_send(rc, call, {frame, shape.count, whole.type});
+    }
+  };
+  if (shape.bytes <= detail::stack_frame_bytes) {
+    alignas(std::max_align_t) std::byte frame[detail::stack_frame_bytes];
+    post(frame);
+  } else {
+    post(detail::frame_storage(shape.bytes).get());
+  }
+  const detail::const_buffer rest{static_cast<const std::byte*>(whole.data) + shape.carried(),
+                                  header.total_bytes - shape.carried(), MPI_BYTE};
+  const int continuation_tag = static_cast<int>(header.continuation_tag);
+  const int rc =
+      detail::send(rest.data, rest.count, MPI_BYTE, dest, continuation_tag, continuation_.native());
+  if (rc != MPI_SUCCESS) [[unlikely]] {
+    detail::raise_send(
+        rc, {"MPI_Send (framed continuation)", continuation_.native(), dest, continuation_tag},
+        rest);
+  }
+}
+
+template <class Payload>
+framed_send_request framed_channel::isend(const Payload& payload, int dest, int tag) const {
+  static_assert(contiguous_payload<Payload>,
+                "thinmpi's framed protocol sends contiguous ranges (vector, string, span, array); "
+                "send a scalar with comm().isend()");
+  detail::require_sendable<Payload>();
+  using element = std::ranges::range_value_t<Payload>;
+  const detail::frame_shape shape =
+      detail::frame_for<element>(frame_size_, "framed_channel::isend");
+  const detail::const_buffer whole = detail::send_buffer(payload);
+  framed_send_request sending;
+  sending.call_ = {"MPI_Isend", comm_.native(), dest, tag};
+  const auto post = [&](const detail::const_buffer& buffer, MPI_Comm comm, int message_tag,
+                        MPI_Request& handle) {
+    const int rc =
+        detail::isend(buffer.data, buffer.count, buffer.type, dest, message_tag, comm, &handle);
+    if (rc != MPI_SUCCESS) [[unlikely]] {
+      detail::raise_send(rc, {"MPI_Isend", comm, dest, message_tag}, buffer);
+    }
+  };
+  if (whole.count < shape.count) [[likely]] {
+    post(whole, comm_.native(), tag, sending.handles_[0]);
+    return sending;
+  }
+  const detail::frame_header header{whole.count * sizeof(element),
+                                    static_cast<std::uint32_t>(next_continuation_tag())};
+  sending.frame_ = detail::frame_storage(shape.bytes);
+  detail::write_frame(sending.frame_.get(), shape, whole.data, header);
+  post({sending.frame_.get(), shape.count, whole.type}, comm_.native(), tag, sending.handles_[0]);
+  post({static_cast<const std::byte*>(whole.data) + shape.carried(),
+        header.total_bytes - shape.carried(), MPI_BYTE},
+       continuation_.native(), static_cast<int>(header.continuation_tag), sending.handles_[1]);
+  return sending;
+}
+
+template <class Container>
+received<Container> framed_channel::recv_with_status(int source, int tag) const {
+  require_framed_container<Container>();
+  using element = std::ranges::range_value_t<Container>;
+  const detail::frame_shape shape = detail::frame_for<element>(frame_size_, "framed_channel::recv");
+  Container value;
+  MPI_Status raw;  // filled by the frame's MPI_Recv before it is read
+  if constexpr (detail::receives_in_place<Container>) {
+    value.resize(shape.count);  // default_init_allocator: nothing written
+    detail::receive_framed(value, reinterpret_cast<std::byte*>(value.data()), shape, route(),
+                           source, tag, raw);
+  } else if (shape.bytes <= detail::stack_frame_bytes) {
+    alignas(std::max_align_t) std::byte frame[detail::stack_frame_bytes];
+    detail::receive_framed(value, frame, shape, route(), source, tag, raw);
+  } else {
+    const auto frame = detail::frame_storage(shape.bytes);
+    detail::receive_framed(value, frame.get(), shape, route(), source, tag, raw);
+  }
+  return {std::move(value), status(raw, datatype_of<element>())};
+}
+
+template <class Container>
+framed_request<Container> framed_channel::irecv(int source, int tag) const {
+  require_framed_container<Container>();
+  using element = std::ranges::range_value_t<Container>;
+  return framed_request<Container>(
+      route(), detail::frame_for<element>(frame_size_, "framed_channel::irecv"), source, tag);
+}
+
+}  // namespace thinmpi

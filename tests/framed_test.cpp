@@ -1,0 +1,320 @@
+// The framed protocol (framed.hpp): every size around the frame arrives whole, through blocking
+// and nonblocking receives, from any source; a small framed message is a plain message that C
+// MPI_Recv takes; a message of one frame or more is exactly a frame and a continuation; what is
+// not a frame is an error, never misread.
+
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "support/ring.hpp"
+#include "thinmpi/thinmpi.hpp"
+
+namespace {
+
+using thinmpi_test::iota_from;
+using thinmpi_test::ring;
+
+/// Runs f, which must throw thinmpi::mpi_error, and returns the error.
+template <class F>
+thinmpi::mpi_error error_from(F&& f) {
+  try {
+    f();
+  } catch (const thinmpi::mpi_error& e) {
+    return e;
+  }
+  ADD_FAILURE() << "no thinmpi::mpi_error was thrown";
+  return thinmpi::mpi_error("none", {});
+}
+
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+std::string letters_from(int start, std::size_t n) {
+  std::string text(n, ' ');
+  for (std::size_t i = 0; i < n; ++i)
+    text[i] = static_cast<char>('a' + (static_cast<std::size_t>(start) + i) % 26);
+  return text;
+}
+
+constexpr std::size_t frame_ints = thinmpi::framed_channel::default_frame_size / sizeof(int);
+
+/// Sizes that matter: empty, one, around one frame of ints, several frames, large.
+const std::vector<std::size_t> sizes_around_the_frame = {0,
+                                                         1,
+                                                         frame_ints - 5,
+                                                         frame_ints - 4,
+                                                         frame_ints - 1,
+                                                         frame_ints,
+                                                         frame_ints + 1,
+                                                         2 * frame_ints,
+                                                         100'000};
+
+TEST(Framed, EverySizeAroundTheFrameArrivesWhole) {
+  auto world = thinmpi::world();
+  const ring r(world);
+  const thinmpi::framed_channel channel(world);
+  for (const std::size_t n : sizes_around_the_frame) {
+    const auto out = iota_from(r.rank, n);
+    auto sent = channel.isend(out, r.next(), 4);
+    const auto [in, st] = channel.recv_with_status<std::vector<int>>(r.prev(), 4);
+    EXPECT_EQ(in, iota_from(r.prev(), n)) << n << " ints";
+    EXPECT_EQ(st.source(), r.prev());
+    EXPECT_EQ(st.tag(), 4);
+    EXPECT_EQ(st.count(), n);
+    sent.wait();
+  }
+}
+
+TEST(Framed, StringsAndVectorsThatAreNotZeroedFirst) {
+  auto world = thinmpi::world();
+  const ring r(world);
+  const thinmpi::framed_channel channel(world);
+  using uninit = std::vector<int, thinmpi::default_init_allocator<int>>;
+  for (const std::size_t n : {std::size_t{0}, std::size_t{7}, std::size_t{4095}, std::size_t{4096},
+                              std::size_t{4097}, std::size_t{70'000}}) {
+    const std::string text = letters_from(r.rank, n);
+    const auto ints = iota_from(r.rank, n);
+    auto sent_text = channel.isend(text, r.next(), 1);
+    auto sent_ints = channel.isend(ints, r.next(), 2);
+    EXPECT_EQ(channel.recv<std::string>(r.prev(), 1), letters_from(r.prev(), n)) << n;
+    const auto in = channel.recv<uninit>(r.prev(), 2);
+    EXPECT_EQ(std::vector<int>(in.begin(), in.end()), iota_from(r.prev(), n)) << n;
+    thinmpi::wait_all(sent_text, sent_ints);
+  }
+}
+
+TEST(Framed, ElementsThatDoNotDivideTheFrame) {
+  // 12-byte elements: a frame is 341 of them (4092 bytes), the split is inside an element.
+  auto world = thinmpi::world();
+  const ring r(world);
+  const thinmpi::framed_channel channel(world);
+  for (const std::size_t n :
+       {std::size_t{340}, std::size_t{341}, std::size_t{342}, std::size_t{1000}}) {
+    std::vector<std::array<int, 3>> out(n);
+    for (std::size_t i = 0; i < n; ++i)
+      out[i] = {r.rank, static_cast<int>(i), -static_cast<int>(i)};
+    auto sent = channel.isend(out, r.next(), 5);
+    const auto in = channel.recv<std::vector<std::array<int, 3>>>(r.prev(), 5);
+    ASSERT_EQ(in.size(), n);
+    for (std::size_t i = 0; i < n; ++i)
+      EXPECT_EQ(in[i], (std::array<int, 3>{r.prev(), static_cast<int>(i), -static_cast<int>(i)}));
+    sent.wait();
+  }
+}
+
+TEST(Framed, ASmallFramedMessageIsAPlainMessageThatCReceives) {
+  auto world = thinmpi::world();
+  const ring r(world);
+  const thinmpi::framed_channel channel(world);
+  const auto out = iota_from(r.rank, 100);
+  auto sent = channel.isend(out, r.next(), 6);
+  std::vector<int> in(frame_ints, -1);
+  MPI_Status st;
+  ASSERT_EQ(
+      MPI_Recv(in.data(), static_cast<int>(in.size()), MPI_INT, r.prev(), 6, MPI_COMM_WORLD, &st),
+      MPI_SUCCESS);
+  int count = 0;
+  MPI_Get_count(&st, MPI_INT, &count);
+  EXPECT_EQ(count, 100);
+  in.resize(100);
+  EXPECT_EQ(in, iota_from(r.prev(), 100));
+  sent.wait();
+}
+
+TEST(Framed, APayloadOfOneFrameOrMoreIsAFrameAndAContinuation) {
+  auto world = thinmpi::world();
+  const ring r(world);
+  const thinmpi::framed_channel channel(world);
+  const auto out = iota_from(r.rank, frame_ints + 10);
+  auto sent = channel.isend(out, r.next(), 8);
+  // The first message is exactly one frame, whatever room the receive gives.
+  std::vector<int> frame(frame_ints + 100);
+  MPI_Status st;
+  ASSERT_EQ(MPI_Recv(frame.data(), static_cast<int>(frame.size()), MPI_INT, r.prev(), 8,
+                     MPI_COMM_WORLD, &st),
+            MPI_SUCCESS);
+  int count = 0;
+  MPI_Get_count(&st, MPI_INT, &count);
+  EXPECT_EQ(static_cast<std::size_t>(count), frame_ints);
+  const std::size_t carried = frame_ints - 4;  // the last 16 bytes are the header
+  frame.resize(carried);
+  EXPECT_EQ(frame, iota_from(r.prev(), carried));
+  // The rest is on the channel's own communicator: nothing more on the user's.
+  int waiting = 1;
+  MPI_Iprobe(r.prev(), 8, MPI_COMM_WORLD, &waiting, MPI_STATUS_IGNORE);
+  EXPECT_EQ(waiting, 0);
+  std::vector<int> rest(100);
+  ASSERT_EQ(MPI_Recv(rest.data(), static_cast<int>(rest.size() * sizeof(int)), MPI_BYTE, r.prev(),
+                     MPI_ANY_TAG, channel.continuation_comm().native(), &st),
+            MPI_SUCCESS);
+  MPI_Get_count(&st, MPI_BYTE, &count);
+  EXPECT_EQ(count, 14 * static_cast<int>(sizeof(int)));
+  rest.resize(14);
+  EXPECT_EQ(rest, iota_from(r.prev() + static_cast<int>(carried), 14));
+  sent.wait();
+}
+
+TEST(Framed, APlainMessageOfOneFrameIsAnErrorNotAPayload) {
+  auto world = thinmpi::world();
+  const ring r(world);
+  const thinmpi::framed_channel channel(world);
+  const std::vector<int> plain(frame_ints, 0);
+  auto sent = world.isend(plain, r.next(), 9);
+  const auto e =
+      error_from([&] { static_cast<void>(channel.recv<std::vector<int>>(r.prev(), 9)); });
+  EXPECT_TRUE(contains(e.what(), "without a frame header")) << e.what();
+  EXPECT_TRUE(contains(e.what(), "4096 bytes")) << e.what();
+  sent.wait();
+  // A plain message larger than a frame does not fit the frame's receive: a truncation.
+  const std::vector<int> larger(frame_ints + 1, 0);
+  auto sent_larger = world.isend(larger, r.next(), 10);
+  const auto t =
+      error_from([&] { static_cast<void>(channel.recv<std::vector<int>>(r.prev(), 10)); });
+  EXPECT_EQ(t.error_class(), MPI_ERR_TRUNCATE) << t.what();
+  sent_larger.wait();
+}
+
+TEST(Framed, AnySourceTakesEachContinuationFromItsFramesSource) {
+  auto world = thinmpi::world();
+  const ring r(world);
+  if (r.size < 2) GTEST_SKIP() << "needs several senders";
+  const thinmpi::framed_channel channel(world);
+  const std::size_t large = 3 * frame_ints + static_cast<std::size_t>(r.rank);
+  if (r.rank != 0) {
+    // Large, small, large: the receiver's any_source receives interleave the senders.
+    const auto first = iota_from(r.rank * 1000, large);
+    const auto second = iota_from(r.rank * 1000, static_cast<std::size_t>(r.rank));
+    channel.send(first, 0, 11);
+    channel.send(second, 0, 11);
+    channel.send(first, 0, 11);
+    return;
+  }
+  std::vector<int> seen(static_cast<std::size_t>(r.size), 0);
+  for (int i = 0; i < 3 * (r.size - 1); ++i) {
+    const auto [in, st] = channel.recv_with_status<std::vector<int>>(thinmpi::any_source, 11);
+    const int from = st.source();
+    const auto expected_size = seen[static_cast<std::size_t>(from)] == 1
+                                   ? static_cast<std::size_t>(from)
+                                   : 3 * frame_ints + static_cast<std::size_t>(from);
+    EXPECT_EQ(in, iota_from(from * 1000, expected_size)) << "from rank " << from;
+    ++seen[static_cast<std::size_t>(from)];
+  }
+}
+
+TEST(Framed, NonblockingReceivesOfEverySize) {
+  auto world = thinmpi::world();
+  const ring r(world);
+  const thinmpi::framed_channel channel(world);
+  std::vector<thinmpi::framed_request<std::vector<int>>> pending;
+  for (std::size_t i = 0; i < sizes_around_the_frame.size(); ++i)
+    pending.push_back(channel.irecv<std::vector<int>>(r.prev(), 20 + static_cast<int>(i)));
+  std::vector<std::vector<int>> outs;
+  for (const std::size_t n : sizes_around_the_frame)
+    outs.push_back(iota_from(r.rank, n));
+  std::vector<thinmpi::framed_send_request> sends;
+  for (std::size_t i = 0; i < outs.size(); ++i)
+    sends.push_back(channel.isend(outs[i], r.next(), 20 + static_cast<int>(i)));
+  for (std::size_t done = 0; done < pending.size(); ++done) {
+    const auto which = thinmpi::wait_any(pending);
+    ASSERT_TRUE(which.has_value());
+    EXPECT_EQ(pending[*which].last_status().count(), sizes_around_the_frame[*which]);
+    EXPECT_EQ(pending[*which].wait(), iota_from(r.prev(), sizes_around_the_frame[*which]));
+  }
+  thinmpi::wait_all(sends);
+  // test() until done, on a large payload.
+  auto polled = channel.irecv<std::string>(r.prev(), 40);
+  EXPECT_FALSE(polled.test().has_value());
+  world.barrier();  // no rank sends before every rank has tested once
+  const std::string text = letters_from(r.rank, 10'000);
+  auto sent = channel.isend(text, r.next(), 40);
+  std::optional<std::string> got;
+  while (!(got = polled.test()))
+    ;
+  EXPECT_EQ(*got, letters_from(r.prev(), 10'000));
+  EXPECT_FALSE(polled.active());
+  sent.wait();
+}
+
+TEST(Framed, EachContinuationReachesItsOwnFrameWhicheverCompletesFirst) {
+  // Two receives of the same source and tag take two frames in order; the second is completed
+  // first and posts its continuation first: it must get its own, not the first frame's.
+  auto world = thinmpi::world();
+  const ring r(world);
+  const thinmpi::framed_channel channel(world);
+  auto first = channel.irecv<std::vector<int>>(r.prev(), 60);
+  auto second = channel.irecv<std::vector<int>>(r.prev(), 60);
+  const auto a = iota_from(r.rank, 3 * frame_ints);
+  const auto b = iota_from(r.rank + 100, 2 * frame_ints + 7);
+  auto sent_a = channel.isend(a, r.next(), 60);
+  auto sent_b = channel.isend(b, r.next(), 60);
+  EXPECT_EQ(second.wait(), iota_from(r.prev() + 100, 2 * frame_ints + 7));
+  EXPECT_EQ(first.wait(), iota_from(r.prev(), 3 * frame_ints));
+  thinmpi::wait_all(sent_a, sent_b);
+}
+
+TEST(Framed, AnAbandonedReceiveLeavesTheMessageForTheNext) {
+  auto world = thinmpi::world();
+  const ring r(world);
+  const thinmpi::framed_channel channel(world);
+  {
+    auto never = channel.irecv<std::vector<int>>(r.prev(), 50);
+    EXPECT_TRUE(never.active());
+  }                 // cancelled: nothing was sent yet
+  world.barrier();  // no rank sends before every rank has dropped its receive
+  const auto out = iota_from(r.rank, 3);
+  auto sent = channel.isend(out, r.next(), 50);
+  EXPECT_EQ(channel.recv<std::vector<int>>(r.prev(), 50), iota_from(r.prev(), 3));
+  sent.wait();
+}
+
+TEST(Framed, OtherFrameSizes) {
+  auto world = thinmpi::world();
+  const ring r(world);
+  const thinmpi::framed_channel small(world, 64);       // 8 doubles; 6 carried by a frame
+  const thinmpi::framed_channel big(world, 64 * 1024);  // frames on the heap
+  for (const std::size_t n : {std::size_t{0}, std::size_t{5}, std::size_t{7}, std::size_t{8},
+                              std::size_t{9}, std::size_t{10'000}, std::size_t{20'000}}) {
+    const std::vector<double> out(n, 0.5 + r.rank);
+    auto a = small.isend(out, r.next(), 1);
+    auto b = big.isend(out, r.next(), 1);
+    EXPECT_EQ(small.recv<std::vector<double>>(r.prev(), 1), std::vector<double>(n, 0.5 + r.prev()));
+    EXPECT_EQ(big.recv<std::vector<double>>(r.prev(), 1), std::vector<double>(n, 0.5 + r.prev()));
+    thinmpi::wait_all(a, b);
+  }
+}
+
+TEST(Framed, BadFrameSizesAndPaddedElementsAreErrors) {
+  auto world = thinmpi::world();
+  const auto tiny = error_from([&] { thinmpi::framed_channel channel(world, 16); });
+  EXPECT_EQ(tiny.error_class(), MPI_ERR_ARG);
+  EXPECT_TRUE(contains(tiny.what(), "at least 64 bytes")) << tiny.what();
+  if (world.size() > 1) {
+    const std::size_t mine = world.rank() == 0 ? 128 : 4096;
+    const auto differ = error_from([&] { thinmpi::framed_channel channel(world, mine); });
+    EXPECT_TRUE(contains(differ.what(), "ranks gave 128 to 4096 bytes")) << differ.what();
+  }
+  struct padded {
+    double x;
+    int id;
+  };
+  const thinmpi::framed_channel channel(world);
+  const auto e = error_from(
+      [&] { static_cast<void>(channel.recv<std::vector<padded>>(thinmpi::proc_null, 0)); });
+  EXPECT_EQ(e.error_class(), MPI_ERR_TYPE);
+  EXPECT_TRUE(contains(e.what(), "padding")) << e.what();
+}
+
+TEST(Framed, ProcNullSendsAndReceivesNothing) {
+  const thinmpi::framed_channel channel(thinmpi::world());
+  channel.send(iota_from(0, 5000), thinmpi::proc_null, 0);
+  EXPECT_TRUE(channel.recv<std::vector<int>>(thinmpi::proc_null, 0).empty());
+}
+
+}  // namespace
