@@ -12,4 +12,5 @@
 #include "thinmpi/environment.hpp"
 #include "thinmpi/error.hpp"
 #include "thinmpi/request.hpp"
+#include "thinmpi/serialization/serialized.hpp"
 #include "thinmpi/status.hpp"
