@@ -2,7 +2,7 @@
 
 from dataclasses import dataclass, field
 
-from . import path_tables, tables
+from . import path_tables, serial_suite, tables
 from .conclusions import conclusions
 
 
@@ -86,6 +86,8 @@ def build_sections(doc, charts):
         Section("Structs", tables=[tables.struct_table(cells)]),
         Section("OSU-compatible sweep", tables=tables.osu_tables(cells),
                 charts=_by_chart(charts, "osu")),
+        Section("Serialized objects", serial_suite.target_lines(cells),
+                tables=[serial_suite.table(cells)], charts=_by_chart(charts, "serialization_")),
         Section("Path audit", tables=path_tables.audit_tables(doc["audit"])),
         Section("Symbols", tables=path_tables.symbol_tables(doc["symbols"])),
         Section("thinmpi against its targets", tables=[path_tables.thinmpi_targets(cells)]),
