@@ -34,7 +34,7 @@
 #include "thinmpi/detail/aggregate.hpp"
 #include "thinmpi/serialization/wire.hpp"
 
-namespace thinmpi::detail {
+namespace thinmpi::detail::serial {
 
 template <class T, template <class...> class Template>
 inline constexpr bool is_specialization = false;
@@ -375,8 +375,13 @@ void read(byte_reader& in, T& value) {
   } else if constexpr (is_string<T>) {
     using C = typename T::value_type;
     const std::size_t n = in.take_length(sizeof(C), the_type);
-    value.resize(n);
-    if (n != 0) std::memcpy(value.data(), in.take(n * sizeof(C), the_type), n * sizeof(C));
+    const std::byte* chars = in.take(n * sizeof(C), the_type);  // checked: n fits
+    if constexpr (sizeof(C) == 1) {
+      value.assign(reinterpret_cast<const C*>(chars), n);  // one write, no zeroing
+    } else {
+      value.resize(n);
+      if (n != 0) std::memcpy(value.data(), chars, n * sizeof(C));
+    }
   } else if constexpr (is_vector<T>) {
     using E = typename T::value_type;
     require_bounded_elements<E>();
@@ -436,4 +441,4 @@ void read(byte_reader& in, T& value) {
   }
 }
 
-}  // namespace thinmpi::detail
+}  // namespace thinmpi::detail::serial

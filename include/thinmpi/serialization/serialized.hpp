@@ -35,7 +35,7 @@ using serialized_bytes = detail::wire_bytes;
 /// The number of bytes value encodes to (the size pass of to_bytes).
 template <class T>
 [[nodiscard]] std::size_t serialized_size(const T& value) {
-  return detail::wire_size(value);
+  return detail::serial::wire_size(value);
 }
 
 /// value's encoding: one size pass, one allocation, one copy pass. Native byte order, 64-bit
@@ -45,13 +45,13 @@ template <class T>
 template <class T>
 [[nodiscard]] serialized_bytes to_bytes(const T& value) {
   serialized_bytes bytes;
-  bytes.resize(detail::wire_size(value));
-  detail::byte_writer out(bytes.data());
-  detail::write(out, value);
+  bytes.resize(detail::serial::wire_size(value));
+  detail::serial::byte_writer out(bytes.data());
+  detail::serial::write(out, value);
   return bytes;
 }
 
-namespace detail {
+namespace detail::serial {
 
 /// Decodes bytes as a T; throws decode_failure (without MPI context) when they are not one.
 template <class T>
@@ -81,7 +81,7 @@ T decode_received(std::span<const std::byte> bytes, MPI_Comm comm, const MPI_Sta
   }
 }
 
-}  // namespace detail
+}  // namespace detail::serial
 
 /// Decodes bytes made by to_bytes as a T. Every read is checked against the bytes left and
 /// every length before anything is allocated; a malformed input (too short, a length past the
@@ -90,9 +90,10 @@ T decode_received(std::span<const std::byte> bytes, MPI_Comm comm, const MPI_Sta
 template <class T>
 [[nodiscard]] T from_bytes(std::span<const std::byte> bytes) {
   try {
-    return detail::decode_or_fail<T>(bytes);
-  } catch (const detail::decode_failure& failure) {
-    detail::raise_decode(failure, detail::spelled_name<T>(), {.operation = "thinmpi::from_bytes"});
+    return detail::serial::decode_or_fail<T>(bytes);
+  } catch (const detail::serial::decode_failure& failure) {
+    detail::serial::raise_decode(failure, detail::serial::spelled_name<T>(),
+                                 {.operation = "thinmpi::from_bytes"});
   }
 }
 
@@ -124,7 +125,7 @@ class serialized {
   /// MPI_Mprobe, one allocation of the message's size, MPI_Mrecv, one decode pass.
   static thinmpi_serialized_value receive(MPI_Comm comm, int source, int tag, MPI_Status& raw) {
     const serialized_bytes bytes = detail::receive_new<serialized_bytes>(comm, source, tag, raw);
-    return detail::decode_received<thinmpi_serialized_value>(bytes, comm, raw);
+    return detail::serial::decode_received<thinmpi_serialized_value>(bytes, comm, raw);
   }
 
   /// Sends wire (MPI_Isend) while receiving a serialized value (MPI_Mprobe + MPI_Mrecv), then
@@ -206,7 +207,7 @@ class [[nodiscard]] serialized_request {
     access::complete(bytes_, rc, raw);
     if (access::active(bytes_) || detail::was_cancelled(raw)) return;
     const serialized_bytes bytes = bytes_.wait();
-    value_ = detail::decode_received<T>(bytes, comm_, raw);
+    value_ = detail::serial::decode_received<T>(bytes, comm_, raw);
   }
   T take() { return value_ ? std::move(*std::exchange(value_, std::nullopt)) : T{}; }
 

@@ -49,7 +49,7 @@ class serialization_error : public mpi_error {
   std::size_t message_bytes_;
 };
 
-namespace detail {
+namespace detail::serial {
 
 /// The name of T as the compiler spells it, e.g. "std::vector<int>", from __PRETTY_FUNCTION__
 /// (GCC: "... [with T = X; ...]", Clang: "... [T = X]").
@@ -170,5 +170,5 @@ class byte_reader {
   const std::byte* end_;
 };
 
-}  // namespace detail
+}  // namespace detail::serial
 }  // namespace thinmpi
