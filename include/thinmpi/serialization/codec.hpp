@@ -49,6 +49,11 @@ inline constexpr bool is_std_array_v<std::array<E, N>> = true;
 
 template <class T>
 inline constexpr bool is_string = is_specialization<T, std::basic_string>;
+/// A string of one-byte characters, built straight from the message's bytes.
+template <class T>
+inline constexpr bool is_byte_string = false;
+template <class C, class Traits, class Alloc>
+inline constexpr bool is_byte_string<std::basic_string<C, Traits, Alloc>> = sizeof(C) == 1;
 template <class T>
 inline constexpr bool is_vector =
     is_specialization<T, std::vector> && !std::is_same_v<T, std::vector<bool>>;
@@ -393,8 +398,17 @@ void read(byte_reader& in, T& value) {
     } else {
       value.clear();
       value.reserve(n);
-      for (std::size_t i = 0; i < n; ++i)
-        read(in, value.emplace_back());
+      for (std::size_t i = 0; i < n; ++i) {
+        if constexpr (is_byte_string<E>) {
+          // A string built from its bytes in place: one allocation, one copy.
+          constexpr std::string_view element_type = spelled_name<E>();
+          const std::size_t length = in.take_length(1, element_type);
+          const std::byte* chars = in.take(length, element_type);
+          value.emplace_back(reinterpret_cast<const typename E::value_type*>(chars), length);
+        } else {
+          read(in, value.emplace_back());
+        }
+      }
     }
   } else if constexpr (is_map<T> || is_set<T>) {
     using E = typename stored_element<T>::type;
