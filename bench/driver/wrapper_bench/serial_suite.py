@@ -12,8 +12,8 @@ SHAPES = (("ser_vecstr", "vector<string> {n}×{n}", (8, 64, 1024)),
           ("ser_map", "map<int,string> {n}", (8, 512)),
           ("ser_record", "struct{{string, vector<double>}} {n}", (64,)))
 APIS = (("thinmpi", "thinmpi serialized"), ("boost", "Boost.MPI"), ("mpi4py", "mpi4py pickle"))
-# The round trips of a count scale down with its bytes (1024×1024 is 1 MiB a message).
-ITERATION_SCALE = {512: 10, 1024: 100}
+# The round trips of a payload scale down with its bytes past this many (1024×1024 is 1 MiB).
+FULL_ITERATIONS_UP_TO_BYTES = 256
 
 
 def variant_names():
@@ -50,7 +50,8 @@ def jobs(build, counts, filters, baselines):
                 continue
             names = _chosen(build, wanted, count, filters)
             if names:
-                iterations = max(20, counts.iterations // ITERATION_SCALE.get(count, 1))
+                size = max(FULL_ITERATIONS_UP_TO_BYTES, message_bytes(payload, count))
+                iterations = max(20, counts.iterations * FULL_ITERATIONS_UP_TO_BYTES // size)
                 found.append(Job(SUITE, build, _with_baselines(names, baselines), count, counts,
                                  iterations))
     return found
