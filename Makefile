@@ -9,7 +9,7 @@ CLANG_FORMAT ?= clang-format
 FULL ?=
 BENCH_ARGS ?=
 
-.PHONY: test bench bench-test deps deps-bench install format format-check clean
+.PHONY: test bench bench-test fuzz deps deps-bench install format format-check clean
 
 test: deps
 	scripts/test-all.sh
@@ -25,6 +25,15 @@ bench-test:
 	/usr/bin/python3 bench/driver/tests/run.py
 	PYTHONPATH=bench/driver /usr/bin/python3 -m wrapper_bench --smoke --no-build \
 	  --build-prefix build/ --compiler gcc --out build/bench-smoke --strict
+
+# A longer run of the serialization decoder's fuzz target (ctest runs it for 25 s per clang
+# preset); findings are written to build/openmpi-clang/tests/fuzz-crash-*.
+FUZZ_SECONDS ?= 600
+fuzz: deps
+	cmake --preset openmpi-clang >/dev/null
+	cmake --build build/openmpi-clang -j 2 --target serialization_fuzz
+	cd build/openmpi-clang/tests && ./serialization_fuzz fuzz-corpus ../../../tests/fuzz/corpus \
+	  -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=1024 -max_len=4096 -artifact_prefix=fuzz-
 
 deps:
 	scripts/install-deps.sh test

@@ -7,7 +7,8 @@ set -euo pipefail
 test_packages=(make cmake g++ clang clang-format pkg-config libgtest-dev googletest
   openmpi-bin libopenmpi-dev mpich libmpich-dev openssh-client iproute2
   python3 python3-matplotlib python3-numpy python3-mpi4py
-  libboost-mpi-dev libboost-serialization-dev)
+  libboost-mpi-dev libboost-serialization-dev
+  libclang-rt-14-dev)  # libFuzzer + sanitizers for clang 14: the decoder fuzz target
 bench_packages=("${test_packages[@]}" binutils xz-utils dpkg-dev)
 
 case "${1:-test}" in

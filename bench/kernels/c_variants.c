@@ -2,13 +2,16 @@
 #include "c_variants.h"
 
 size_t wb_c_variants(const wb_variant** table) {
-  static wb_variant variants[6];
+  static wb_variant variants[9];
   variants[0] = wb_c_int_buffer;
   variants[1] = wb_c_mprobe;
   variants[2] = wb_c_char_buffer;
   variants[3] = wb_c_char_mprobe;
   variants[4] = wb_c_struct;
   variants[5] = wb_c_framed;
+  variants[6] = wb_c_ser_vecstr;
+  variants[7] = wb_c_ser_map;
+  variants[8] = wb_c_ser_record;
   *table = variants;
   return sizeof variants / sizeof variants[0];
 }

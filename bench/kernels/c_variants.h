@@ -10,5 +10,9 @@ extern const wb_variant wb_c_char_buffer;
 extern const wb_variant wb_c_char_mprobe;
 extern const wb_variant wb_c_struct;
 extern const wb_variant wb_c_framed;
+/* The serialization suite's hand-packed floor (c_serial.c). */
+extern const wb_variant wb_c_ser_vecstr;
+extern const wb_variant wb_c_ser_map;
+extern const wb_variant wb_c_ser_record;
 
 #endif /* WB_C_VARIANTS_H */

@@ -11,10 +11,10 @@ size_t wb_all_variants(const wb_variant** out, size_t capacity) {
   size_t (*tables[])(const wb_variant**) = {
       wb_c_variants,
 #ifdef WB_HAVE_BOOST
-      wb_boost_variants,
+      wb_boost_variants,   wb_boost_serial_variants,
 #endif
 #ifdef WB_HAVE_THINMPI
-      wb_thinmpi_variants,
+      wb_thinmpi_variants, wb_thinmpi_serial_variants,
 #endif
   };
   size_t n = 0;

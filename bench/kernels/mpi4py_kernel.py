@@ -17,6 +17,9 @@ import sys
 
 import mpi4py
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import mpi4py_serial  # noqa: E402  (next to this file)
+
 TAG = 7
 
 
@@ -100,6 +103,7 @@ class CKernel:
 
 
 PYTHON_VARIANTS = {variant.name: variant for variant in (NumpyBuffer, PythonObject)}
+PYTHON_VARIANTS.update(mpi4py_serial.VARIANTS)  # the serialization suite
 
 
 def load_c_kernels(path):

@@ -34,6 +34,9 @@ typedef struct wb_variant {
 size_t wb_c_variants(const wb_variant** table);
 size_t wb_thinmpi_variants(const wb_variant** table);
 size_t wb_boost_variants(const wb_variant** table);
+/* The serialization suite's C++ kernels (thinmpi_serial_kernels.cpp, boost_serial.cpp). */
+size_t wb_thinmpi_serial_variants(const wb_variant** table);
+size_t wb_boost_serial_variants(const wb_variant** table);
 
 #ifdef __cplusplus
 }

@@ -51,11 +51,14 @@ consteval void explain_missing_datatype() {
   } else if constexpr (std::ranges::range<U>) {
     static_assert(dependent_false<U>,
                   "thinmpi cannot send a container of containers or of non-trivial elements: "
-                  "flatten it into one contiguous buffer of elements that have an MPI datatype");
+                  "send thinmpi::serialized(x) to send it as one message of its encoded bytes, "
+                  "or flatten it into one contiguous buffer of elements that have an MPI "
+                  "datatype");
   } else if constexpr (!std::is_trivially_copyable_v<U>) {
     static_assert(dependent_false<U>,
-                  "thinmpi cannot send this type: it is not trivially copyable; send the plain "
-                  "data it holds, or give it an MPI datatype by specializing "
+                  "thinmpi cannot send this type: it is not trivially copyable; send "
+                  "thinmpi::serialized(x) to send it as one message of its encoded bytes, send "
+                  "the plain data it holds, or give it an MPI datatype by specializing "
                   "thinmpi::datatype_traits");
   } else if constexpr (std::is_union_v<U>) {
     static_assert(dependent_false<U>,
@@ -64,7 +67,8 @@ consteval void explain_missing_datatype() {
   } else if constexpr (!std::is_aggregate_v<U> || !std::is_standard_layout_v<U>) {
     static_assert(dependent_false<U>,
                   "thinmpi cannot see the members of this type (it is not an aggregate with "
-                  "standard layout): specialize thinmpi::datatype_traits for it");
+                  "standard layout): specialize thinmpi::datatype_traits for it, or give it a "
+                  "serialize(Fields&) member and send thinmpi::serialized(x)");
   } else {
     static_assert(dependent_false<U>,
                   "thinmpi cannot build an MPI datatype for this struct: one of its members has "

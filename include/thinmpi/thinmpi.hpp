@@ -16,4 +16,5 @@
 #include "thinmpi/ops.hpp"
 #include "thinmpi/persistent_request.hpp"
 #include "thinmpi/request.hpp"
+#include "thinmpi/serialization/serialized.hpp"
 #include "thinmpi/status.hpp"

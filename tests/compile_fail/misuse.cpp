@@ -8,6 +8,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <variant>
 #include <vector>
 
 #include "thinmpi/thinmpi.hpp"
@@ -60,6 +61,18 @@ int main(int argc, char** argv) {
   world.send(names, 1, 0);
 #elif defined(THINMPI_CF_NOT_TRIVIALLY_COPYABLE)
   world.send(with_string{}, 1, 0);
+#elif defined(THINMPI_CF_STRUCT_NAMES_SERIALIZED)
+  world.send(with_string{}, 1, 0);
+#elif defined(THINMPI_CF_NESTED_NAMES_SERIALIZED)
+  world.recv<std::vector<std::string>>(0, 0);
+#elif defined(THINMPI_CF_SERIALIZE_POINTER)
+  int x = 0;
+  int* p = &x;
+  world.send(thinmpi::serialized(p), 1, 0);
+#elif defined(THINMPI_CF_SERIALIZE_UNSUPPORTED)
+  world.send(thinmpi::serialized(private_members{}), 1, 0);
+#elif defined(THINMPI_CF_SERIALIZE_EMPTY_ELEMENTS)
+  static_cast<void>(world.recv<thinmpi::serialized<std::vector<std::monostate>>>(0, 0));
 #elif defined(THINMPI_CF_PRIVATE_MEMBERS)
   world.send(private_members{}, 1, 0);
 #elif defined(THINMPI_CF_UNION)

@@ -6,6 +6,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402  (the backend must be chosen first)
 
 from .compare import find  # noqa: E402
+from . import serial_suite  # noqa: E402
 from .tables import MPI_NAMES, MPI_ORDER, SWEEP_COLUMNS, present  # noqa: E402
 
 TINY_COUNTS = (1, 8, 64)
@@ -120,4 +121,5 @@ def draw_all(cells, out_dir):
     if find(cells, suite="osu"):
         osu_sweep(cells, out_dir / "osu.png")
         charts.append(("OSU-compatible sweep", "osu.png"))
+    charts += serial_suite.draw(cells, out_dir)
     return charts

@@ -44,7 +44,7 @@ def parse(argv):
     parser.add_argument("--sizes", type=lambda t: tuple(int(s) for s in t.split(",")),
                         help="sweep sizes in bytes (default 4,32,256,4096,65536,1048576)")
     parser.add_argument("--suites", type=_list, default=matrix.SUITES,
-                        help="tiny,sweep,osu,audit,collectives")
+                        help="tiny,sweep,osu,serialization,audit,collectives")
     parser.add_argument("--out", default=str(REPO / "bench-results"))
     parser.add_argument("--build-prefix", default=str(REPO / "build" / "bench-"))
     parser.add_argument("--no-build", action="store_true", help="use the builds already there")

@@ -6,11 +6,13 @@ Its records become cells: one per (suite, mpi, compiler, variant, count).
 
 from dataclasses import dataclass, field
 
+from . import serial_suite
+
 TINY_INT_COUNTS = (1, 8, 64)
 TINY_CHAR_COUNTS = (8, 64)
 SWEEP_BYTES = (4, 32, 256, 4096, 65536, 1048576)
 OSU_BYTES = tuple(2**k for k in range(23))  # 1 B .. 4 MiB
-SUITES = ("tiny", "sweep", "osu", "audit", "collectives")
+SUITES = ("tiny", "sweep", "osu", "serialization", "audit", "collectives")
 
 # Variants of the size sweep, of the OSU sweep, and mpi4py's (objects stop where they stop being
 # practical, as in the article).
@@ -33,13 +35,16 @@ class Counts:
 
 
 FULL = {"tiny": Counts(50000, 5000, 5), "sweep": Counts(30000, 3000, 3),
-        "osu": Counts(1000, 200, 3), "audit": Counts(100, 10, 1, 1)}
+        "osu": Counts(1000, 200, 3), "audit": Counts(100, 10, 1, 1),
+        "serialization": Counts(20000, 2000, 3)}
 # Launching two ranks costs more than the measuring at these sizes: the quick matrix keeps the
 # article's sweep and trims the tiny tables' round trips and repetitions.
 QUICK = {"tiny": Counts(20000, 2000, 3), "sweep": Counts(30000, 3000, 3),
-         "osu": Counts(1000, 200, 3), "audit": Counts(100, 10, 1, 1)}
+         "osu": Counts(1000, 200, 3), "audit": Counts(100, 10, 1, 1),
+         "serialization": Counts(5000, 500, 3)}
 SMOKE = {"tiny": Counts(400, 40, 2, 2), "sweep": Counts(200, 20, 2, 2),
-         "osu": Counts(200, 20, 1, 2), "audit": Counts(20, 5, 1, 1)}
+         "osu": Counts(200, 20, 1, 2), "audit": Counts(20, 5, 1, 1),
+         "serialization": Counts(100, 10, 1, 2)}
 
 
 def sweep_iterations(full_iterations, size_bytes):
@@ -123,7 +128,8 @@ def _with_baselines(names, baselines):
 
 
 def _family(build, element_bytes_is_char):
-    return [v[0] for v in build.variants if (v[1] == 1) == element_bytes_is_char]
+    return [v[0] for v in build.variants if (v[1] == 1) == element_bytes_is_char
+            and not serial_suite.is_serial(v[0])]
 
 
 def tiny_jobs(build, counts, filters, baselines):
@@ -175,6 +181,7 @@ def audit_jobs(build, counts, filters, baselines):
 
 
 SUITE_JOBS = {"tiny": tiny_jobs, "sweep": sweep_jobs, "osu": osu_jobs, "audit": audit_jobs,
+              "serialization": serial_suite.jobs,
               "collectives": lambda *_: []}  # its own launches: coll_suite.py
 
 

@@ -2,7 +2,7 @@
 
 from dataclasses import dataclass, field
 
-from . import coll_report, host_tables, path_tables, tables
+from . import coll_report, host_tables, path_tables, serial_suite, tables
 from .conclusions import conclusions
 
 
@@ -90,6 +90,8 @@ def build_sections(doc, charts):
                 charts=_by_chart(charts, "osu")),
         Section("Across hosts", host_tables.host_lines(doc["context"]),
                 host_tables.host_tables(cells)),
+        Section("Serialized objects", serial_suite.target_lines(cells),
+                tables=[serial_suite.table(cells)], charts=_by_chart(charts, "serialization_")),
         Section("Path audit", tables=path_tables.audit_tables(doc["audit"])),
         Section("Symbols", tables=path_tables.symbol_tables(doc["symbols"])),
         Section("thinmpi against its targets", tables=[path_tables.thinmpi_targets(cells)]),

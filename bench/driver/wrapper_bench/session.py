@@ -10,6 +10,9 @@ from .matrix import Build
 from .runner import Launcher
 
 MPI4PY_BUILD_VARIANTS = (("c/int_buffer", 4, 0), ("mpi4py/numpy", 4, 0), ("mpi4py/object", 4, 0))
+# The serialization suite's (serial_suite.py): each pickled object against its C floor.
+MPI4PY_SERIAL_VARIANTS = tuple((f"{api}/{payload}", 1, 0) for payload in
+                               ("ser_vecstr", "ser_map", "ser_record") for api in ("c", "mpi4py"))
 
 
 @dataclass
@@ -126,6 +129,7 @@ def add_mpi4py(setup, repo, mpi, interpreters, kernel):
     variants = MPI4PY_BUILD_VARIANTS
     if manifest:
         program += ["--c-kernels", manifest["c_kernels_library"]]
+        variants += MPI4PY_SERIAL_VARIANTS
     else:
         variants = variants[1:]
     mpiexec = manifest["mpiexec"] if manifest else {"openmpi": "mpirun.openmpi",
@@ -136,3 +140,5 @@ def add_mpi4py(setup, repo, mpi, interpreters, kernel):
     setup.launchers[(mpi, "python")] = Launcher(mpi, mpiexec, program, audit_library=audit,
                                                 env=env)
     setup.baselines.update({"mpi4py/numpy": "c/int_buffer", "mpi4py/object": "c/int_buffer"})
+    setup.baselines.update({v: v.replace("mpi4py/", "c/") for v, _, _ in MPI4PY_SERIAL_VARIANTS
+                            if v.startswith("mpi4py/")})

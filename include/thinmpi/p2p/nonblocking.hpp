@@ -12,6 +12,7 @@
 #include "thinmpi/detail/p2p_calls.hpp"
 #include "thinmpi/detail/p2p_errors.hpp"
 #include "thinmpi/detail/request_access.hpp"
+#include "thinmpi/detail/serialized_hook.hpp"
 #include "thinmpi/request.hpp"
 
 namespace thinmpi {
@@ -65,15 +66,20 @@ class p2p_nonblocking {
  public:
   /// Starts sending payload (MPI_Isend). A payload moved in (or any temporary) is owned by the
   /// returned owning_request and handed back by wait(); a named payload or a view is borrowed and
-  /// must outlive the returned request.
+  /// must outlive the returned request. thinmpi::serialized(x) is encoded now, and the request
+  /// owns the encoded bytes.
   template <class Payload>
-  [[nodiscard]] isend_request_t<Payload> isend(Payload&& payload, int dest, int tag) const {
-    return start_send(std::forward<Payload>(payload), dest, tag, &detail::isend, "MPI_Isend");
+  [[nodiscard]] isend_request_t<detail::wire_form_t<Payload>> isend(Payload&& payload, int dest,
+                                                                    int tag) const {
+    return start_send(detail::wire_form(std::forward<Payload>(payload)), dest, tag, &detail::isend,
+                      "MPI_Isend");
   }
   /// isend() in synchronous mode (MPI_Issend).
   template <class Payload>
-  [[nodiscard]] isend_request_t<Payload> issend(Payload&& payload, int dest, int tag) const {
-    return start_send(std::forward<Payload>(payload), dest, tag, &detail::issend, "MPI_Issend");
+  [[nodiscard]] isend_request_t<detail::wire_form_t<Payload>> issend(Payload&& payload, int dest,
+                                                                     int tag) const {
+    return start_send(detail::wire_form(std::forward<Payload>(payload)), dest, tag, &detail::issend,
+                      "MPI_Issend");
   }
   /// Starts receiving into `into` (MPI_Irecv), which behaves as in recv() once complete. A
   /// buffer moved in is owned by the request and handed back by wait().
@@ -92,9 +98,20 @@ class p2p_nonblocking {
   }
   /// Starts receiving a new T. For std::vector and std::string of unknown size this does not
   /// block: the request matches the message (MPI_Improbe) when tested or waited on, then
-  /// receives it (MPI_Imrecv). For a scalar or fixed-size T, one MPI_Irecv.
+  /// receives it (MPI_Imrecv). For a scalar or fixed-size T, one MPI_Irecv. For
+  /// thinmpi::serialized<U>, as for a vector, then the request decodes the U.
   template <class T>
-  [[nodiscard]] irecv_new_request_t<T> irecv(int source, int tag) const {
+  [[nodiscard]] detail::irecv_new_result_t<T> irecv(int source, int tag) const {
+    if constexpr (detail::serialized_payload<T>) {
+      return typename T::receive_request(comm(), source, tag);
+    } else {
+      return irecv_new<T>(source, tag);
+    }
+  }
+
+ private:
+  template <class T>
+  irecv_new_request_t<T> irecv_new(int source, int tag) const {
     detail::require_writable<T&>();
     if constexpr (resizable_payload<T>) {
       probing_request<T> pending(comm(), source, tag);
@@ -109,7 +126,6 @@ class p2p_nonblocking {
     }
   }
 
- private:
   [[nodiscard]] MPI_Comm comm() const noexcept { return static_cast<const Comm&>(*this).native(); }
 
   template <class Payload, class Post>

@@ -14,6 +14,7 @@
 #include "thinmpi/detail/mpi.hpp"
 #include "thinmpi/detail/p2p_calls.hpp"
 #include "thinmpi/detail/p2p_errors.hpp"
+#include "thinmpi/detail/serialized_hook.hpp"
 #include "thinmpi/detail/sized_for.hpp"
 #include "thinmpi/status.hpp"
 
@@ -78,14 +79,27 @@ class p2p_recv {
   }
   /// Receives a new T. For std::vector and std::string, of whatever size was sent: a matched
   /// probe then a receive (MPI_Mprobe + MPI_Mrecv), one message on the wire, thread-safe. For a
-  /// scalar or fixed-size T, one MPI_Recv that must fill it.
+  /// scalar or fixed-size T, one MPI_Recv that must fill it. For thinmpi::serialized<U>, a U
+  /// decoded from one message (MPI_Mprobe + MPI_Mrecv).
   template <class T>
-  [[nodiscard]] T recv(int source, int tag) const {
+  [[nodiscard]] detail::received_value_t<T> recv(int source, int tag) const {
     return recv_with_status<T>(source, tag).value;
   }
   /// recv<T>() with the status, e.g. to learn the source of an any_source receive.
   template <class T>
-  [[nodiscard]] received<T> recv_with_status(int source, int tag) const {
+  [[nodiscard]] received<detail::received_value_t<T>> recv_with_status(int source, int tag) const {
+    if constexpr (detail::serialized_payload<T>) {
+      MPI_Status raw{};
+      auto value = T::receive(comm(), source, tag, raw);
+      return {std::move(value), status(raw, MPI_BYTE)};
+    } else {
+      return recv_new<T>(source, tag);
+    }
+  }
+
+ private:
+  template <class T>
+  received<T> recv_new(int source, int tag) const {
     detail::require_writable<T&>();
     static_assert(std::is_default_constructible_v<T>,
                   "thinmpi cannot create the T to receive into: it has no default constructor; "
@@ -101,7 +115,6 @@ class p2p_recv {
     }
   }
 
- private:
   [[nodiscard]] MPI_Comm comm() const noexcept { return static_cast<const Comm&>(*this).native(); }
 };
 

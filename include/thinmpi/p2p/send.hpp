@@ -7,6 +7,7 @@
 #include "thinmpi/detail/mpi.hpp"
 #include "thinmpi/detail/p2p_calls.hpp"
 #include "thinmpi/detail/p2p_errors.hpp"
+#include "thinmpi/detail/serialized_hook.hpp"
 
 namespace thinmpi {
 
@@ -31,17 +32,18 @@ template <class Comm>
 class p2p_send {
  public:
   /// Sends payload to dest as one message: a scalar as count 1, a contiguous range as data()
-  /// and size() (MPI_Send). No size message, no serialization.
+  /// and size() (MPI_Send). No size message, no serialization unless asked for:
+  /// thinmpi::serialized(x) sends x's encoded bytes (serialization/serialized.hpp).
   ///
   ///     world.send(std::vector<double>{1, 2, 3}, 1, 0);
   template <class Payload>
   void send(const Payload& payload, int dest, int tag) const {
-    detail::send_with(comm(), payload, dest, tag, &detail::send, "MPI_Send");
+    detail::send_with(comm(), detail::wire_form(payload), dest, tag, &detail::send, "MPI_Send");
   }
   /// send() that completes only once the receive has started (MPI_Ssend).
   template <class Payload>
   void ssend(const Payload& payload, int dest, int tag) const {
-    detail::send_with(comm(), payload, dest, tag, &detail::ssend, "MPI_Ssend");
+    detail::send_with(comm(), detail::wire_form(payload), dest, tag, &detail::ssend, "MPI_Ssend");
   }
 
  private:

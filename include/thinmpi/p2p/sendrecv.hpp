@@ -7,6 +7,7 @@
 #include "thinmpi/detail/mpi.hpp"
 #include "thinmpi/detail/p2p_calls.hpp"
 #include "thinmpi/detail/p2p_errors.hpp"
+#include "thinmpi/detail/serialized_hook.hpp"
 #include "thinmpi/status.hpp"
 
 namespace thinmpi {
@@ -20,9 +21,10 @@ class p2p_sendrecv {
   template <class Payload, class Into>
   status sendrecv(const Payload& payload, int dest, int send_tag, Into&& into, int source,
                   int recv_tag) const {
-    detail::require_sendable<Payload>();
+    const auto& wire = detail::wire_form(payload);  // a serialized payload's encoded bytes
+    detail::require_sendable<decltype(wire)>();
     detail::require_receivable<Into&&>();
-    const detail::const_buffer out = detail::send_buffer(payload);
+    const detail::const_buffer out = detail::send_buffer(wire);
     const detail::mutable_buffer in = detail::recv_buffer(into);
     MPI_Status raw{};
     const int rc = detail::sendrecv(out.data, out.count, out.type, dest, send_tag, in.data,
@@ -33,6 +35,20 @@ class p2p_sendrecv {
     detail::complete_receive(rc, into, "MPI_Sendrecv", comm(), source, recv_tag, in, raw,
                              detail::fill::up_to);
     return status(raw, in.type);
+  }
+  /// Sends payload to dest while receiving a new thinmpi::serialized<U> from source, and
+  /// returns the U: MPI_Isend, then MPI_Mprobe + MPI_Mrecv and the decode, then MPI_Wait (the
+  /// receive's size is not known, so it cannot be one MPI_Sendrecv).
+  ///
+  ///     auto theirs = world.sendrecv<thinmpi::serialized<T>>(thinmpi::serialized(mine), r, 0, r,
+  ///     0);
+  template <detail::serialized_payload T, class Payload>
+  [[nodiscard]] detail::received_value_t<T> sendrecv(const Payload& payload, int dest, int send_tag,
+                                                     int source, int recv_tag) const {
+    const auto& wire = detail::wire_form(payload);
+    detail::require_sendable<decltype(wire)>();
+    MPI_Status raw{};
+    return T::exchange(comm(), wire, dest, send_tag, source, recv_tag, raw);
   }
   /// Sends buffer to dest and replaces its contents with what arrives from source
   /// (MPI_Sendrecv_replace); a resizable buffer shrinks to what arrived.

@@ -1,0 +1,84 @@
+"""The serialization suite: its jobs, its table and its target lines."""
+
+import tempfile
+import unittest
+from pathlib import Path
+
+from fixture_data import HARNESS_VARIANTS
+from wrapper_bench import compare, matrix, serial_suite
+from wrapper_bench.matrix import Build
+
+SERIAL = tuple((f"{api}/{p}", 1, 0) for p in ("ser_vecstr", "ser_map", "ser_record")
+               for api in ("c", "thinmpi", "boost"))
+BASELINES = {n: "c/" + n.split("/")[1] for n, _, _ in SERIAL if not n.startswith("c/")}
+
+
+def expand(builds, **filters):
+    return matrix.expand(builds, matrix.Filters(**filters), matrix.QUICK, BASELINES)
+
+
+class SerialJobs(unittest.TestCase):
+    def test_every_shape_and_count_with_its_floor(self):
+        jobs = expand([Build("openmpi", "gcc", SERIAL)], suites=("serialization",))
+        self.assertEqual([j.count for j in jobs], [8, 64, 1024, 8, 512, 64])
+        for job in jobs:
+            floor = [n for n in job.variants if n.startswith("c/")]
+            self.assertEqual(len(floor), 1)
+            self.assertEqual(job.variants[0], floor[0])
+        self.assertLess(jobs[2].iterations, jobs[0].iterations)
+
+    def test_in_the_default_matrix(self):
+        self.assertIn("serialization", matrix.SUITES)
+
+    def test_kept_out_of_the_tiny_tables(self):
+        build = Build("openmpi", "gcc", HARNESS_VARIANTS + SERIAL)
+        for job in expand([build], suites=("tiny",)):
+            self.assertFalse(any(serial_suite.is_serial(n) for n in job.variants))
+
+    def test_sizes_keep_the_small_payloads(self):
+        jobs = expand([Build("openmpi", "gcc", SERIAL)], suites=("serialization",),
+                      sweep_bytes=(4, 4096))
+        self.assertEqual([j.count for j in jobs], [8, 8, 64])
+
+
+def record(variant, one_way, count, rep):
+    """One harness record of the serialization suite (openmpi, gcc)."""
+    api, payload = variant.split("/")
+    return {"variant": variant, "api": api, "payload": payload,
+            "baseline": None if api == "c" else f"c/{payload}", "count": count, "bytes": count,
+            "warmup": 10, "iterations": 100, "blocks": 2, "one_way_us": one_way,
+            "block_one_way_us": [one_way, one_way], "verified": True, "suite": "serialization",
+            "mpi": "openmpi", "compiler": "gcc", "job": f"serialization/openmpi-gcc/n{count}",
+            "rep": rep}
+
+
+def serial_records(ratio):
+    return [record(f"{api}/{payload}", factor, count, rep)
+            for payload, _, sizes in serial_suite.SHAPES for count in sizes for rep in range(3)
+            for api, factor in (("c", 1.0), ("thinmpi", ratio), ("boost", 3.0))]
+
+
+class SerialReport(unittest.TestCase):
+    def test_table_has_a_row_per_shape_with_ratios(self):
+        cells = compare.aggregate(serial_records(1.05))
+        table = serial_suite.table(cells)
+        self.assertEqual(len(table.rows), 6)
+        self.assertIn("(1.05×)", table.rows[0][4])
+        self.assertIn("(3.00×)", table.rows[0][5])
+
+    def test_target_lines_say_met_or_missed(self):
+        met = serial_suite.target_lines(compare.aggregate(serial_records(1.05)))
+        self.assertIn("1.05× the hand-packed C (met", met[0])
+        missed = serial_suite.target_lines(compare.aggregate(serial_records(1.5)))
+        self.assertIn("(missed", missed[0])
+
+    def test_chart_is_drawn(self):
+        cells = compare.aggregate(serial_records(1.05))
+        with tempfile.TemporaryDirectory() as out:
+            drawn = serial_suite.draw(cells, Path(out))
+            self.assertEqual(drawn[0][1], "serialization_openmpi.png")
+            self.assertTrue((Path(out) / drawn[0][1]).stat().st_size > 0)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,151 @@
+"""The serialization suite: non-trivial objects (strings in a vector, a map, a struct of a string
+and a vector) sent as one message, by hand-packed C (the floor), thinmpi's serialized form,
+Boost.MPI's archives and mpi4py's pickle. Its jobs, its table and its chart."""
+
+from .compare import find
+from .tables import MPI_NAMES, MPI_ORDER, Table, builds, cell_text, one, present, times
+
+SUITE = "serialization"
+# (payload, label of one count, counts): vector<string> of n strings of n chars, map<int,string>
+# of n entries (16-char values), a struct {string of n chars; vector of n doubles}.
+SHAPES = (("ser_vecstr", "vector<string> {n}×{n}", (8, 64, 1024)),
+          ("ser_map", "map<int,string> {n}", (8, 512)),
+          ("ser_record", "struct{{string, vector<double>}} {n}", (64,)))
+APIS = (("thinmpi", "thinmpi serialized"), ("boost", "Boost.MPI"), ("mpi4py", "mpi4py pickle"))
+# The round trips of a payload scale down with its bytes past this many (1024×1024 is 1 MiB).
+FULL_ITERATIONS_UP_TO_BYTES = 256
+
+
+def variant_names():
+    """Every variant of the suite, C floors first."""
+    return [f"{api}/{payload}" for payload, _, _ in SHAPES for api in ("c", "thinmpi", "boost",
+                                                                        "mpi4py")]
+
+
+def is_serial(name):
+    """Whether a variant belongs to this suite (kept out of the tiny tables)."""
+    return "/ser_" in name
+
+
+def message_bytes(payload, count):
+    """The encoded size of a payload (thinmpi's wire format: 8-byte lengths)."""
+    if payload == "ser_vecstr":
+        return 8 + count * (8 + count)
+    if payload == "ser_map":
+        return 8 + count * (4 + 8 + 16)
+    return 8 + count + 8 + 8 * count
+
+
+def jobs(build, counts, filters, baselines):
+    """One job per shape and count: the C floor, thinmpi, Boost.MPI (or mpi4py) side by side.
+    --sizes (and --smoke) keep the counts whose messages are no larger than the largest size."""
+    from .matrix import Job, _chosen, _with_baselines
+
+    found = []
+    largest = max(filters.sweep_bytes) if filters.sweep_bytes else None
+    for payload, _, sizes in SHAPES:
+        wanted = tuple(f"{api}/{payload}" for api, _ in APIS)
+        for count in sizes:
+            if largest is not None and message_bytes(payload, count) > largest:
+                continue
+            names = _chosen(build, wanted, count, filters)
+            if names:
+                size = max(FULL_ITERATIONS_UP_TO_BYTES, message_bytes(payload, count))
+                iterations = max(20, counts.iterations * FULL_ITERATIONS_UP_TO_BYTES // size)
+                found.append(Job(SUITE, build, _with_baselines(names, baselines), count, counts,
+                                 iterations))
+    return found
+
+
+def _label(payload_label, count):
+    return payload_label.format(n=count)
+
+
+def table(cells):
+    """One row per build and shape: the C floor in µs, then each API with its ratio to it."""
+    rows = []
+    for mpi, compiler in builds(cells, SUITE):
+        for payload, label, sizes in SHAPES:
+            for count in sizes:
+                floor = one(cells, suite=SUITE, mpi=mpi, compiler=compiler,
+                            variant=f"c/{payload}", count=count)
+                row = [MPI_NAMES[mpi], compiler, _label(label, count), cell_text(floor)]
+                for api, _ in APIS:
+                    build_compiler = "python" if api == "mpi4py" else compiler
+                    row.append(cell_text(one(cells, suite=SUITE, mpi=mpi,
+                                             compiler=build_compiler,
+                                             variant=f"{api}/{payload}", count=count)))
+                if any(v != "—" for v in row[3:]):
+                    rows.append(row)
+    return Table("serialization", "Serialized objects: one message each",
+                 ["MPI", "compiler", "payload", "C hand-packed"] + [n for _, n in APIS], rows,
+                 "Ratios in parentheses: against the hand-packed C floor of the same process "
+                 "(c/ser_*: exact size, one malloc, pack, MPI_Send; MPI_Mprobe, MPI_Get_count, "
+                 "malloc, MPI_Mrecv, checked unpack into new strings). mpi4py's floor is the "
+                 "same C run through ctypes in the Python process; its row shows the gcc build's "
+                 "compiler column. Targets: thinmpi ≤ 1.10× C; ≥ 2× faster than Boost.MPI and "
+                 "≥ 5× faster than mpi4py on vector<string> 8×8 and 64×64.")
+
+
+def target_lines(cells):
+    """thinmpi's serialization targets, checked on every build that has the cells."""
+    lines = []
+    for mpi, compiler in builds(cells, SUITE):
+        worst = max((c["ratio_vs_c"]["median"] for c in find(cells, suite=SUITE, mpi=mpi,
+                                                              compiler=compiler, api="thinmpi")
+                     if c.get("ratio_vs_c")), default=None)
+        speedups = []
+        for count in (8, 64):
+            mine = one(cells, suite=SUITE, mpi=mpi, compiler=compiler,
+                       variant="thinmpi/ser_vecstr", count=count)
+            for api, goal, build_compiler in (("boost", 2, compiler), ("mpi4py", 5, "python")):
+                theirs = one(cells, suite=SUITE, mpi=mpi, compiler=build_compiler,
+                             variant=f"{api}/ser_vecstr", count=count)
+                if mine and theirs:
+                    factor = theirs["one_way_us"]["median"] / mine["one_way_us"]["median"]
+                    speedups.append(f"{factor:.1f}× faster than {api} at {count}×{count} "
+                                    f"({'met' if factor >= goal else 'missed'}, goal {goal}×)")
+        if worst is not None:
+            lines.append(f"{MPI_NAMES[mpi]} {compiler}: thinmpi serialized is at most "
+                         f"{times(worst)} the hand-packed C ({'met' if worst <= 1.10 else 'missed'}"
+                         f", goal ≤ 1.10×); " + "; ".join(speedups) + ".")
+    return lines
+
+
+def draw(cells, out_dir):
+    """A bar chart per MPI of each API's ratio to the C floor, per payload; [(title, file)]."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    drawn = []
+    for mpi in present(find(cells, suite=SUITE), "mpi", MPI_ORDER):
+        labels, series = [], {name: [] for _, name in APIS}
+        for payload, label, sizes in SHAPES:
+            for count in sizes:
+                labels.append(_label(label, count))
+                for api, name in APIS:
+                    build_compiler = "python" if api == "mpi4py" else "gcc"
+                    cell = one(cells, suite=SUITE, mpi=mpi, compiler=build_compiler,
+                               variant=f"{api}/{payload}", count=count)
+                    ratio = cell.get("ratio_vs_c") if cell else None
+                    series[name].append(ratio["median"] if ratio else 0.0)
+        figure, axes = plt.subplots(figsize=(10, 4.5))
+        width = 0.8 / len(APIS)
+        for k, (_, name) in enumerate(APIS):
+            axes.bar([i + k * width for i in range(len(labels))], series[name], width,
+                     label=name)
+        axes.axhline(1.0, color="black", linewidth=0.8)
+        axes.set_xticks([i + width for i in range(len(labels))], labels, rotation=20,
+                        fontsize=8)
+        axes.set_yscale("log")
+        axes.set_ylabel("one-way time / hand-packed C (log)")
+        axes.set_title(f"Serialized objects, {MPI_NAMES[mpi]} (gcc; mpi4py against C via ctypes)")
+        axes.legend(fontsize=8)
+        figure.tight_layout()
+        name = f"serialization_{mpi}.png"
+        figure.savefig(out_dir / name, dpi=110)
+        plt.close(figure)
+        drawn.append((f"Serialized objects, {MPI_NAMES[mpi]}", name))
+    return drawn

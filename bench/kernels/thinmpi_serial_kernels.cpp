@@ -1,0 +1,90 @@
+// The thinmpi variants of the serialization suite: the explicit serialized form, measured
+// against the hand-packed C of c_serial.c (same wire format).
+//
+//   thinmpi/ser_vecstr  send(serialized(vector<string>)) / recv<serialized<vector<string>>>()
+//   thinmpi/ser_map     the same with std::map<int, std::string>
+//   thinmpi/ser_record  the same with an aggregate struct {std::string; std::vector<double>;}
+//
+// Rank 0 sends first; rank 1 sends back what it received.
+
+#include <cstddef>
+#include <cstdio>
+#include <exception>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "serial_payloads.hpp"
+#include "thinmpi/thinmpi.hpp"
+#include "variant.h"
+
+namespace {
+
+constexpr int tag = 7;
+
+template <class T>
+struct state {
+  thinmpi::comm_view comm;
+  int rank;
+  int peer;
+  T sent;
+  T received;
+};
+
+template <class T, T (*Make)(std::size_t)>
+void* setup(MPI_Comm comm, std::size_t count) noexcept {
+  try {
+    auto* s = new state<T>{thinmpi::comm_view(comm), 0, 0, Make(count), {}};
+    s->rank = s->comm.rank();
+    s->peer = 1 - s->rank;
+    return s;
+  } catch (const std::exception&) {
+    return nullptr;
+  }
+}
+
+template <class T>
+void round_trips(void* raw, long iterations) noexcept {
+  auto& s = *static_cast<state<T>*>(raw);
+  try {
+    for (long i = 0; i < iterations; ++i) {
+      if (s.rank == 0) s.comm.send(thinmpi::serialized(s.sent), s.peer, tag);
+      s.received = s.comm.template recv<thinmpi::serialized<T>>(s.peer, tag);
+      if (s.rank == 1) s.comm.send(thinmpi::serialized(s.received), s.peer, tag);
+    }
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "thinmpi serial kernel failed: %s\n", error.what());
+    MPI_Abort(MPI_COMM_WORLD, 3);
+  }
+}
+
+template <class T>
+int verify(void* raw) noexcept {
+  const auto& s = *static_cast<state<T>*>(raw);
+  return s.received == s.sent ? 0 : 1;
+}
+
+template <class T>
+void teardown(void* raw) noexcept {
+  delete static_cast<state<T>*>(raw);
+}
+
+using vecstr = std::vector<std::string>;
+using map = std::map<int, std::string>;
+using record = wb_serial::record;
+
+const wb_variant variants[] = {
+    {"thinmpi", "ser_vecstr", "c/ser_vecstr", 1, 0, setup<vecstr, wb_serial::make_vecstr>,
+     round_trips<vecstr>, verify<vecstr>, teardown<vecstr>},
+    {"thinmpi", "ser_map", "c/ser_map", 1, 0, setup<map, wb_serial::make_map>, round_trips<map>,
+     verify<map>, teardown<map>},
+    {"thinmpi", "ser_record", "c/ser_record", 1, 0, setup<record, wb_serial::make_record>,
+     round_trips<record>, verify<record>, teardown<record>},
+};
+
+}  // namespace
+
+extern "C" std::size_t wb_thinmpi_serial_variants(const wb_variant** table) {
+  *table = variants;
+  return sizeof variants / sizeof variants[0];
+}

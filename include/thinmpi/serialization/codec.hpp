@@ -1,0 +1,459 @@
+#pragma once
+/// \file
+/// What thinmpi serializes and how: the size pass, the write pass and the checked read pass for
+/// each supported type. Contiguous runs of trivially copyable elements without padding (a
+/// std::vector<double>, a std::string's characters) are copied as one block.
+///
+/// Supported: arithmetic types, enums, std::byte, std::complex, std::basic_string,
+/// std::vector, std::array, C arrays, std::pair, std::tuple, std::optional, std::variant,
+/// std::map, std::set, std::unordered_map, std::unordered_set, aggregate structs of any of
+/// these (no user code), any nesting of them, and classes that declare
+///
+///     template <class Fields> void serialize(Fields& fields) { fields(a_, b_, c_); }
+
+#include <algorithm>
+#include <array>
+#include <complex>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <iterator>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <type_traits>
+#include <unordered_map>
+#include <unordered_set>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "thinmpi/concepts.hpp"
+#include "thinmpi/detail/aggregate.hpp"
+#include "thinmpi/serialization/wire.hpp"
+
+namespace thinmpi::detail::serial {
+
+template <class T, template <class...> class Template>
+inline constexpr bool is_specialization = false;
+template <template <class...> class Template, class... Args>
+inline constexpr bool is_specialization<Template<Args...>, Template> = true;
+
+template <class T>
+inline constexpr bool is_std_array_v = false;
+template <class E, std::size_t N>
+inline constexpr bool is_std_array_v<std::array<E, N>> = true;
+
+template <class T>
+inline constexpr bool is_string = is_specialization<T, std::basic_string>;
+/// A string of one-byte characters, built straight from the message's bytes.
+template <class T>
+inline constexpr bool is_byte_string = false;
+template <class C, class Traits, class Alloc>
+inline constexpr bool is_byte_string<std::basic_string<C, Traits, Alloc>> = sizeof(C) == 1;
+template <class T>
+inline constexpr bool is_vector =
+    is_specialization<T, std::vector> && !std::is_same_v<T, std::vector<bool>>;
+template <class T>
+inline constexpr bool is_map =
+    is_specialization<T, std::map> || is_specialization<T, std::unordered_map>;
+template <class T>
+inline constexpr bool is_set =
+    is_specialization<T, std::set> || is_specialization<T, std::unordered_set>;
+
+/// A visitor that accepts any fields: detects the serialize(Fields&) customization point.
+struct fields_probe {
+  template <class... M>
+  void operator()(M&...) const noexcept {}
+};
+
+/// T declares `template <class Fields> void serialize(Fields& fields)`.
+template <class T>
+concept has_serialize = requires(T& object, fields_probe& fields) {
+  object.serialize(fields);
+};
+
+/// An aggregate struct thinmpi reflects (no customization point).
+template <class T>
+concept reflected_aggregate = std::is_class_v<T> && std::is_aggregate_v<T> && !std::is_union_v<T> &&
+                              !has_serialize<T> && !is_std_array_v<T>;
+
+template <class... M>
+struct field_list {};
+
+/// The types of an aggregate's fields (only in unevaluated contexts).
+struct field_types_probe {
+  template <class... M>
+  field_list<std::remove_cv_t<M>...> operator()(M&...) const noexcept {
+    return {};
+  }
+};
+template <class T>
+using fields_of = decltype(visit_fields<field_count<T>>(std::declval<T&>(), field_types_probe{}));
+
+template <class T>
+consteval bool is_block();
+
+template <class... M>
+consteval bool all_blocks(field_list<M...>) {
+  return (is_block<M>() && ...);
+}
+template <class... M>
+consteval std::size_t size_sum(field_list<M...>) {
+  return (std::size_t{0} + ... + sizeof(M));
+}
+
+/// Whether T's bytes are its value, with no padding and no invalid patterns: such values, and
+/// contiguous runs of them, are copied as one block. bool is not (a byte other than 0 or 1 would
+/// be undefined behaviour to read), nor is a struct with padding (its padding bytes would leak).
+template <class T>
+consteval bool is_block() {
+  if constexpr (std::is_same_v<T, bool> || has_serialize<T>) {
+    return false;
+  } else if constexpr (std::is_enum_v<T>) {
+    return !std::is_same_v<std::underlying_type_t<T>, bool>;
+  } else if constexpr (std::is_arithmetic_v<T> || std::is_same_v<T, std::byte>) {
+    return true;
+  } else if constexpr (is_specialization<T, std::complex>) {
+    return true;
+  } else if constexpr (std::is_array_v<T>) {
+    return is_block<std::remove_extent_t<T>>();
+  } else if constexpr (is_std_array_v<T>) {
+    return sizeof(T) == std::tuple_size_v<T> * sizeof(typename T::value_type) &&
+           is_block<typename T::value_type>();
+  } else if constexpr (reflected_aggregate<T> && std::is_trivially_copyable_v<T>) {
+    if constexpr (field_count<T> == 0) {
+      return false;
+    } else {
+      return all_blocks(fields_of<T>{}) && size_sum(fields_of<T>{}) == sizeof(T);
+    }
+  } else {
+    return false;
+  }
+}
+
+/// The smallest number of bytes any value of T takes on the wire (0 if unknown: a
+/// customized class).
+template <class T>
+consteval std::size_t min_wire_size();
+
+template <class... M>
+consteval std::size_t min_sum(field_list<M...>) {
+  return (std::size_t{0} + ... + min_wire_size<M>());
+}
+template <class... A>
+consteval std::size_t min_alternative(field_list<A...>) {
+  return std::min({min_wire_size<A>()...});
+}
+
+template <class T>
+consteval std::size_t min_wire_size() {
+  if constexpr (is_block<T>()) {
+    return sizeof(T);
+  } else if constexpr (std::is_same_v<T, bool>) {
+    return 1;
+  } else if constexpr (has_serialize<T>) {
+    return 0;
+  } else if constexpr (is_string<T> || is_vector<T> || is_map<T> || is_set<T>) {
+    return sizeof(std::uint64_t);
+  } else if constexpr (std::is_array_v<T>) {
+    return std::extent_v<T> * min_wire_size<std::remove_extent_t<T>>();
+  } else if constexpr (is_std_array_v<T>) {
+    return std::tuple_size_v<T> * min_wire_size<typename T::value_type>();
+  } else if constexpr (is_specialization<T, std::pair>) {
+    return min_wire_size<typename T::first_type>() + min_wire_size<typename T::second_type>();
+  } else if constexpr (is_specialization<T, std::tuple>) {
+    return []<class... E>(std::type_identity<std::tuple<E...>>) {
+      return min_sum(field_list<E...>{});
+    }(std::type_identity<T>{});
+  } else if constexpr (is_specialization<T, std::optional>) {
+    return 1;
+  } else if constexpr (is_specialization<T, std::variant>) {
+    return []<class... A>(std::type_identity<std::variant<A...>>) {
+      return sizeof(std::uint32_t) + min_alternative(field_list<A...>{});
+    }(std::type_identity<T>{});
+  } else if constexpr (reflected_aggregate<T>) {
+    if constexpr (field_count<T> == 0) {
+      return 0;
+    } else {
+      return min_sum(fields_of<T>{});
+    }
+  } else {
+    return 0;
+  }
+}
+
+/// Fails to compile, with one sentence naming the fix, unless thinmpi can serialize T.
+template <class T>
+consteval void require_serializable() {
+  using U = std::remove_cvref_t<T>;
+  if constexpr (std::is_pointer_v<U>) {
+    static_assert(dependent_false<U>,
+                  "thinmpi cannot serialize a pointer: serialize the value it points to, or a "
+                  "std::vector of the elements");
+  } else if constexpr (std::is_union_v<U>) {
+    static_assert(dependent_false<U>,
+                  "thinmpi cannot serialize a union: use std::variant, or give the type a "
+                  "serialize(Fields&) member that serializes the member in use");
+  } else if constexpr (std::is_same_v<U, std::vector<bool>>) {
+    static_assert(dependent_false<U>,
+                  "thinmpi cannot serialize std::vector<bool>: use std::vector<std::uint8_t> or "
+                  "std::vector<char>");
+  }
+}
+
+template <class T>
+std::size_t wire_size(const T& value);
+template <class T>
+void write(byte_writer& out, const T& value);
+template <class T>
+void read(byte_reader& in, T& value);
+
+/// Calls visit on every field of an aggregate or a customized class.
+template <class T, class Visit>
+void for_fields(T& object, Visit&& visit) {
+  if constexpr (has_serialize<std::remove_const_t<T>>) {
+    const_cast<std::remove_const_t<T>&>(object).serialize(visit);
+  } else if constexpr (field_count<std::remove_const_t<T>> != 0) {
+    visit_fields<field_count<std::remove_const_t<T>>>(object, visit);
+  }
+}
+
+/// The fixed wire size of every value of T, or 0 if values of T differ in size.
+template <class T>
+consteval std::size_t fixed_wire_size() {
+  if constexpr (is_block<T>()) {
+    return sizeof(T);
+  } else if constexpr (std::is_same_v<T, bool>) {
+    return 1;
+  } else if constexpr (is_std_array_v<T>) {
+    return std::tuple_size_v<T> * fixed_wire_size<typename T::value_type>();
+  } else if constexpr (std::is_array_v<T>) {
+    return std::extent_v<T> * fixed_wire_size<std::remove_extent_t<T>>();
+  } else if constexpr (is_specialization<T, std::pair>) {
+    constexpr std::size_t a = fixed_wire_size<typename T::first_type>();
+    constexpr std::size_t b = fixed_wire_size<typename T::second_type>();
+    return a != 0 && b != 0 ? a + b : 0;
+  } else {
+    return 0;
+  }
+}
+
+/// Each element of a sequence: counted, written or read one by one unless a block.
+template <class Range>
+std::size_t elements_size(const Range& range) {
+  using element = std::remove_cvref_t<decltype(*std::begin(range))>;
+  if constexpr (fixed_wire_size<element>() != 0) {
+    return std::size(range) * fixed_wire_size<element>();
+  } else {
+    std::size_t bytes = 0;
+    for (const auto& e : range)
+      bytes += wire_size(e);
+    return bytes;
+  }
+}
+
+template <class T>
+std::size_t wire_size(const T& value) {
+  require_serializable<T>();
+  if constexpr (fixed_wire_size<T>() != 0) {
+    return fixed_wire_size<T>();
+  } else if constexpr (is_string<T>) {
+    return sizeof(std::uint64_t) + value.size() * sizeof(typename T::value_type);
+  } else if constexpr (is_vector<T> || is_map<T> || is_set<T>) {
+    return sizeof(std::uint64_t) + elements_size(value);
+  } else if constexpr (is_std_array_v<T> || std::is_array_v<T>) {
+    return elements_size(value);
+  } else if constexpr (is_specialization<T, std::pair>) {
+    return wire_size(value.first) + wire_size(value.second);
+  } else if constexpr (is_specialization<T, std::tuple>) {
+    return std::apply([](const auto&... e) { return (std::size_t{0} + ... + wire_size(e)); },
+                      value);
+  } else if constexpr (is_specialization<T, std::optional>) {
+    return 1 + (value ? wire_size(*value) : 0);
+  } else if constexpr (is_specialization<T, std::variant>) {
+    return sizeof(std::uint32_t) +
+           std::visit([](const auto& alternative) { return wire_size(alternative); }, value);
+  } else if constexpr (has_serialize<T> || reflected_aggregate<T>) {
+    std::size_t bytes = 0;
+    for_fields(value, [&bytes](const auto&... fields) {
+      bytes += (std::size_t{0} + ... + wire_size(fields));
+    });
+    return bytes;
+  } else {
+    static_assert(dependent_false<T>,
+                  "thinmpi cannot serialize this type: it is not a supported standard type or an "
+                  "aggregate struct; give it a member template <class Fields> void "
+                  "serialize(Fields& fields) { fields(member1, member2); }");
+    return 0;
+  }
+}
+
+template <class T>
+void write(byte_writer& out, const T& value) {
+  if constexpr (is_block<T>()) {
+    out.put_value(value);
+  } else if constexpr (std::is_same_v<T, bool>) {
+    out.put_value(static_cast<std::uint8_t>(value ? 1 : 0));
+  } else if constexpr (is_string<T> || is_vector<T>) {
+    out.put_length(value.size());
+    if constexpr (is_block<typename T::value_type>()) {
+      out.put(value.data(), value.size() * sizeof(typename T::value_type));
+    } else {
+      for (const auto& e : value)
+        write(out, e);
+    }
+  } else if constexpr (is_map<T> || is_set<T>) {
+    out.put_length(value.size());
+    for (const auto& e : value)
+      write(out, e);
+  } else if constexpr (is_std_array_v<T> || std::is_array_v<T>) {
+    for (const auto& e : value)
+      write(out, e);
+  } else if constexpr (is_specialization<T, std::pair>) {
+    write(out, value.first);
+    write(out, value.second);
+  } else if constexpr (is_specialization<T, std::tuple>) {
+    std::apply([&out](const auto&... e) { (write(out, e), ...); }, value);
+  } else if constexpr (is_specialization<T, std::optional>) {
+    out.put_value(static_cast<std::uint8_t>(value ? 1 : 0));
+    if (value) write(out, *value);
+  } else if constexpr (is_specialization<T, std::variant>) {
+    out.put_value(static_cast<std::uint32_t>(value.index()));
+    std::visit([&out](const auto& alternative) { write(out, alternative); }, value);
+  } else {
+    for_fields(value, [&out](const auto&... fields) { (write(out, fields), ...); });
+  }
+}
+
+/// The bound a length is checked against: the fewest bytes one element takes, at least 1.
+template <class E>
+consteval std::size_t length_unit() {
+  return min_wire_size<E>() == 0 ? 1 : min_wire_size<E>();
+}
+
+template <class E>
+consteval void require_bounded_elements() {
+  static_assert(has_serialize<E> || min_wire_size<E>() != 0,
+                "thinmpi cannot serialize a container of empty elements (std::monostate, empty "
+                "structs): they take no bytes, so a received length could not be bounded by the "
+                "message's size");
+}
+
+/// What a map or set is read as before it is inserted: a key, or a key and a value.
+template <class T>
+struct stored_element {
+  using type = typename T::key_type;
+};
+template <class T>
+requires requires {
+  typename T::mapped_type;
+}
+struct stored_element<T> {
+  using type = std::pair<typename T::key_type, typename T::mapped_type>;
+};
+
+template <class Variant, std::size_t I = 0>
+void read_alternative(byte_reader& in, Variant& value, std::size_t index) {
+  if constexpr (I < std::variant_size_v<Variant>) {
+    if (index == I) {
+      read(in, value.template emplace<I>());
+    } else {
+      read_alternative<Variant, I + 1>(in, value, index);
+    }
+  }
+}
+
+template <class T>
+void read(byte_reader& in, T& value) {
+  constexpr std::string_view the_type = spelled_name<T>();
+  if constexpr (is_block<T>()) {
+    value = in.take_value<T>(the_type);
+  } else if constexpr (std::is_same_v<T, bool>) {
+    const auto byte = in.take_value<std::uint8_t>(the_type);
+    if (byte > 1) [[unlikely]] {
+      in.fail(the_type, "a bool byte of " + std::to_string(byte) + " (0 or 1 expected)");
+    }
+    value = byte == 1;
+  } else if constexpr (is_string<T>) {
+    using C = typename T::value_type;
+    const std::size_t n = in.take_length(sizeof(C), the_type);
+    const std::byte* chars = in.take(n * sizeof(C), the_type);  // checked: n fits
+    if constexpr (sizeof(C) == 1) {
+      value.assign(reinterpret_cast<const C*>(chars), n);  // one write, no zeroing
+    } else {
+      value.resize(n);
+      if (n != 0) std::memcpy(value.data(), chars, n * sizeof(C));
+    }
+  } else if constexpr (is_vector<T>) {
+    using E = typename T::value_type;
+    require_bounded_elements<E>();
+    const std::size_t n = in.take_length(length_unit<E>(), the_type);
+    if constexpr (is_block<E>()) {
+      value.resize(n);
+      if (n != 0) std::memcpy(value.data(), in.take(n * sizeof(E), the_type), n * sizeof(E));
+    } else {
+      value.clear();
+      value.reserve(n);
+      for (std::size_t i = 0; i < n; ++i) {
+        if constexpr (is_byte_string<E>) {
+          // A string built from its bytes in place: one allocation, one copy.
+          constexpr std::string_view element_type = spelled_name<E>();
+          const std::size_t length = in.take_length(1, element_type);
+          const std::byte* chars = in.take(length, element_type);
+          value.emplace_back(reinterpret_cast<const typename E::value_type*>(chars), length);
+        } else {
+          read(in, value.emplace_back());
+        }
+      }
+    }
+  } else if constexpr (is_map<T> || is_set<T>) {
+    using E = typename stored_element<T>::type;
+    require_bounded_elements<E>();
+    const std::size_t n = in.take_length(length_unit<E>(), the_type);
+    value.clear();
+    if constexpr (requires { value.reserve(n); }) value.reserve(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::size_t at = in.offset();
+      E element{};
+      read(in, element);
+      const std::size_t before = value.size();
+      value.emplace_hint(value.end(), std::move(element));
+      if (value.size() == before) [[unlikely]] {
+        in.fail(the_type, "a duplicate key (the element at byte " + std::to_string(at) + ")");
+      }
+    }
+  } else if constexpr (is_std_array_v<T> || std::is_array_v<T>) {
+    for (auto& e : value)
+      read(in, e);
+  } else if constexpr (is_specialization<T, std::pair>) {
+    read(in, value.first);
+    read(in, value.second);
+  } else if constexpr (is_specialization<T, std::tuple>) {
+    std::apply([&in](auto&... e) { (read(in, e), ...); }, value);
+  } else if constexpr (is_specialization<T, std::optional>) {
+    const auto flag = in.take_value<std::uint8_t>(the_type);
+    if (flag > 1) [[unlikely]] {
+      in.fail(the_type, "an optional flag of " + std::to_string(flag) + " (0 or 1 expected)");
+    }
+    if (flag == 0) {
+      value.reset();
+    } else {
+      read(in, value.emplace());
+    }
+  } else if constexpr (is_specialization<T, std::variant>) {
+    const auto index = in.take_value<std::uint32_t>(the_type);
+    if (index >= std::variant_size_v<T>) [[unlikely]] {
+      in.fail(the_type, "an alternative index of " + std::to_string(index) + " (fewer than " +
+                            std::to_string(std::variant_size_v<T>) + " expected)");
+    }
+    read_alternative(in, value, index);
+  } else {
+    for_fields(value, [&in](auto&... fields) { (read(in, fields), ...); });
+  }
+}
+
+}  // namespace thinmpi::detail::serial

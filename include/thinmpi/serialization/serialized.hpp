@@ -1,0 +1,219 @@
+#pragma once
+/// \file
+/// thinmpi::serialized: the explicit form that sends a non-trivial value (strings in
+/// containers, maps, structs holding strings, ...) as one message of its encoded bytes.
+///
+///     world.send(thinmpi::serialized(names), 1, 0);           // size pass, 1 allocation, MPI_Send
+///     auto names = world.recv<thinmpi::serialized<std::vector<std::string>>>(0, 0);
+///                                                             // MPI_Mprobe + MPI_Mrecv, 1 decode
+///
+/// thinmpi::to_bytes and thinmpi::from_bytes do the encoding alone.
+
+#include <cstddef>
+#include <optional>
+#include <span>
+#include <type_traits>
+#include <utility>
+
+#include "thinmpi/detail/buffers.hpp"
+#include "thinmpi/detail/mpi.hpp"
+#include "thinmpi/detail/p2p_calls.hpp"
+#include "thinmpi/detail/p2p_errors.hpp"
+#include "thinmpi/detail/request_access.hpp"
+#include "thinmpi/detail/serialized_hook.hpp"
+#include "thinmpi/p2p/recv.hpp"
+#include "thinmpi/request.hpp"
+#include "thinmpi/serialization/codec.hpp"
+#include "thinmpi/serialization/wire.hpp"
+#include "thinmpi/status.hpp"
+
+namespace thinmpi {
+
+/// The encoded bytes of a value: std::vector<std::byte> that is sized without being zeroed.
+using serialized_bytes = detail::wire_bytes;
+
+/// The number of bytes value encodes to (the size pass of to_bytes).
+template <class T>
+[[nodiscard]] std::size_t serialized_size(const T& value) {
+  return detail::serial::wire_size(value);
+}
+
+/// value's encoding: one size pass, one allocation, one copy pass. Native byte order, 64-bit
+/// lengths; see docs/library.md for the format.
+///
+///     thinmpi::serialized_bytes bytes = thinmpi::to_bytes(std::map<int, std::string>{{1, "a"}});
+template <class T>
+[[nodiscard]] serialized_bytes to_bytes(const T& value) {
+  serialized_bytes bytes;
+  bytes.resize(detail::serial::wire_size(value));
+  detail::serial::byte_writer out(bytes.data());
+  detail::serial::write(out, value);
+  return bytes;
+}
+
+namespace detail::serial {
+
+/// Decodes bytes as a T; throws decode_failure (without MPI context) when they are not one.
+template <class T>
+T decode_or_fail(std::span<const std::byte> bytes) {
+  static_cast<void>(static_cast<std::size_t (*)(const T&)>(&wire_size<T>));  // its diagnostics
+  byte_reader in(bytes.data(), bytes.size());
+  T value{};
+  read(in, value);
+  if (in.left() != 0) [[unlikely]] {
+    in.fail(spelled_name<T>(), std::to_string(in.left()) + " bytes left over after the value");
+  }
+  return value;
+}
+
+/// Decodes a received message as T, naming the receive in the error.
+template <class T>
+T decode_received(std::span<const std::byte> bytes, MPI_Comm comm, const MPI_Status& raw) {
+  try {
+    return decode_or_fail<T>(bytes);
+  } catch (const decode_failure& failure) {
+    raise_decode(failure, spelled_name<T>(),
+                 {.operation = "thinmpi::decode",
+                  .comm = comm,
+                  .peer_role = "source",
+                  .peer = raw.MPI_SOURCE,
+                  .tag = raw.MPI_TAG});
+  }
+}
+
+}  // namespace detail::serial
+
+/// Decodes bytes made by to_bytes as a T. Every read is checked against the bytes left and
+/// every length before anything is allocated; a malformed input (too short, a length past the
+/// end, an invalid tag, bytes left over) throws thinmpi::serialization_error naming the type
+/// being decoded and the byte offset.
+template <class T>
+[[nodiscard]] T from_bytes(std::span<const std::byte> bytes) {
+  try {
+    return detail::serial::decode_or_fail<T>(bytes);
+  } catch (const detail::serial::decode_failure& failure) {
+    detail::serial::raise_decode(failure, detail::serial::spelled_name<T>(),
+                                 {.operation = "thinmpi::from_bytes"});
+  }
+}
+
+template <class T>
+class serialized_request;
+
+/// A value sent or received as its encoded bytes, one message: the explicit form for types that
+/// have no MPI datatype. `serialized(x)` refers to x (or holds a temporary moved in);
+/// `recv<serialized<T>>()` returns the T.
+///
+///     world.send(thinmpi::serialized(table), 1, 0);
+///     std::map<int, std::string> table = world.recv<thinmpi::serialized<decltype(table)>>(0, 0);
+template <class T>
+class serialized {
+ public:
+  /// The decoded type, what a receive returns (the hook for the point-to-point families).
+  using thinmpi_serialized_value = std::remove_cvref_t<T>;
+  /// The request irecv<serialized<T>>() returns.
+  using receive_request = serialized_request<thinmpi_serialized_value>;
+
+  /// Refers to (a reference T) or takes (a value T) the value to send.
+  explicit serialized(T value) : value_(static_cast<T&&>(value)) {}
+
+  /// The value.
+  [[nodiscard]] const thinmpi_serialized_value& value() const noexcept { return value_; }
+  /// The encoded bytes: one size pass, one allocation, one copy pass.
+  [[nodiscard]] serialized_bytes encode() const { return to_bytes(value_); }
+
+  /// MPI_Mprobe, one allocation of the message's size, MPI_Mrecv, one decode pass.
+  static thinmpi_serialized_value receive(MPI_Comm comm, int source, int tag, MPI_Status& raw) {
+    const serialized_bytes bytes = detail::receive_new<serialized_bytes>(comm, source, tag, raw);
+    return detail::serial::decode_received<thinmpi_serialized_value>(bytes, comm, raw);
+  }
+
+  /// Sends wire (MPI_Isend) while receiving a serialized value (MPI_Mprobe + MPI_Mrecv), then
+  /// waits for the send: two messages may cross without deadlock.
+  template <class Wire>
+  static thinmpi_serialized_value exchange(MPI_Comm comm, const Wire& wire, int dest, int send_tag,
+                                           int source, int recv_tag, MPI_Status& raw) {
+    const detail::const_buffer out = detail::send_buffer(wire);
+    MPI_Request sending = MPI_REQUEST_NULL;
+    const detail::p2p_call call{"MPI_Isend", comm, dest, send_tag};
+    if (const int rc = detail::isend(out.data, out.count, out.type, dest, send_tag, comm, &sending);
+        rc != MPI_SUCCESS) [[unlikely]] {
+      detail::raise_send(rc, call, out);
+    }
+    request sent(sending, call, {nullptr, out.count, out.type}, detail::direction::send);
+    thinmpi_serialized_value value = receive(comm, source, recv_tag, raw);
+    static_cast<void>(sent.wait());
+    return value;
+  }
+
+ private:
+  T value_;
+};
+
+/// serialized(x) of a named x refers to it; of a temporary, holds it.
+template <class T>
+serialized(T&) -> serialized<const T&>;
+template <class T>
+serialized(T&&) -> serialized<T>;
+
+/// A nonblocking receive of a serialized T of unknown size: as probing_request, it matches the
+/// message when tested or waited on (MPI_Improbe / MPI_Mprobe), receives its bytes (MPI_Imrecv)
+/// and decodes them once they have arrived. Works with wait_all / wait_any. Move-only.
+///
+///     auto r = world.irecv<thinmpi::serialized<std::vector<std::string>>>(0, 7);
+///     std::vector<std::string> names = r.wait();
+template <class T>
+class [[nodiscard]] serialized_request {
+ public:
+  /// A request that matches nothing.
+  serialized_request() = default;
+  /// Will receive from source with tag on comm; asks once (MPI_Improbe) whether it is there.
+  serialized_request(MPI_Comm comm, int source, int tag) : bytes_(comm, source, tag), comm_(comm) {
+    static_cast<void>(detail::request_access::try_start(*this));
+  }
+  serialized_request(serialized_request&&) noexcept = default;
+  serialized_request& operator=(serialized_request&&) noexcept = default;
+  ~serialized_request() = default;  // bytes_ completes itself if still active
+
+  /// Blocks until the message has arrived and been decoded, then hands the value over.
+  T wait() {
+    detail::progress(*this, true);
+    return take();
+  }
+  /// The value if the message has arrived, else nothing (never blocks).
+  [[nodiscard]] std::optional<T> test() {
+    if (!detail::progress(*this, false)) return std::nullopt;
+    return take();
+  }
+  /// Whether the message is still awaited.
+  [[nodiscard]] bool active() const noexcept { return bytes_.active(); }
+  /// Blocks until complete (as wait() does, the value staying in the request), then returns
+  /// the status (its count is in bytes).
+  [[nodiscard]] status last_status() {
+    detail::progress(*this, true);
+    return bytes_.last_status();
+  }
+
+ private:
+  friend struct detail::request_access;
+  using access = detail::request_access;
+
+  MPI_Request& posted_handle() noexcept { return access::handle(bytes_); }
+  [[nodiscard]] bool awaiting_start() const noexcept { return access::awaiting_start(bytes_); }
+  bool try_start() { return access::try_start(bytes_); }
+  void start() { access::start(bytes_); }
+  void give_up() noexcept { access::give_up(bytes_); }
+  void complete_stage(int rc, const MPI_Status& raw) {
+    access::complete(bytes_, rc, raw);
+    if (access::active(bytes_) || detail::was_cancelled(raw)) return;
+    const serialized_bytes bytes = bytes_.wait();
+    value_ = detail::serial::decode_received<T>(bytes, comm_, raw);
+  }
+  T take() { return value_ ? std::move(*std::exchange(value_, std::nullopt)) : T{}; }
+
+  probing_request<serialized_bytes> bytes_;
+  MPI_Comm comm_ = MPI_COMM_NULL;
+  std::optional<T> value_;
+};
+
+}  // namespace thinmpi

@@ -1,0 +1,61 @@
+// libFuzzer target for the serialization decoder (thinmpi::from_bytes, which every serialized
+// receive uses): the first byte picks the type, the rest is the message. Any outcome but a
+// value or a thinmpi::serialization_error (a crash, a sanitizer report, another exception, an
+// allocation past -rss_limit_mb) is a finding. A value that decodes must encode and decode again
+// to the same bytes' length.
+//
+//   make fuzz FUZZ_SECONDS=600      a longer run (build/openmpi-clang/tests/serialization_fuzz)
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <map>
+#include <optional>
+#include <set>
+#include <span>
+#include <string>
+#include <tuple>
+#include <unordered_map>
+#include <variant>
+#include <vector>
+
+#include "support/serial_samples.hpp"
+#include "thinmpi/serialization/serialized.hpp"
+
+namespace {
+
+template <class T>
+void decode_as(std::span<const std::byte> message) {
+  try {
+    const T value = thinmpi::from_bytes<T>(message);
+    const auto again = thinmpi::to_bytes(value);
+    const T twice = thinmpi::from_bytes<T>(again);
+    if (thinmpi::serialized_size(twice) != again.size()) std::abort();
+  } catch (const thinmpi::serialization_error&) {
+    // The expected outcome for malformed input.
+  }
+}
+
+using decoder = void (*)(std::span<const std::byte>);
+
+constexpr decoder decoders[] = {
+    &decode_as<std::vector<std::string>>,
+    &decode_as<std::map<int, std::string>>,
+    &decode_as<thinmpi_test::record>,
+    &decode_as<thinmpi_test::nested>,
+    &decode_as<thinmpi_test::mixed>,
+    &decode_as<thinmpi_test::account>,
+    &decode_as<std::unordered_map<std::string, std::set<int>>>,
+    &decode_as<std::vector<std::variant<std::monostate, int, std::string, std::optional<double>>>>,
+    &decode_as<std::vector<double>>,
+    &decode_as<std::tuple<bool, std::optional<std::vector<char>>>>,
+};
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  if (size == 0) return 0;
+  const auto* bytes = reinterpret_cast<const std::byte*>(data);
+  decoders[data[0] % std::size(decoders)](std::span(bytes + 1, size - 1));
+  return 0;
+}

@@ -1,0 +1,175 @@
+// The decoder of thinmpi::from_bytes (the one every serialized receive uses) against malformed
+// input: every truncation of sample encodings, lengths set to huge values, bytes appended,
+// invalid tags. Each is a serialization_error naming the type and the offset; none crashes,
+// reads out of bounds (the sanitizer build of the fuzz target checks that) or allocates more
+// than the message could fill.
+
+#include <gtest/gtest.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "support/serial_samples.hpp"
+#include "thinmpi/serialization/serialized.hpp"
+
+namespace {
+
+using bytes = std::vector<std::byte>;
+
+template <class T>
+bytes encode(const T& value) {
+  const auto wire = thinmpi::to_bytes(value);
+  return bytes(wire.begin(), wire.end());
+}
+
+/// Decoding every proper prefix of value's encoding fails with an offset inside the prefix.
+template <class T>
+void every_truncation_fails(const T& value) {
+  const bytes whole = encode(value);
+  EXPECT_EQ(thinmpi::from_bytes<T>(whole), value);
+  for (std::size_t n = 0; n < whole.size(); ++n) {
+    try {
+      static_cast<void>(thinmpi::from_bytes<T>(std::span(whole.data(), n)));
+      ADD_FAILURE() << "a prefix of " << n << " of " << whole.size() << " bytes was accepted";
+    } catch (const thinmpi::serialization_error& e) {
+      EXPECT_LE(e.offset(), n);
+      EXPECT_EQ(e.message_bytes(), n);
+      EXPECT_FALSE(e.type_name().empty());
+      EXPECT_EQ(e.operation(), "thinmpi::from_bytes");
+    }
+  }
+}
+
+/// Appending a byte to value's encoding is an error about the bytes left over.
+template <class T>
+void appended_bytes_fail(const T& value) {
+  bytes longer = encode(value);
+  longer.push_back(std::byte{0});
+  try {
+    static_cast<void>(thinmpi::from_bytes<T>(longer));
+    ADD_FAILURE() << "a trailing byte was accepted";
+  } catch (const thinmpi::serialization_error& e) {
+    EXPECT_EQ(e.offset(), longer.size() - 1);
+    EXPECT_NE(std::string(e.what()).find("1 bytes left over"), std::string::npos) << e.what();
+  }
+}
+
+TEST(SerializationDecode, EveryTruncationOfEverySampleIsAnError) {
+  every_truncation_fails(thinmpi_test::sample_strings(3));
+  every_truncation_fails(thinmpi_test::sample_record(4));
+  every_truncation_fails(thinmpi_test::sample_nested(5));
+  every_truncation_fails(thinmpi_test::sample_mixed(6));
+  every_truncation_fails(thinmpi_test::account("someone", 42));
+  every_truncation_fails(std::map<int, std::string>{{1, "one"}, {2, "two"}});
+}
+
+TEST(SerializationDecode, AppendedBytesAreAnError) {
+  appended_bytes_fail(thinmpi_test::sample_strings(3));
+  appended_bytes_fail(thinmpi_test::sample_record(4));
+  appended_bytes_fail(thinmpi_test::sample_mixed(6));
+  appended_bytes_fail(std::string());
+}
+
+TEST(SerializationDecode, EveryLengthSetHugeIsRejectedBeforeAllocating) {
+  // A vector<string> of two strings: lengths at offsets 0, 8 and 8 + 8 + 3.
+  const bytes whole = encode(std::vector<std::string>{"abc", "de"});
+  for (const std::size_t at : {std::size_t{0}, std::size_t{8}, std::size_t{19}}) {
+    for (const std::uint64_t huge :
+         {std::numeric_limits<std::uint64_t>::max(), std::uint64_t{1} << 40,
+          std::uint64_t{std::numeric_limits<int>::max()} + 1, std::uint64_t{whole.size()}}) {
+      bytes evil = whole;
+      std::memcpy(evil.data() + at, &huge, sizeof huge);
+      try {
+        static_cast<void>(thinmpi::from_bytes<std::vector<std::string>>(evil));
+        ADD_FAILURE() << "length " << huge << " at " << at << " was accepted";
+      } catch (const thinmpi::serialization_error& e) {
+        EXPECT_EQ(e.offset(), at) << e.what();
+        EXPECT_NE(std::string(e.what()).find("exceeds the"), std::string::npos) << e.what();
+      }
+    }
+  }
+}
+
+TEST(SerializationDecode, NineBytesNeverAskForGigabytes) {
+  // Nine bytes: a length of 2^63 and one byte. Checked against the byte left, not allocated.
+  bytes nine(9, std::byte{0});
+  nine[7] = std::byte{0x80};
+  EXPECT_THROW(static_cast<void>(thinmpi::from_bytes<std::string>(nine)),
+               thinmpi::serialization_error);
+  EXPECT_THROW(static_cast<void>(thinmpi::from_bytes<std::vector<double>>(nine)),
+               thinmpi::serialization_error);
+  EXPECT_THROW(static_cast<void>(thinmpi::from_bytes<std::map<int, int>>(nine)),
+               thinmpi::serialization_error);
+  // A vector of 1 double needs 8 bytes; one is left.
+  nine[7] = std::byte{0};
+  nine[0] = std::byte{1};
+  try {
+    static_cast<void>(thinmpi::from_bytes<std::vector<double>>(nine));
+    ADD_FAILURE();
+  } catch (const thinmpi::serialization_error& e) {
+    EXPECT_NE(std::string(e.what()).find("a length of 1 elements of at least 8 bytes each exceeds "
+                                         "the 1 bytes left"),
+              std::string::npos)
+        << e.what();
+    EXPECT_NE(e.type_name().find("vector<double"), std::string::npos) << e.type_name();
+  }
+}
+
+TEST(SerializationDecode, InvalidTagsAreErrors) {
+  bytes flag = encode(std::optional<int>(5));
+  flag[0] = std::byte{2};
+  EXPECT_THROW(static_cast<void>(thinmpi::from_bytes<std::optional<int>>(flag)),
+               thinmpi::serialization_error);
+
+  using either = std::variant<int, std::string>;
+  bytes index = encode(either(7));
+  index[0] = std::byte{2};
+  try {
+    static_cast<void>(thinmpi::from_bytes<either>(index));
+    ADD_FAILURE();
+  } catch (const thinmpi::serialization_error& e) {
+    EXPECT_NE(std::string(e.what()).find("an alternative index of 2"), std::string::npos)
+        << e.what();
+  }
+
+  bytes truth = encode(true);
+  truth[0] = std::byte{7};
+  EXPECT_THROW(static_cast<void>(thinmpi::from_bytes<bool>(truth)), thinmpi::serialization_error);
+}
+
+TEST(SerializationDecode, DuplicateKeysAreErrors) {
+  bytes twice = encode(std::map<int, int>{{1, 10}, {2, 20}});
+  const int one = 1;
+  std::memcpy(twice.data() + 8 + 8, &one, sizeof one);  // the second key becomes 1 too
+  EXPECT_THROW(static_cast<void>(thinmpi::from_bytes<std::map<int, int>>(twice)),
+               thinmpi::serialization_error);
+}
+
+TEST(SerializationDecode, ErrorNamesTheTypeBeingDecoded) {
+  const bytes whole = encode(thinmpi_test::sample_record(1));
+  try {
+    static_cast<void>(thinmpi::from_bytes<thinmpi_test::record>(std::span(whole.data(), 3)));
+    ADD_FAILURE();
+  } catch (const thinmpi::serialization_error& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("as thinmpi_test::record"), std::string::npos) << what;
+    EXPECT_NE(what.find("at byte 0, reading int"), std::string::npos) << what;
+    EXPECT_NE(what.find("of 3 bytes"), std::string::npos) << what;
+  }
+}
+
+TEST(SerializationDecode, FormatIsNativeWithSixtyFourBitLengths) {
+  const bytes b = encode(std::string("hi"));
+  ASSERT_EQ(b.size(), 10u);
+  std::uint64_t length = 0;
+  std::memcpy(&length, b.data(), sizeof length);
+  EXPECT_EQ(length, 2u);
+  EXPECT_EQ(static_cast<char>(b[8]), 'h');
+}
+
+}  // namespace
