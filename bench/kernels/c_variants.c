@@ -2,12 +2,13 @@
 #include "c_variants.h"
 
 size_t wb_c_variants(const wb_variant** table) {
-  static wb_variant variants[5];
+  static wb_variant variants[6];
   variants[0] = wb_c_int_buffer;
   variants[1] = wb_c_mprobe;
   variants[2] = wb_c_char_buffer;
   variants[3] = wb_c_char_mprobe;
   variants[4] = wb_c_struct;
+  variants[5] = wb_c_probe;
   *table = variants;
   return sizeof variants / sizeof variants[0];
 }

@@ -9,5 +9,6 @@ extern const wb_variant wb_c_mprobe;
 extern const wb_variant wb_c_char_buffer;
 extern const wb_variant wb_c_char_mprobe;
 extern const wb_variant wb_c_struct;
+extern const wb_variant wb_c_probe;
 
 #endif /* WB_C_VARIANTS_H */
