@@ -2,7 +2,7 @@
 
 from dataclasses import dataclass, field
 
-from . import path_tables, tables
+from . import floor_report, go_tables, path_tables, tables
 from .conclusions import conclusions
 
 
@@ -56,6 +56,10 @@ def context_lines(context):
         lines.append(f"Boost.MPI for {tables.MPI_NAMES.get(mpi, mpi)}: {boost}.")
     for mpi, info in context.get("mpi4py", {}).items():
         lines.append(f"mpi4py for {tables.MPI_NAMES.get(mpi, mpi)}: {info}.")
+    for mpi, info in context.get("go", {}).items():
+        lines.append(f"Go kernel for {tables.MPI_NAMES.get(mpi, mpi)}: {info}.")
+    for mpi, info in context.get("osu", {}).items():
+        lines.append(f"OSU osu_latency for {tables.MPI_NAMES.get(mpi, mpi)}: {info}.")
     return lines
 
 
@@ -71,7 +75,7 @@ def _conclusion_lines(doc):
 def build_sections(doc, charts):
     """The report's sections, the article's order first."""
     cells = doc["cells"]
-    return [
+    sections = [
         Section("What actually mattered, on this machine",
                 _conclusion_lines(doc) + noise_lines(cells, doc["context"])),
         Section("C MPI: the floor", tables=[tables.c_floor(cells)]),
@@ -81,10 +85,12 @@ def build_sections(doc, charts):
                 charts=_by_chart(charts, "raw_vs_vector")),
         Section("The container cliff", tables=[tables.container_cliff(cells)]),
         Section("mpi4py has two personalities", tables=[tables.mpi4py_personalities(cells)]),
+        Section("Go through cgo", tables=[go_tables.go_tiny(cells)]),
         Section("What happens when the messages get bigger", tables=[tables.size_sweep(cells)],
                 charts=_by_chart(charts, "sweep_")),
         Section("Structs", tables=[tables.struct_table(cells)]),
-        Section("OSU-compatible sweep", tables=tables.osu_tables(cells),
+        Section("OSU-compatible sweep",
+                tables=tables.osu_tables(cells) + go_tables.go_osu_tables(cells),
                 charts=_by_chart(charts, "osu")),
         Section("Path audit", tables=path_tables.audit_tables(doc["audit"])),
         Section("Symbols", tables=path_tables.symbol_tables(doc["symbols"])),
@@ -93,6 +99,11 @@ def build_sections(doc, charts):
                 tables=[path_tables.missing_table(doc["missing"]),
                         path_tables.failures_table(doc["failures"])]),
     ]
+    sections.insert(1, Section("The physical floor", tables=[
+        floor_report.floor_table(doc.get("floor")), floor_report.slow_table(doc.get("floor"))]))
+    for section in sections:
+        floor_report.annotate(section.tables, cells)
+    return sections
 
 
 METHOD = ("Two ranks on one node; rank 0 sends, rank 1 sends the same kind of payload back; "
@@ -101,4 +112,6 @@ METHOD = ("Two ranks on one node; rank 0 sends, rank 1 sends the same kind of pa
           "one run. A process's figure is the low decile of its 20 blocks (other work on the "
           "machine slows whole blocks), its ratio the quotient of two such figures; the median "
           "over process-level repetitions is reported (min and max are in results.json). "
-          "mpi4py runs its C baseline through ctypes in the same process.")
+          "mpi4py runs its C baseline through ctypes in the same process, the Go kernel "
+          "through cgo. Every process also measures its physical floor, a cache-line "
+          "ping-pong between its two ranks' cores with no MPI, before and after its variants.")
