@@ -40,7 +40,7 @@ def parse(argv):
     parser.add_argument("--smoke", action="store_true", help="a tiny matrix, seconds long")
     parser.add_argument("--mpi", type=_list, help="openmpi,mpich")
     parser.add_argument("--compiler", type=_list, help="gcc,clang")
-    parser.add_argument("--api", type=_list, help="c,boost,thinmpi,mpi4py (C always runs)")
+    parser.add_argument("--api", type=_list, help="c,boost,thinmpi,mpi4py,go (C always runs)")
     parser.add_argument("--sizes", type=lambda t: tuple(int(s) for s in t.split(",")),
                         help="sweep sizes in bytes (default 4,32,256,4096,65536,1048576)")
     parser.add_argument("--suites", type=_list, default=matrix.SUITES,
@@ -81,7 +81,7 @@ def prepare(options):
     mpis = list(dict.fromkeys(m for m, _ in presets))
     if options.api is None or "go" in options.api:
         for mpi in mpis:
-            go_session.add_go(setup, REPO, mpi)
+            go_session.add_go(setup, REPO, mpi, fetch_gompi=not options.no_build)
     if "osu" in options.suites:
         osu.add_osu(setup, mpis, options.osu_dir)
     return setup

@@ -26,14 +26,14 @@ def floor_note(cells, suite, compilers, mpi=None):
     if not scoped:
         return ""
     floors = [f for c in scoped for f in c.get("per_rep_floor_us", []) if f is not None]
-    slow = sum(c.get("slow_reps", 0) for c in scoped)
+    slow = sum(1 for c in scoped if c.get("slow_reps"))
     fast_cells = sum(c.get("one_way_from") == "fast-mode processes" for c in scoped)
     text = (f"Floor beside it (cache-line ping-pong of the same processes, no MPI): "
             f"{us(min(floors))} to {us(max(floors))} one-way. ")
     if slow:
-        text += (f"{slow} process figures of these cells were measured in the slow mode; "
-                 f"{fast_cells} of {len(scoped)} cells take their absolute time from their "
-                 "fast-mode processes only (ratios use every process).")
+        text += (f"{slow} of {len(scoped)} cells had a process in the slow mode; {fast_cells} "
+                 "of them take their absolute time from their fast-mode processes only, the "
+                 "others from all (too few fast ones); ratios use every process.")
     else:
         text += "No process ran in the slow mode."
     return text

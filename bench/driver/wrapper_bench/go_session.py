@@ -3,6 +3,7 @@ CMake (bench/cmake/WbGoBuild.cmake), registered once per MPI with that MPI's lau
 GoMPI cells, which need github.com/sbromberger/gompi (bench/setup/build-gompi.sh tries to fetch
 it and records why it could not)."""
 
+import subprocess
 from pathlib import Path
 
 from . import audit
@@ -11,6 +12,7 @@ from .matrix import Build
 from .runner import Launcher
 
 GOMPI_MODULE = "github.com/sbromberger/gompi"
+GOMPI_VARIANT = "gompi/byte_slice_prealloc"
 
 
 def go_status(manifest):
@@ -20,12 +22,20 @@ def go_status(manifest):
     return status or {"ok": False, "reason": "this build predates the Go kernel (rebuild it)"}
 
 
-def gompi_reason(repo, mpi):
-    """Why there is no kernel on GoMPI's own API for `mpi`."""
+def gompi_status(repo, mpi, manifest, fetch):
+    """build/gompi-<mpi>/status.json, after running bench/setup/build-gompi.sh when `fetch`."""
+    if fetch and manifest:
+        script = Path(repo) / "bench" / "setup" / "build-gompi.sh"
+        library_dir = Path(manifest["c_kernels_library"]).parent
+        try:
+            subprocess.run([str(script), mpi, str(library_dir)], capture_output=True,
+                           timeout=600)
+        except (OSError, subprocess.TimeoutExpired):
+            pass
     status = read_json(Path(repo) / "build" / f"gompi-{mpi}" / "status.json", {})
-    return status.get("reason") or (f"{GOMPI_MODULE} was not fetched: run "
-                                    "bench/setup/build-gompi.sh (make bench does) where the Go "
-                                    "module proxy or GitHub can be reached")
+    return status if status else {"ok": False, "reason": (
+        f"{GOMPI_MODULE} was not fetched: bench/setup/build-gompi.sh (make bench runs it) "
+        "needs the Go module proxy or GitHub")}
 
 
 def _manifest_for(setup, mpi):
@@ -45,9 +55,35 @@ def _failed_build(setup, mpi, status):
         setup.miss(mpi, "go", "go", "the Go kernel did not build (see Failed builds and runs)")
 
 
-def add_go(setup, repo, mpi):
-    """Registers `mpi`'s Go kernel (the gcc preset's) and the GoMPI cells' reason."""
-    setup.miss(mpi, "go", "gompi", gompi_reason(repo, mpi))
+def _register(setup, mpi, label, kernel, manifest, keep=None):
+    """Adds one Go kernel as a build of `mpi` (compiler `label`); returns False without
+    variants. `keep` limits the variants to those it names."""
+    variants, baselines = harness_variants(kernel)
+    if keep:
+        variants = tuple(v for v in variants if v[0] in keep)
+    if not variants:
+        setup.miss(mpi, label, label, f"{kernel} --list gave nothing")
+        return False
+    setup.baselines.update({name: base for name, base in baselines.items() if base})
+    setup.builds.append(Build(mpi, label, variants, runner="go"))
+    setup.launchers[(mpi, label)] = Launcher(mpi, manifest["mpiexec"], [kernel],
+                                             audit_library=manifest["audit_library"])
+    return True
+
+
+def add_gompi(setup, repo, mpi, manifest, fetch):
+    """Registers the kernel on GoMPI's own API where it was built, else names the cells."""
+    status = gompi_status(repo, mpi, manifest, fetch)
+    if not status.get("ok"):
+        setup.miss(mpi, "gompi", "gompi", status.get("reason", "unknown"))
+        return
+    if _register(setup, mpi, "gompi", status["kernel"], manifest,
+                 keep=(GOMPI_VARIANT, "c/char_buffer")):
+        setup.context.setdefault("go", {})[f"{mpi} GoMPI"] = status.get("gompi", GOMPI_MODULE)
+
+
+def add_go(setup, repo, mpi, fetch_gompi=False):
+    """Registers `mpi`'s Go kernel (the gcc preset's), and GoMPI's where it can be built."""
     manifest = _manifest_for(setup, mpi)
     if not manifest:
         setup.miss(mpi, "go", "go", f"no {mpi} build of the kernels")
@@ -57,19 +93,14 @@ def add_go(setup, repo, mpi):
         _failed_build(setup, mpi, status)
         return
     kernel = status["kernel"]
-    variants, baselines = harness_variants(kernel)
-    if not variants:
-        setup.miss(mpi, "go", "go", f"{kernel} --list gave nothing")
+    if not _register(setup, mpi, "go", kernel, manifest):
         return
     info = next(iter(json_lines(run_text([kernel, "--info"]))), {})
     setup.context.setdefault("go", {})[mpi] = (
         f"{info.get('go', status.get('go'))}, {info.get('binding', 'cgo')}, GOMAXPROCS "
         f"{info.get('gomaxprocs', '?')}, {kernel}")
-    setup.baselines.update({name: base for name, base in baselines.items() if base})
-    setup.builds.append(Build(mpi, "go", variants, runner="go"))
-    setup.launchers[(mpi, "go")] = Launcher(mpi, manifest["mpiexec"], [kernel],
-                                            audit_library=manifest["audit_library"])
     mpi_symbols, _ = audit.object_symbols(kernel)
     setup.symbols.append({"mpi": mpi, "compiler": "gcc", "variant": "go/*",
                           "object": Path(kernel).name, "mpi_symbols": mpi_symbols,
                           "boost_mpi_entry_points": []})
+    add_gompi(setup, repo, mpi, manifest, fetch_gompi)

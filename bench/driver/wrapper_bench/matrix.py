@@ -17,9 +17,10 @@ SUITES = ("tiny", "sweep", "osu", "audit")
 SWEEP_VARIANTS = ("c/int_buffer", "c/mprobe", "boost/raw", "boost/vector", "thinmpi/span",
                   "thinmpi/vector_bounded", "thinmpi/vector_alloc", "thinmpi/vector_alloc_uninit",
                   "go/int_slice_prealloc", "go/int_slice_recv")
-OSU_VARIANTS = ("c/char_buffer", "thinmpi/char_span", "go/byte_slice_prealloc", "osu/osu_latency")
+OSU_VARIANTS = ("c/char_buffer", "thinmpi/char_span", "go/byte_slice_prealloc",
+                "gompi/byte_slice_prealloc", "osu/osu_latency")
 # Builds whose variants do not depend on the C/C++ compiler (the --compiler filter keeps them).
-COMPILER_FREE_RUNNERS = ("mpi4py", "go", "osu")
+COMPILER_FREE_RUNNERS = ("mpi4py", "go", "osu")  # the Go runner covers "go" and "gompi" builds
 MPI4PY_VARIANTS = ("c/int_buffer", "mpi4py/numpy", "mpi4py/object")
 MPI4PY_OBJECT_MAX_BYTES = 4096
 

@@ -24,6 +24,13 @@ import (
 
 func init() { runtime.LockOSThread() }
 
+// startMPI and stopMPI initialise and finalise MPI: MPI_Init and MPI_Finalize through cgo, or
+// GoMPI's Start and Stop in a build with -tags gompi (gompi.go).
+var (
+	startMPI = mpiInit
+	stopMPI  = mpiFinalize
+)
+
 // options are the harness's options.
 type options struct {
 	list, info                       bool
@@ -247,13 +254,13 @@ func main() {
 		printInfo()
 		return
 	}
-	mpiInit()
+	startMPI()
 	status := measure(o)
 	os.Stdout.Sync()
 	if status != 0 {
 		abort(status)
 	}
-	mpiFinalize()
+	stopMPI()
 	os.Exit(status)
 }
 
