@@ -1,7 +1,6 @@
 """The real OSU beside the OSU-compatible sweep: osu_latency's output, its pairing with an MPI,
 its launches, and the table (fixture output in the format osu_latency prints)."""
 
-import os
 import stat
 import tempfile
 import unittest
