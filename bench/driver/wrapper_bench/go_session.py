@@ -19,7 +19,8 @@ def go_status(manifest):
     """wb_go_build.json of a preset's build: {"ok", "kernel", "go"} or {"ok": false, "reason"}."""
     path = manifest.get("go_build_status")
     status = read_json(path, None) if path else None
-    return status or {"ok": False, "reason": "this build predates the Go kernel (rebuild it)"}
+    return status or {"ok": False, "reason": f"{path} is missing: the wb_go_kernel target was "
+                      "not built"}
 
 
 def gompi_status(repo, mpi, manifest, fetch):
