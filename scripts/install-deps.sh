@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Installs the Debian packages that `make test` and `make bench` need and that are missing.
-#   scripts/install-deps.sh test    the library, its tests and the bench smoke run
+#   scripts/install-deps.sh test    the library, its tests and the bench smoke run (golang-go: the
+#                                   Go kernel, cgo)
 #   scripts/install-deps.sh bench   the benchmark matrix (adds Boost.MPI, mpi4py, matplotlib)
 set -euo pipefail
 
 test_packages=(make cmake g++ clang clang-format pkg-config libgtest-dev googletest
   openmpi-bin libopenmpi-dev mpich libmpich-dev openssh-client iproute2
   python3 python3-matplotlib python3-numpy python3-mpi4py
-  libboost-mpi-dev libboost-serialization-dev
+  libboost-mpi-dev libboost-serialization-dev golang-go
   libclang-rt-14-dev)  # libFuzzer + sanitizers for clang 14: the decoder fuzz target
 bench_packages=("${test_packages[@]}" binutils xz-utils dpkg-dev)
 

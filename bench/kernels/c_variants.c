@@ -2,7 +2,7 @@
 #include "c_variants.h"
 
 size_t wb_c_variants(const wb_variant** table) {
-  static wb_variant variants[9];
+  static wb_variant variants[10];
   variants[0] = wb_c_int_buffer;
   variants[1] = wb_c_mprobe;
   variants[2] = wb_c_char_buffer;
@@ -12,6 +12,7 @@ size_t wb_c_variants(const wb_variant** table) {
   variants[6] = wb_c_ser_vecstr;
   variants[7] = wb_c_ser_map;
   variants[8] = wb_c_ser_record;
+  variants[9] = wb_c_probe;
   *table = variants;
   return sizeof variants / sizeof variants[0];
 }

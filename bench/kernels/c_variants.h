@@ -14,5 +14,6 @@ extern const wb_variant wb_c_framed;
 extern const wb_variant wb_c_ser_vecstr;
 extern const wb_variant wb_c_ser_map;
 extern const wb_variant wb_c_ser_record;
+extern const wb_variant wb_c_probe;
 
 #endif /* WB_C_VARIANTS_H */

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "floor.h"
 #include "harness_json.h"
 
 size_t wb_all_variants(const wb_variant** out, size_t capacity) {
@@ -119,9 +120,18 @@ static void print_head(const wb_variant* v, const wb_run_options* options) {
   wb_json_field_number(stdout, "warmup", (double)options->warmup, 0);
 }
 
-/* Prints the timing record of one variant: the whole run and each block. */
+/* Writes `"key": value, ` or `"key": null, ` when the floor could not be measured. */
+static void print_floor(const char* key, double value) {
+  if (value > 0)
+    wb_json_field_number(stdout, key, value, 0);
+  else
+    printf("\"%s\": null, ", key);
+}
+
+/* Prints the timing record of one variant: the whole run and each block, and the process's
+ * physical floor (floor.h) before and after all its variants. */
 static void print_timing(const wb_variant* v, const wb_run_options* options,
-                         const double* block_seconds, int wrong) {
+                         const double* block_seconds, int wrong, const wb_floor* floors) {
   double total = 0, block_us[1024];
   long blocks = options->blocks;
   for (long b = 0; b < blocks; ++b) {
@@ -134,7 +144,17 @@ static void print_timing(const wb_variant* v, const wb_run_options* options,
   wb_json_field_number(stdout, "blocks", (double)blocks, 0);
   wb_json_field_number(stdout, "one_way_us", total * 1e6 / (2.0 * (double)options->iterations), 0);
   wb_json_field_numbers(stdout, "block_one_way_us", block_us, blocks, 0);
+  print_floor("floor_before_us", floors[0].low_decile_us);
+  print_floor("floor_after_us", floors[1].low_decile_us);
   printf("\"verified\": %s}\n", wrong ? "false" : "true");
+}
+
+/* The floor of this process now: the cache-line ping-pong, with no MPI on its path. */
+static wb_floor floor_now(void) {
+  void* floor = wb_floor_open(MPI_COMM_WORLD);
+  wb_floor measured = wb_floor_measure(floor, WB_FLOOR_ROUND_TRIPS, WB_FLOOR_BLOCKS);
+  wb_floor_close(floor);
+  return measured;
 }
 
 int wb_run_blocks(const wb_run_options* options, const wb_variant** selected, size_t n) {
@@ -142,6 +162,7 @@ int wb_run_blocks(const wb_run_options* options, const wb_variant** selected, si
   if (options->blocks < 1 || options->blocks > 1024 || options->iterations < options->blocks)
     return fputs("wb_kernels: need 1 <= blocks <= min(1024, iterations)\n", stderr), 1;
   if (setup_all(options, selected, n, states)) return 1;
+  wb_floor floors[2] = {floor_now(), {-1.0, -1.0}};
   double* seconds = calloc(n * (size_t)options->blocks, sizeof *seconds);
   for (size_t i = 0; i < n; ++i)
     selected[i]->round_trips(states[i], options->warmup);
@@ -153,12 +174,13 @@ int wb_run_blocks(const wb_run_options* options, const wb_variant** selected, si
       seconds[i * (size_t)options->blocks + (size_t)b] = timed(selected[i], states[i], in_block);
     }
   }
+  floors[1] = floor_now();
   int any_wrong = 0;
   for (size_t i = 0; i < n; ++i) {
     int wrong = verify_and_teardown(selected[i], states[i]);
     any_wrong |= wrong;
     if (rank_prints())
-      print_timing(selected[i], options, &seconds[i * (size_t)options->blocks], wrong);
+      print_timing(selected[i], options, &seconds[i * (size_t)options->blocks], wrong, floors);
   }
   free(seconds);
   return any_wrong;

@@ -115,7 +115,18 @@ def load_c_kernels(path):
     library.wb_bridge_time.argtypes = [ctypes.c_void_p, ctypes.c_long]
     library.wb_bridge_verify.argtypes = [ctypes.c_void_p]
     library.wb_bridge_teardown.argtypes = [ctypes.c_void_p]
+    library.wb_bridge_floor.restype = ctypes.c_double
+    library.wb_bridge_floor.argtypes = [ctypes.c_int]
     return library
+
+
+def floor_now(comm, c_kernels):
+    """The process's physical floor now (bench/kernels/floor.h, through libwb_ckernels), one-way
+    µs, or None without the library or when it could not be measured."""
+    if not c_kernels:
+        return None
+    value = load_c_kernels(c_kernels).wb_bridge_floor(comm.py2f())
+    return value if value > 0 else None
 
 
 def make_variant(name, comm, count, c_kernels):
@@ -159,6 +170,7 @@ def all_verified(variant, comm):
 def run_blocks(variants, comm, options):
     """Interleaved blocks, as in the harness; returns the records (rank 0 prints them)."""
     sizes = block_sizes(options.iterations, options.blocks)
+    before = floor_now(comm, options.c_kernels)
     for variant in variants:
         variant.round_trips(options.warmup)
     seconds = [[0.0] * options.blocks for _ in variants]
@@ -166,12 +178,14 @@ def run_blocks(variants, comm, options):
         for k in range(len(variants)):
             i = (b + k) % len(variants)
             seconds[i][b] = timed(variants[i], comm, size)
+    after = floor_now(comm, options.c_kernels)
     records = []
     for variant, times in zip(variants, seconds):
         record = record_head(variant, options)
         record.update(iterations=options.iterations, blocks=options.blocks,
                       one_way_us=sum(times) * 1e6 / (2 * options.iterations),
                       block_one_way_us=[t * 1e6 / (2 * n) for t, n in zip(times, sizes)],
+                      floor_before_us=before, floor_after_us=after,
                       verified=all_verified(variant, comm), thread_level=thread_level())
         records.append(record)
     return records

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "floor.h"
 #include "variant.h"
 
 typedef struct wb_bridge {
@@ -46,4 +47,11 @@ void wb_bridge_teardown(void* opaque) {
   wb_bridge* bridge = (wb_bridge*)opaque;
   bridge->variant->teardown(bridge->state);
   free(bridge);
+}
+
+double wb_bridge_floor(MPI_Fint fortran_comm) {
+  void* floor = wb_floor_open(MPI_Comm_f2c(fortran_comm));
+  wb_floor measured = wb_floor_measure(floor, WB_FLOOR_ROUND_TRIPS, WB_FLOOR_BLOCKS);
+  wb_floor_close(floor);
+  return measured.low_decile_us;
 }

@@ -1,5 +1,5 @@
-/* libwb_ckernels: the C variants for the mpi4py kernel (loaded with ctypes), so that mpi4py's
- * ratios against C are measured inside the same process, like every other ratio. */
+/* libwb_ckernels: the C variants for the mpi4py kernel (ctypes) and the Go kernel (cgo), so that
+ * their ratios against C are measured inside the same process, like every other ratio. */
 #ifndef WB_PY_BRIDGE_H
 #define WB_PY_BRIDGE_H
 
@@ -15,5 +15,8 @@ double wb_bridge_time(void* bridge, long iterations);
 int wb_bridge_verify(void* bridge);
 /* Frees what wb_bridge_setup made. */
 void wb_bridge_teardown(void* bridge);
+/* The process's physical floor (floor.h), one-way microseconds, measured now on both ranks of
+ * the two-rank communicator `fortran_comm` (collective); negative when it could not be. */
+double wb_bridge_floor(MPI_Fint fortran_comm);
 
 #endif /* WB_PY_BRIDGE_H */

@@ -6,11 +6,16 @@ from wrapper_bench.matrix import Build
 FLOORS = {"openmpi": 0.30, "mpich": 0.26}
 OVERHEADS = {"c/int_buffer": 1.0, "c/mprobe": 1.5, "boost/int": 1.03, "boost/raw": 1.02,
              "boost/vector": 1.5, "c/char_buffer": 1.0, "c/char_mprobe": 1.5,
-             "boost/string": 2.6, "mpi4py/numpy": 3.0, "mpi4py/object": 6.0}
-ELEMENT_BYTES = {"c/char_buffer": 1, "c/char_mprobe": 1, "boost/string": 1}
+             "boost/string": 2.6, "mpi4py/numpy": 3.0, "mpi4py/object": 6.0, "c/probe": 1.2,
+             "go/int_slice_prealloc": 1.4, "go/int_slice_recv": 2.4,
+             "go/byte_slice_prealloc": 1.4}
+ELEMENT_BYTES = {"c/char_buffer": 1, "c/char_mprobe": 1, "boost/string": 1,
+                 "go/byte_slice_prealloc": 1}
 BASELINES = {"boost/int": "c/int_buffer", "boost/raw": "c/int_buffer",
              "boost/vector": "c/int_buffer", "boost/string": "c/char_buffer",
-             "mpi4py/numpy": "c/int_buffer", "mpi4py/object": "c/int_buffer"}
+             "mpi4py/numpy": "c/int_buffer", "mpi4py/object": "c/int_buffer",
+             "go/int_slice_prealloc": "c/int_buffer", "go/int_slice_recv": "c/probe",
+             "go/byte_slice_prealloc": "c/char_buffer"}
 
 HARNESS_VARIANTS = (("c/int_buffer", 4, 0), ("c/mprobe", 4, 0), ("c/char_buffer", 1, 0),
                     ("c/char_mprobe", 1, 0), ("c/struct", 40, 0), ("boost/int", 4, 1),
@@ -83,3 +88,41 @@ def harness_build(mpi="openmpi", compiler="gcc"):
 def mpi4py_build(mpi="openmpi"):
     return Build(mpi, "python", (("c/int_buffer", 4, 0), ("mpi4py/numpy", 4, 0),
                                  ("mpi4py/object", 4, 0)), runner="mpi4py")
+
+
+GO_VARIANTS = (("go/int_slice_prealloc", 4, 0), ("go/int_slice_recv", 4, 0),
+               ("go/byte_slice_prealloc", 1, 0), ("c/int_buffer", 4, 0), ("c/probe", 4, 0),
+               ("c/char_buffer", 1, 0))
+
+# osu_latency's output as OSU 7.x prints it (-m 1:4 here), and as OSU 5.x did.
+OSU_7_OUTPUT = """# OSU MPI Latency Test v7.4
+# Datatype: MPI_CHAR.
+# Size          Latency (us)
+1                       0.21
+2                       0.22
+4                       0.21
+"""
+OSU_5_OUTPUT = """# OSU MPI Latency Test v5.9
+# Size          Latency (us)
+0                       0.18
+1                       0.20
+1048576                96.35
+"""
+
+
+def go_build(mpi="openmpi"):
+    return Build(mpi, "go", GO_VARIANTS, runner="go")
+
+
+def go_records():
+    """Tiny-suite records of the Go kernel on both MPIs (1, 8, 64 ints), three repetitions."""
+    return [record("tiny", mpi, "go", v, count, rep)
+            for mpi in ("openmpi", "mpich") for rep in range(3) for count in (1, 8, 64)
+            for v in ("c/int_buffer", "go/int_slice_prealloc", "c/probe", "go/int_slice_recv")]
+
+
+def with_floors(records, floors_by_rep):
+    """The records with each process's floor: floors_by_rep[rep] = (before, after)."""
+    for r in records:
+        r["floor_before_us"], r["floor_after_us"] = floors_by_rep[r["rep"]]
+    return records

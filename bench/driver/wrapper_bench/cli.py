@@ -13,7 +13,8 @@ import time
 from datetime import datetime
 from pathlib import Path
 
-from . import audit, charts, coll_report, coll_suite, compare, detect, hosts, matrix, schema
+from . import (audit, charts, coll_report, coll_suite, compare, detect, floor, go_session, hosts,
+               matrix, osu, schema)
 from .render_html import render_html
 from .render_md import render_md
 from .runner import ROOT_ENV, Progress, estimated_seconds, launch
@@ -40,7 +41,7 @@ def parse(argv):
     parser.add_argument("--smoke", action="store_true", help="a tiny matrix, seconds long")
     parser.add_argument("--mpi", type=_list, help="openmpi,mpich")
     parser.add_argument("--compiler", type=_list, help="gcc,clang")
-    parser.add_argument("--api", type=_list, help="c,boost,thinmpi,mpi4py (C always runs)")
+    parser.add_argument("--api", type=_list, help="c,boost,thinmpi,mpi4py,go (C always runs)")
     parser.add_argument("--sizes", type=lambda t: tuple(int(s) for s in t.split(",")),
                         help="sweep sizes in bytes (default 4,32,256,4096,65536,1048576)")
     parser.add_argument("--suites", type=_list, default=matrix.SUITES,
@@ -52,6 +53,9 @@ def parse(argv):
                         help="an interpreter whose mpi4py links MPI (checked with ldd)")
     parser.add_argument("--boost-for", action="append", metavar="MPI=LIBRARY",
                         help="a libboost_mpi built against MPI (checked with ldd)")
+    parser.add_argument("--osu-dir", action="append", metavar="[MPI=]DIR",
+                        help="OSU micro-benchmarks whose osu_latency runs beside the OSU sweep "
+                        "(default: osu_latency on PATH)")
     parser.add_argument("--strict", action="store_true", help="exit 1 when a cell failed")
     parser.add_argument("--render", metavar="DIR",
                         help="only recompute and rewrite the reports of a results folder")
@@ -79,6 +83,12 @@ def prepare(options):
         for mpi in dict.fromkeys(m for m, _ in presets):
             interpreters = [(p, None) for m, p in options.python_for.items() if m == mpi]
             add_mpi4py(setup, REPO, mpi, interpreters + [("/usr/bin/python3", None)], KERNEL)
+    mpis = list(dict.fromkeys(m for m, _ in presets))
+    if options.api is None or "go" in options.api:
+        for mpi in mpis:
+            go_session.add_go(setup, REPO, mpi, fetch_gompi=not options.no_build)
+    if "osu" in options.suites:
+        osu.add_osu(setup, mpis, options.osu_dir)
     return setup
 
 
@@ -98,8 +108,9 @@ def run_job(launcher, job):
     outcomes = []
     timeout = (60 + 10 * estimated_seconds(job) / max(1, job.counts.reps)) * \
         launcher.timeout_factor
+    launch_one = osu.launch if job.build.runner == "osu" else launch
     for rep in range(job.counts.reps):
-        outcome = launch(launcher, job, timeout)
+        outcome = launch_one(launcher, job, timeout)
         for record in outcome.records:
             record.update(suite=job.suite, mpi=job.build.mpi, compiler=job.build.compiler,
                           job=job.key, rep=rep)
@@ -189,7 +200,10 @@ def write_outputs(doc, records, out_dir):
 def make_document(context, records, audit_rows, symbols, missing, failures):
     """The results document from raw records and what the run found."""
     cells = compare.attach_audit(compare.aggregate(records), audit_rows)
-    return schema.document(context, cells, audit_rows, symbols, missing, failures)
+    cells = floor.apply(cells, records)
+    doc = schema.document(context, cells, audit_rows, symbols, missing, failures)
+    doc["floor"] = floor.summary(records)
+    return doc
 
 
 def render_again(folder):
@@ -220,15 +234,15 @@ def main(argv):
                              options.suites)
     host_run = hosts.start(options, setup, REPO) if options.hosts or options.hostfile else None
     try:
-        jobs = matrix.expand(setup.builds, hosts.without_host_suites(filters), counts,
-                             setup.baselines) + hosts.jobs(setup, filters, counts)
+        jobs = osu.interleave(matrix.expand(setup.builds, hosts.without_host_suites(filters),
+                                           counts, setup.baselines)) + hosts.jobs(setup, filters, counts)
         print(f"wrapper-bench: {len(jobs)} jobs", file=sys.stderr)
         collector = run_all(jobs, setup)
     finally:
         if host_run:
             host_run.close()
     symbols = [row for (mpi, compiler), manifest in setup.manifests.items()
-               for row in audit.symbol_rows(manifest, mpi, compiler)]
+               for row in audit.symbol_rows(manifest, mpi, compiler)] + setup.symbols
     context = dict(detect.machine_context(), **setup.context,
                    mode="smoke" if options.smoke else "full" if options.full else "quick",
                    command="python3 -m wrapper_bench " + " ".join(argv),

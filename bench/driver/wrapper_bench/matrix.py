@@ -18,8 +18,12 @@ SUITES = ("tiny", "sweep", "osu", "serialization", "audit", "collectives")
 # practical, as in the article).
 SWEEP_VARIANTS = ("c/int_buffer", "c/mprobe", "boost/raw", "boost/vector", "thinmpi/span",
                   "thinmpi/vector_bounded", "thinmpi/vector_alloc", "thinmpi/vector_alloc_uninit",
-                  "c/framed", "thinmpi/vector_framed", "thinmpi/vector_reuse")
-OSU_VARIANTS = ("c/char_buffer", "thinmpi/char_span")
+                  "c/framed", "thinmpi/vector_framed", "thinmpi/vector_reuse",
+                  "go/int_slice_prealloc", "go/int_slice_recv")
+OSU_VARIANTS = ("c/char_buffer", "thinmpi/char_span", "go/byte_slice_prealloc",
+                "gompi/byte_slice_prealloc", "osu/osu_latency")
+# Builds whose variants do not depend on the C/C++ compiler (the --compiler filter keeps them).
+COMPILER_FREE_RUNNERS = ("mpi4py", "go", "osu")  # the Go runner covers "go" and "gompi" builds
 MPI4PY_VARIANTS = ("c/int_buffer", "mpi4py/numpy", "mpi4py/object")
 MPI4PY_OBJECT_MAX_BYTES = 4096
 
@@ -60,7 +64,7 @@ class Build:
     mpi: str
     compiler: str
     variants: tuple  # (name, element_bytes, max_count) of every variant it has
-    runner: str = "harness"  # or "mpi4py"
+    runner: str = "harness"  # or "mpi4py", "go", "osu"
 
     def has(self, name):
         """Whether this build has the variant `name`."""
@@ -105,7 +109,7 @@ class Filters:
 
     def keeps_build(self, build):
         """Whether the MPI and compiler filters keep `build`."""
-        compilers_ok = self.compiler is None or build.runner == "mpi4py" or \
+        compilers_ok = self.compiler is None or build.runner in COMPILER_FREE_RUNNERS or \
             build.compiler in self.compiler
         return (self.mpi is None or build.mpi in self.mpi) and compilers_ok
 
@@ -162,8 +166,8 @@ def sweep_jobs(build, counts, filters, baselines):
 
 
 def osu_jobs(build, counts, filters, baselines):
-    """The OSU-compatible sweep: MPI_CHAR, 1 B to 4 MiB, C and thinmpi side by side."""
-    if build.runner != "harness":
+    """The OSU-compatible sweep: MPI_CHAR, 1 B to 4 MiB, C and thinmpi (and Go) side by side."""
+    if build.runner not in ("harness", "go", "osu"):
         return []
     sizes = OSU_BYTES if filters.sweep_bytes is None else tuple(
         s for s in OSU_BYTES if s <= max(filters.sweep_bytes))
@@ -190,6 +194,8 @@ def expand(builds, filters, counts_by_suite, baselines):
     jobs = []
     for suite in filters.suites:
         for build in builds:
+            if build.runner == "osu" and suite != "osu":  # osu_latency is only the OSU sweep
+                continue
             if filters.keeps_build(build):
                 jobs.extend(SUITE_JOBS[suite](build, counts_by_suite.get(suite), filters, baselines))
     return jobs

@@ -24,7 +24,7 @@ def calls_text(calls):
 
 
 def _audit_order(row):
-    apis = ("c", "boost", "thinmpi", "mpi4py")
+    apis = ("c", "boost", "thinmpi", "mpi4py", "go")
     api = row["variant"].split("/")[0]
     return (row["compiler"] == "python", apis.index(api) if api in apis else 9, row["variant"])
 
@@ -34,7 +34,7 @@ def audit_tables(audit_rows):
     tables = []
     for m in present(audit_rows, "mpi", MPI_ORDER):
         compilers = present(find(audit_rows, mpi=m), "compiler", ("gcc", "clang", "python"))
-        shown = {compilers[0], "python"}
+        shown = {compilers[0], "python", "go"}
         rows = [[row["variant"], row["compiler"], str(row["count"]), calls_text(row["calls"]),
                  f"{row['bytes_per_message']:g}"]
                 for row in sorted(find(audit_rows, mpi=m), key=_audit_order)

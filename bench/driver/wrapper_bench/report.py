@@ -2,7 +2,7 @@
 
 from dataclasses import dataclass, field
 
-from . import coll_report, host_tables, path_tables, serial_suite, tables
+from . import coll_report, floor_report, go_tables, host_tables, path_tables, serial_suite, tables
 from .conclusions import conclusions
 
 
@@ -56,6 +56,10 @@ def context_lines(context):
         lines.append(f"Boost.MPI for {tables.MPI_NAMES.get(mpi, mpi)}: {boost}.")
     for mpi, info in context.get("mpi4py", {}).items():
         lines.append(f"mpi4py for {tables.MPI_NAMES.get(mpi, mpi)}: {info}.")
+    for mpi, info in context.get("go", {}).items():
+        lines.append(f"Go kernel for {tables.MPI_NAMES.get(mpi, mpi)}: {info}.")
+    for mpi, info in context.get("osu", {}).items():
+        lines.append(f"OSU osu_latency for {tables.MPI_NAMES.get(mpi, mpi)}: {info}.")
     return lines
 
 
@@ -83,10 +87,12 @@ def build_sections(doc, charts):
                 charts=_by_chart(charts, "raw_vs_vector")),
         Section("The container cliff", tables=[tables.container_cliff(cells)]),
         Section("mpi4py has two personalities", tables=[tables.mpi4py_personalities(cells)]),
+        Section("Go through cgo", tables=[go_tables.go_tiny(cells)]),
         Section("What happens when the messages get bigger", tables=[tables.size_sweep(cells)],
                 charts=_by_chart(charts, "sweep_")),
         Section("Structs", tables=[tables.struct_table(cells)]),
-        Section("OSU-compatible sweep", tables=tables.osu_tables(cells),
+        Section("OSU-compatible sweep",
+                tables=tables.osu_tables(cells) + go_tables.go_osu_tables(cells),
                 charts=_by_chart(charts, "osu")),
         Section("Across hosts", host_tables.host_lines(doc["context"]),
                 host_tables.host_tables(cells)),
@@ -99,6 +105,10 @@ def build_sections(doc, charts):
                 tables=[path_tables.missing_table(doc["missing"]),
                         path_tables.failures_table(doc["failures"])]),
     ]
+    article.insert(1, Section("The physical floor", tables=[
+        floor_report.floor_table(doc.get("floor")), floor_report.slow_table(doc.get("floor"))]))
+    for section in article:
+        floor_report.annotate(section.tables, cells)
     return article[:-1] + collectives + article[-1:]  # missing and failed cells stay last
 
 
@@ -108,4 +118,6 @@ METHOD = ("Two ranks on one node; rank 0 sends, rank 1 sends the same kind of pa
           "one run. A process's figure is the low decile of its 20 blocks (other work on the "
           "machine slows whole blocks), its ratio the quotient of two such figures; the median "
           "over process-level repetitions is reported (min and max are in results.json). "
-          "mpi4py runs its C baseline through ctypes in the same process.")
+          "mpi4py runs its C baseline through ctypes in the same process, the Go kernel "
+          "through cgo. Every process also measures its physical floor, a cache-line "
+          "ping-pong between its two ranks' cores with no MPI, before and after its variants.")

@@ -13,12 +13,18 @@ Schema wrapper-bench/results, version 1:
               blocks, reps, one_way_us{median,min,max}, per_rep_us (block low deciles),
               per_rep_mean_us, baseline,
               ratio_vs_c{median,min,max}|null, per_rep_ratio, verified, thread_level,
-              calls_per_message{MPI_x: n}|null, bytes_per_message}]
+              calls_per_message{MPI_x: n}|null, bytes_per_message,
+              floor_us{median,min,max}|null, per_rep_floor_us, slow_reps, one_way_from,
+              one_way_us_all (only when one_way_us is from fast-mode processes)}]
   audit     [{mpi, compiler, variant, count, round_trips, calls{MPI_x: per message},
               bytes_per_message}]
   symbols   [{mpi, compiler, variant, object, mpi_symbols, boost_mpi_entry_points}]
   missing   [{mpi, compiler, api, reason}]      cells this machine cannot fill, and why
   failures  [{what, mpi, compiler, error}]      builds or launches that failed
+  floor     {best_us, median_us, slow_factor, threshold_us, processes, min_fast,
+             slow[{job, rep, mpi, compiler, floor_us}], by_build{mpi/compiler: [floors]}}|null
+  (compiler is "go", "gompi" or "osu" for the Go, GoMPI and osu_latency processes; context
+   also has go{mpi: ...} and osu{mpi: path} where they ran)
 """
 
 import csv

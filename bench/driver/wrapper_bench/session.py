@@ -27,6 +27,7 @@ class Setup:
                                                    "mpi4py": {}, "binding": {}})
     missing: list = field(default_factory=list)
     failures: list = field(default_factory=list)
+    symbols: list = field(default_factory=list)  # rows of kernels outside the presets (Go)
 
     def miss(self, mpi, compiler, api, reason):
         """Records a missing cell group once."""

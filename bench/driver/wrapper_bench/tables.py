@@ -171,7 +171,9 @@ SWEEP_COLUMNS = (("C", "c/int_buffer", None), ("C mprobe", "c/mprobe", None),
                  ("thinmpi framed", "thinmpi/vector_framed", None),
                  ("thinmpi recv_reuse", "thinmpi/vector_reuse", None),
                  ("mpi4py NumPy", "mpi4py/numpy", "python"),
-                 ("mpi4py object", "mpi4py/object", "python"))
+                 ("mpi4py object", "mpi4py/object", "python"),
+                 ("Go RecvPrealloc (cgo)", "go/int_slice_prealloc", "go"),
+                 ("Go Recv (cgo)", "go/int_slice_recv", "go"))
 
 
 def size_label(size):
@@ -195,7 +197,8 @@ def size_sweep(cells, compiler="gcc"):
     return Table("sweep", f"What happens when the messages get bigger ({compiler} kernels)",
                  ["MPI", "payload"] + [label for label, _, _ in SWEEP_COLUMNS], rows,
                  "Ratios as in the tables above. mpi4py objects stop at 4 KiB, where the article "
-                 "stopped plotting them.")
+                 "stopped plotting them. Go: against C in the same Go process (RecvPrealloc vs "
+                 "c/int_buffer, Recv vs c/probe).")
 
 
 def struct_table(cells):
@@ -211,8 +214,13 @@ def struct_table(cells):
                  ["MPI", "compiler", "variant", "1", "8", "64"], rows)
 
 
+def _osu_us(cell):
+    return f"{cell['one_way_us']['median']:.2f}" if cell else "—"
+
+
 def osu_tables(cells, compiler="gcc"):
-    """One table per MPI in the format of GoMPI's README."""
+    """One table per MPI in the format of GoMPI's README: OSU's osu_latency (where it ran), C
+    and thinmpi side by side, C/OSU as GoMPI's README gives GoMPI/OSU."""
     tables = []
     for m in present(cells, "mpi", MPI_ORDER):
         rows = []
@@ -221,13 +229,23 @@ def osu_tables(cells, compiler="gcc"):
                     count=size)
             t = one(cells, suite="osu", mpi=m, compiler=compiler, variant="thinmpi/char_span",
                     count=size)
-            rows.append([str(size), f"{t['one_way_us']['median']:.2f}" if t else "—",
-                         f"{c['one_way_us']['median']:.2f}" if c else "—",
-                         f"{t['ratio_vs_c']['median']:.1f}x" if t and t["ratio_vs_c"] else "—"])
+            o = one(cells, suite="osu", mpi=m, compiler="osu", variant="osu/osu_latency",
+                    count=size)
+            c_over_osu = (c["one_way_us"]["median"] / o["one_way_us"]["median"]
+                          if c and o and o["one_way_us"]["median"] > 0 else None)
+            rows.append([str(size), _osu_us(o), _osu_us(c),
+                         f"{c_over_osu:.2f}x" if c_over_osu else "—", _osu_us(t),
+                         f"{t['ratio_vs_c']['median']:.2f}x" if t and t["ratio_vs_c"] else "—"])
+        ran_osu = any(row[1] != "—" for row in rows)
         if rows:
             tables.append(Table(f"osu-{m}", f"OSU-compatible sweep, {MPI_NAMES[m]} ({compiler})",
-                                ["message size (bytes)", "thinmpi (µs)", "C MPI (µs)",
-                                 "difference"], rows,
+                                ["message size (bytes)", "OSU osu_latency (µs)", "C MPI (µs)",
+                                 "C/OSU", "thinmpi (µs)", "thinmpi/C"], rows,
                                 "MPI_CHAR, 1,000 iterations after 200 warm-up, two ranks on one "
-                                "node, one-way = half the round trip (osu_latency's method)."))
+                                "node, one-way = half the round trip (osu_latency's method). "
+                                "thinmpi/C: the median of per-process ratios. " +
+                                ("C/OSU: medians of separate processes, osu_latency launched "
+                                 "right after the kernels of the same size, same launcher and "
+                                 "binding." if ran_osu else
+                                 "OSU: not run here (see Cells this machine cannot fill).")))
     return tables

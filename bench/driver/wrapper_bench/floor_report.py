@@ -1,0 +1,81 @@
+"""What the report says about the physical floor (floor.py): a table of every build's process
+floors and the processes in the slow mode, and a note beside every table of absolute times."""
+
+from .tables import MPI_NAMES, Table, us
+
+# Tables of absolute times: key (or key prefix) -> (suite, compilers whose processes fill it).
+ABSOLUTE_TABLES = {"c-floor": ("tiny", ("gcc", "clang")), "scalar": ("tiny", ("gcc", "clang")),
+                   "raw-vs-vector": ("tiny", ("gcc", "clang")),
+                   "cliff": ("tiny", ("gcc", "clang")), "struct": ("tiny", ("gcc", "clang")),
+                   "mpi4py": ("tiny", ("python",)), "go-tiny": ("tiny", ("go",)),
+                   "sweep": ("sweep", ("gcc", "python", "go")),
+                   "osu-go-": ("osu", ("go",)), "osu-": ("osu", ("gcc", "osu"))}
+
+
+def _table_scope(key):
+    for prefix, scope in ABSOLUTE_TABLES.items():
+        if key == prefix or (prefix.endswith("-") and key.startswith(prefix)):
+            return scope
+    return None
+
+
+def floor_note(cells, suite, compilers, mpi=None):
+    """One sentence: the floors of the processes behind a table, and which of them were slow."""
+    scoped = [c for c in cells if c["suite"] == suite and c["compiler"] in compilers and
+              (mpi is None or c["mpi"] == mpi) and c.get("floor_us")]
+    if not scoped:
+        return ""
+    floors = [f for c in scoped for f in c.get("per_rep_floor_us", []) if f is not None]
+    slow = sum(1 for c in scoped if c.get("slow_reps"))
+    fast_cells = sum(c.get("one_way_from") == "fast-mode processes" for c in scoped)
+    text = (f"Floor beside it (cache-line ping-pong of the same processes, no MPI): "
+            f"{us(min(floors))} to {us(max(floors))} one-way. ")
+    if slow:
+        text += (f"{slow} of {len(scoped)} cells had a process in the slow mode; {fast_cells} "
+                 "of them take their absolute time from their fast-mode processes only, the "
+                 "others from all (too few fast ones); ratios use every process.")
+    else:
+        text += "No process ran in the slow mode."
+    return text
+
+
+def annotate(tables, cells):
+    """Appends the floor note to every table of absolute times in `tables`."""
+    for table in tables:
+        scope = _table_scope(table.key)
+        if not scope:
+            continue
+        mpi = table.key.rsplit("-", 1)[1] if table.key.startswith("osu-") else None
+        note = floor_note(cells, scope[0], scope[1], mpi)
+        if note:
+            table.note = f"{table.note} {note}".strip()
+    return tables
+
+
+def floor_table(summary):
+    """Per MPI and process kind: the process floors, and how many ran in the slow mode."""
+    rows = []
+    for build, floors in (summary or {}).get("by_build", {}).items():
+        mpi, compiler = build.split("/")
+        slow = [s for s in summary["slow"] if s["mpi"] == mpi and s["compiler"] == compiler]
+        rows.append([MPI_NAMES.get(mpi, mpi), compiler, str(len(floors)), us(floors[0]),
+                     us(floors[len(floors) // 2]), us(floors[-1]), str(len(slow))])
+    note = ""
+    if summary:
+        note = (f"Every kernel process (C harness, mpi4py through ctypes, Go through cgo) "
+                f"measures a cache-line ping-pong between its two ranks' cores through POSIX "
+                f"shared memory before and after its variants; its floor is the larger of the "
+                f"two. The run's best is {us(summary['best_us'])}; a process above "
+                f"{summary['slow_factor']:g}× that ({us(summary['threshold_us'])}) ran in the "
+                f"slow mode: {len(summary['slow'])} of {summary['processes']} processes. Cells "
+                f"with at least {summary['min_fast']} fast-mode processes take their absolute "
+                "times from those only.")
+    return Table("floor", "The physical floor of each process",
+                 ["MPI", "process", "processes", "lowest", "median", "highest",
+                  "slow mode"], rows, note)
+
+
+def slow_table(summary):
+    """The processes that ran in the slow mode."""
+    rows = [[s["job"], str(s["rep"]), us(s["floor_us"])] for s in (summary or {}).get("slow", [])]
+    return Table("slow", "Processes in the slow mode", ["job", "repetition", "floor"], rows)

@@ -1,0 +1,3 @@
+module thinmpi/wrapper-bench/gokernel
+
+go 1.19
