@@ -1,7 +1,8 @@
 // GoogleTest main for MPI tests: every rank runs every test; rank 0 prints the usual report,
 // the other ranks print only their failures, tagged with their rank. Ranks meet at a barrier
 // after each test so that one test's messages never reach the next, and the exit code is the
-// same on every rank: non-zero if any rank failed.
+// same on every rank: non-zero if any rank failed. Built with THINMPI_TEST_THREAD_MULTIPLE
+// (thinmpi_add_mpi_test(... THREADS)) it asks MPI for thread_level::multiple.
 
 #include <gtest/gtest.h>
 
@@ -34,7 +35,11 @@ class barrier_after_each_test : public testing::EmptyTestEventListener {
 }  // namespace
 
 int main(int argc, char** argv) {
+#if defined(THINMPI_TEST_THREAD_MULTIPLE)
+  thinmpi::environment env(argc, argv, thinmpi::thread_level::multiple);
+#else
   thinmpi::environment env(argc, argv);
+#endif
   testing::InitGoogleTest(&argc, argv);
   const int rank = thinmpi::world().rank();
   testing::TestEventListeners& listeners = testing::UnitTest::GetInstance()->listeners();
