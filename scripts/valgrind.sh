@@ -35,7 +35,7 @@ for preset in "${presets[@]}"; do
     log="build/$preset/valgrind-$suite.log"
     start=$SECONDS
     if "${launch[@]}" valgrind --tool=memcheck --error-exitcode=42 --leak-check=full \
-      --show-leak-kinds=definite --errors-for-leak-kinds=definite --track-origins=no \
+      --show-leak-kinds=definite --errors-for-leak-kinds=definite --track-origins=no --num-callers=40 \
       "${supp[@]}" --suppressions=tests/sanitizers/valgrind.supp \
       "build/$preset/tests/$suite" >"$log" 2>&1; then
       echo "ok   $suite ($((SECONDS - start)) s)"
