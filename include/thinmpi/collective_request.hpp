@@ -41,8 +41,7 @@ class [[nodiscard]] collective_request {
       : state_(std::move(state)), handle_(handle) {}
 
   collective_request(collective_request&& other) noexcept
-      : state_(std::move(other.state_)),
-        handle_(std::exchange(other.handle_, MPI_REQUEST_NULL)) {}
+      : state_(std::move(other.state_)), handle_(std::exchange(other.handle_, MPI_REQUEST_NULL)) {}
   collective_request& operator=(collective_request&& other) noexcept {
     if (this != &other) {
       detail::abandon(*this);

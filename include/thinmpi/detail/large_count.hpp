@@ -142,7 +142,8 @@ template <auto Classic, auto Large, std::size_t... Positions, class... Args>
   if constexpr (!std::is_null_pointer_v<decltype(Large)>) {
     return [&]<std::size_t... I>(std::index_sequence<I...>) {
       return Large(large_arg<I, Positions...>(args)...);
-    }(std::index_sequence_for<Args...>{});
+    }
+    (std::index_sequence_for<Args...>{});
   } else {
     return call_with_large_types<Classic, Positions...>(std::index_sequence_for<Args...>{},
                                                         args...);

@@ -27,8 +27,6 @@ struct error_site {
   std::string problem{};  ///< thinmpi's own sentence, for errors MPI does not explain itself
 };
 
-
-
 /// True between MPI_Init and MPI_Finalize, when MPI's own query functions may be called.
 inline bool mpi_is_running() noexcept {
   int initialized = 0;

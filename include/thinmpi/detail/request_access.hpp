@@ -78,7 +78,9 @@ struct request_access {
 
 /// A type whose completion goes through request_access (every thinmpi request type).
 template <class R>
-concept completable = requires(R& r) { request_access::handle(r); };
+concept completable = requires(R& r) {
+  request_access::handle(r);
+};
 
 /// Completes r's stages: blocking (MPI_Wait) until nothing remains, or not (MPI_Test) until a
 /// stage is still running. Returns whether r has completed. Every request completes here.
