@@ -2,6 +2,12 @@
 #   make test    install what is missing, build and run every test on every MPI installed
 #   make bench   install what is missing, build, run the benchmark matrix, write the report
 # and the everyday ones: make install PREFIX=..., make format, make format-check.
+# Reliability checks beyond `make test` (docs/reliability.md):
+#   make sanitize       ASan+UBSan suites on both MPIs (what make test runs: openmpi-asan, mpich-asan)
+#   make sanitize-all   the same with the other compiler of each MPI too
+#   make valgrind       memcheck of the 2-rank suites under mpiexec (scripts/valgrind.sh)
+#   make tsan           ThreadSanitizer run of the thread tests (scripts/tsan.sh)
+#   make check-all      all of the above
 
 PREFIX ?= /usr/local
 PRESET ?= openmpi-gcc
@@ -9,7 +15,8 @@ CLANG_FORMAT ?= clang-format
 FULL ?=
 BENCH_ARGS ?=
 
-.PHONY: test bench bench-test fuzz deps deps-bench install format format-check clean
+.PHONY: test bench bench-test fuzz deps deps-bench install format format-check clean \
+	sanitize sanitize-all valgrind tsan check-all
 
 test: deps
 	scripts/test-all.sh
@@ -37,6 +44,20 @@ fuzz: deps
 
 deps:
 	scripts/install-deps.sh test
+
+sanitize: deps
+	scripts/test-all.sh openmpi-asan mpich-asan
+
+sanitize-all: deps
+	scripts/test-all.sh openmpi-asan openmpi-asan-clang mpich-asan mpich-asan-gcc
+
+valgrind: deps
+	scripts/valgrind.sh
+
+tsan: deps
+	scripts/tsan.sh
+
+check-all: sanitize-all valgrind tsan
 
 deps-bench:
 	scripts/install-deps.sh bench

@@ -1,7 +1,9 @@
-# thinmpi_add_mpi_test(<name> FILES <src>... NP <n>... [LIBRARIES <lib>...] [TIMEOUT <s>])
+# thinmpi_add_mpi_test(<name> FILES <src>... NP <n>... [LIBRARIES <lib>...] [TIMEOUT <s>]
+#                      [THREADS])
 #
 # Builds <name> from FILES with the MPI-aware GoogleTest main and registers one ctest test per
-# rank count: <name>.1ranks, <name>.2ranks, ... each run under mpiexec -n <n>.
+# rank count: <name>.1ranks, <name>.2ranks, ... each run under mpiexec -n <n>. THREADS: the
+# main asks for MPI_THREAD_MULTIPLE.
 
 include(${CMAKE_CURRENT_LIST_DIR}/ThinmpiMpiVendor.cmake)
 if(THINMPI_MPI_VENDOR STREQUAL "openmpi")
@@ -25,16 +27,19 @@ function(thinmpi_add_mpi_launch name np)
 endfunction()
 
 function(thinmpi_add_mpi_test name)
-  cmake_parse_arguments(ARG "" "TIMEOUT" "FILES;NP;LIBRARIES" ${ARGN})
+  cmake_parse_arguments(ARG "THREADS" "TIMEOUT" "FILES;NP;LIBRARIES" ${ARGN})
   if(NOT ARG_NP)
     message(FATAL_ERROR "thinmpi_add_mpi_test(${name}): declare the rank counts with NP")
   endif()
   if(NOT ARG_TIMEOUT)
     set(ARG_TIMEOUT 120)
   endif()
+  set(main thinmpi_gtest_main)
+  if(ARG_THREADS)
+    set(main thinmpi_gtest_main_threads)
+  endif()
   add_executable(${name} ${ARG_FILES})
-  target_link_libraries(${name} PRIVATE thinmpi::thinmpi thinmpi_gtest_main thinmpi_warnings
-                                        ${ARG_LIBRARIES})
+  target_link_libraries(${name} PRIVATE thinmpi::thinmpi ${main} thinmpi_warnings ${ARG_LIBRARIES})
   foreach(np IN LISTS ARG_NP)
     thinmpi_add_mpi_launch(${name} ${np} $<TARGET_FILE:${name}>)
     set_tests_properties(${name}.${np}ranks PROPERTIES TIMEOUT ${ARG_TIMEOUT})

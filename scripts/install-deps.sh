@@ -5,7 +5,10 @@
 #   scripts/install-deps.sh bench   the benchmark matrix (adds Boost.MPI, mpi4py, matplotlib)
 set -euo pipefail
 
+# libclang-rt-14-dev: Clang's sanitizer runtimes (mpich-asan); bc, procps: the fault tests
+# timing and survivor check; valgrind: scripts/valgrind.sh.
 test_packages=(make cmake g++ clang clang-format pkg-config libgtest-dev googletest
+  libclang-rt-14-dev bc procps valgrind
   openmpi-bin libopenmpi-dev mpich libmpich-dev openssh-client iproute2
   python3 python3-matplotlib python3-numpy python3-mpi4py
   libboost-mpi-dev libboost-serialization-dev golang-go

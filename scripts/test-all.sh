@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Builds and runs every test on every MPI implementation installed, with GCC and with Clang.
+# Builds and runs every test on every MPI implementation installed, with GCC and with Clang,
+# then the runtime tests once more per MPI under AddressSanitizer + UndefinedBehaviorSanitizer
+# (openmpi-asan with GCC, mpich-asan with Clang; docs/reliability.md).
 #   scripts/test-all.sh [preset...]     default: every preset whose MPI is installed
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -9,7 +11,7 @@ presets=("$@")
 if [ ${#presets[@]} -eq 0 ]; then
   for mpi in openmpi mpich; do
     command -v "mpicxx.$mpi" >/dev/null || { echo "thinmpi: $mpi not installed, skipped"; continue; }
-    presets+=("$mpi-gcc" "$mpi-clang")
+    presets+=("$mpi-gcc" "$mpi-clang" "$mpi-asan")
   done
 fi
 

@@ -198,6 +198,9 @@ inline void free_at_finalize(MPI_Datatype type) {
   if (MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, &free_registered_datatypes, &key, nullptr) ==
       MPI_SUCCESS) {
     r.hooked = MPI_Comm_set_attr(MPI_COMM_SELF, key, nullptr) == MPI_SUCCESS;
+    // The attribute keeps the keyval alive until MPI_Finalize deletes it; freeing our handle
+    // now lets MPI release it then (LeakSanitizer found it leaked otherwise).
+    MPI_Comm_free_keyval(&key);
   }
 }
 

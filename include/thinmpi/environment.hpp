@@ -3,6 +3,7 @@
 /// thinmpi::environment: MPI_Init_thread and MPI_Finalize as one object, and the queries about
 /// the MPI library that need no communicator.
 
+#include <cstdio>
 #include <cstdlib>
 #include <exception>
 #include <string>
@@ -68,12 +69,34 @@ enum class thread_level : int {
   return static_cast<thread_level>(provided);
 }
 
+namespace detail {
+
+/// Run at exit() in a process whose environment initialized MPI: if MPI is still running, the
+/// process is leaving without MPI_Finalize (exit() called while the environment is alive, which
+/// skips its destructor). MPICH 4.0's launcher then ends the whole job with status 0 and no
+/// message; aborting makes it fail visibly, as Open MPI does by itself.
+inline void abort_if_exiting_unfinalized() noexcept {
+  int initialized = 0;
+  int finalized = 0;
+  MPI_Initialized(&initialized);
+  MPI_Finalized(&finalized);
+  if (initialized == 0 || finalized != 0) return;
+  std::fputs(
+      "thinmpi: exit() was called while MPI is running (the thinmpi::environment was never "
+      "destroyed, so MPI_Finalize never ran): aborting the job\n",
+      stderr);
+  MPI_Abort(MPI_COMM_WORLD, EXIT_FAILURE);
+}
+
+}  // namespace detail
+
 /// Initializes MPI for its lifetime. If MPI is already initialized (by the application or
 /// another library) it uses it as it is and does not finalize it. Either way MPI_COMM_WORLD and
 /// MPI_COMM_SELF return errors (MPI_ERRORS_RETURN), which thinmpi throws as thinmpi::mpi_error.
 ///
 /// Destroyed normally, it calls MPI_Finalize. Destroyed while an exception unwinds the stack, it
-/// calls MPI_Abort instead: MPI_Finalize would wait forever for ranks still communicating.
+/// calls MPI_Abort instead: MPI_Finalize would wait forever for ranks still communicating. A
+/// process that calls exit() while it is alive never finalizes: that also aborts the job.
 ///
 ///     int main(int argc, char** argv) {
 ///       thinmpi::environment env(argc, argv);
@@ -121,6 +144,8 @@ class environment {
       detail::check(MPI_Init_thread(argc, argv, static_cast<int>(required), &provided),
                     "MPI_Init_thread");
       owns_mpi_ = true;
+      static const bool at_exit = std::atexit(&detail::abort_if_exiting_unfinalized) == 0;
+      static_cast<void>(at_exit);
     }
     provided_ = static_cast<thread_level>(provided);
     detail::check(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN),

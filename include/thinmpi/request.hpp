@@ -315,7 +315,7 @@ class [[nodiscard]] probing_request {
     MPI_Message message = MPI_MESSAGE_NULL;
     MPI_Status probed{};
     int flag = 0;
-    const int rc = MPI_Improbe(source_, tag_, comm_, &flag, &message, &probed);
+    const int rc = detail::improbe(source_, tag_, comm_, &flag, &message, &probed);
     if (rc != MPI_SUCCESS) [[unlikely]] {
       detail::raise_receive(rc, {"MPI_Improbe", comm_, source_, tag_},
                             detail::no_buffer(datatype_of<element>()), probed);
@@ -328,7 +328,7 @@ class [[nodiscard]] probing_request {
   void start() {
     MPI_Message message = MPI_MESSAGE_NULL;
     MPI_Status probed{};
-    const int rc = MPI_Mprobe(source_, tag_, comm_, &message, &probed);
+    const int rc = detail::mprobe(source_, tag_, comm_, &message, &probed);
     if (rc != MPI_SUCCESS) [[unlikely]] {
       detail::raise_receive(rc, {"MPI_Mprobe", comm_, source_, tag_},
                             detail::no_buffer(datatype_of<element>()), probed);

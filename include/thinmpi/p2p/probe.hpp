@@ -6,6 +6,7 @@
 
 #include "thinmpi/detail/buffers.hpp"
 #include "thinmpi/detail/mpi.hpp"
+#include "thinmpi/detail/p2p_calls.hpp"
 #include "thinmpi/detail/p2p_errors.hpp"
 #include "thinmpi/status.hpp"
 
@@ -18,7 +19,7 @@ class p2p_probe {
   /// Waits for a matching message without receiving it; counts are in bytes, or count<T>().
   [[nodiscard]] status probe(int source, int tag) const {
     MPI_Status raw{};
-    if (const int rc = MPI_Probe(source, tag, comm(), &raw); rc != MPI_SUCCESS) [[unlikely]] {
+    if (const int rc = detail::probe(source, tag, comm(), &raw); rc != MPI_SUCCESS) [[unlikely]] {
       detail::raise_receive(rc, {"MPI_Probe", comm(), source, tag}, detail::no_buffer(MPI_BYTE),
                             raw);
     }
@@ -28,7 +29,7 @@ class p2p_probe {
   [[nodiscard]] std::optional<status> iprobe(int source, int tag) const {
     MPI_Status raw{};
     int flag = 0;
-    if (const int rc = MPI_Iprobe(source, tag, comm(), &flag, &raw); rc != MPI_SUCCESS)
+    if (const int rc = detail::iprobe(source, tag, comm(), &flag, &raw); rc != MPI_SUCCESS)
         [[unlikely]] {
       detail::raise_receive(rc, {"MPI_Iprobe", comm(), source, tag}, detail::no_buffer(MPI_BYTE),
                             raw);

@@ -49,7 +49,7 @@ Container receive_new(MPI_Comm comm, int source, int tag, MPI_Status& raw) {
   using element = std::ranges::range_value_t<Container>;
   MPI_Message message = MPI_MESSAGE_NULL;
   const p2p_call call{"MPI_Mprobe", comm, source, tag};
-  if (const int rc = MPI_Mprobe(source, tag, comm, &message, &raw); rc != MPI_SUCCESS)
+  if (const int rc = detail::mprobe(source, tag, comm, &message, &raw); rc != MPI_SUCCESS)
       [[unlikely]] {
     raise_receive(rc, call, no_buffer(datatype_of<element>()), raw);
   }
