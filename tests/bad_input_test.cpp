@@ -120,6 +120,37 @@ std::vector<collective_operation> collective_operations() {
       {"size", false, [](comm_view c, int) { static_cast<void>(c.size()); }},
       {"dup", false, [](comm_view c, int) { static_cast<void>(c.dup()); }},
       {"split", false, [](comm_view c, int) { static_cast<void>(c.split(0)); }},
+      {"bcast", true,
+       [](comm_view c, int root) {
+         int value = 1;
+         c.bcast(value, root);
+       }},
+      {"ibcast", true, [](comm_view c, int root) { c.ibcast(std::vector<int>(2), root).wait(); }},
+      {"gather", true, [](comm_view c, int root) { static_cast<void>(c.gather(1, root)); }},
+      {"gatherv exchanging counts", true,
+       [](comm_view c, int root) {
+         static_cast<void>(c.gatherv(std::vector<int>(2), root, thinmpi::exchange_counts));
+       }},
+      {"scatter", true,
+       [](comm_view c, int root) {
+         std::vector<int> mine(1);
+         c.scatter(std::vector<int>(64), mine, root);
+       }},
+      {"reduce", true,
+       [](comm_view c, int root) { static_cast<void>(c.reduce(1, std::plus<>{}, root)); }},
+      {"allgather", false, [](comm_view c, int) { static_cast<void>(c.allgather(1)); }},
+      {"allgatherv exchanging counts", false,
+       [](comm_view c, int) {
+         static_cast<void>(c.allgatherv(std::vector<int>(2), thinmpi::exchange_counts));
+       }},
+      {"allreduce", false,
+       [](comm_view c, int) { static_cast<void>(c.allreduce(1, std::plus<>{})); }},
+      {"allreduce with a lambda", false,
+       [](comm_view c, int) {
+         static_cast<void>(c.allreduce(1, [](int a, int b) { return a + b; }));
+       }},
+      {"iallreduce", false,
+       [](comm_view c, int) { static_cast<void>(c.iallreduce(1, std::plus<>{}).wait()); }},
   };
 }
 
