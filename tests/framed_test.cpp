@@ -172,12 +172,22 @@ TEST(Framed, APlainMessageOfOneFrameIsAnErrorNotAPayload) {
   EXPECT_TRUE(contains(e.what(), "without a frame header")) << e.what();
   EXPECT_TRUE(contains(e.what(), "4096 bytes")) << e.what();
   sent.wait();
-  // A plain message larger than a frame does not fit the frame's receive: a truncation.
-  const std::vector<int> larger(frame_ints + 1, 0);
+}
+
+TEST(Framed, APlainMessageLargerThanAFrameIsATruncation) {
+  auto world = thinmpi::world();
+  const ring r(world);
+  // A small frame keeps the plain message under both MPIs' eager limits: Open MPI 4.1.4 writes
+  // a truncated message above its eager limit past the receive buffer (docs/library.md), which
+  // no wrapper can prevent without a probe before the receive.
+  constexpr std::size_t small_frame = 256;
+  const thinmpi::framed_channel channel(world, small_frame);
+  const std::vector<int> larger(small_frame / sizeof(int) + 1, 0);
   auto sent_larger = world.isend(larger, r.next(), 10);
   const auto t =
       error_from([&] { static_cast<void>(channel.recv<std::vector<int>>(r.prev(), 10)); });
   EXPECT_EQ(t.error_class(), MPI_ERR_TRUNCATE) << t.what();
+  EXPECT_TRUE(contains(t.what(), "256 bytes")) << t.what();
   sent_larger.wait();
 }
 

@@ -9,7 +9,6 @@
 #include <cstddef>
 #include <cstdlib>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <type_traits>
 #include <typeinfo>
@@ -20,6 +19,7 @@
 #endif
 
 #include "thinmpi/detail/aggregate.hpp"
+#include "thinmpi/detail/at_finalize.hpp"
 #include "thinmpi/detail/mpi.hpp"
 #include "thinmpi/detail/raise.hpp"
 
@@ -166,44 +166,6 @@ std::string type_name() {
   return mangled;
 }
 
-/// The derived datatypes thinmpi committed, freed when MPI_Finalize deletes the attributes of
-/// MPI_COMM_SELF (the standard's hook for cleanup at finalize), so that MPI reports no leaks.
-struct datatype_registry {
-  std::mutex mutex;
-  std::vector<MPI_Datatype> types;
-  bool hooked = false;
-};
-
-inline datatype_registry& registry() {
-  static datatype_registry instance;
-  return instance;
-}
-
-inline int free_registered_datatypes(MPI_Comm, int, void*, void*) {
-  datatype_registry& r = registry();
-  const std::lock_guard lock(r.mutex);
-  for (MPI_Datatype& type : r.types)
-    MPI_Type_free(&type);
-  r.types.clear();
-  r.hooked = false;
-  return MPI_SUCCESS;
-}
-
-inline void free_at_finalize(MPI_Datatype type) {
-  datatype_registry& r = registry();
-  const std::lock_guard lock(r.mutex);
-  r.types.push_back(type);
-  if (r.hooked) return;
-  int key = MPI_KEYVAL_INVALID;
-  if (MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, &free_registered_datatypes, &key, nullptr) ==
-      MPI_SUCCESS) {
-    r.hooked = MPI_Comm_set_attr(MPI_COMM_SELF, key, nullptr) == MPI_SUCCESS;
-    // The attribute keeps the keyval alive until MPI_Finalize deletes it; freeing our handle
-    // now lets MPI release it then (LeakSanitizer found it leaked otherwise).
-    MPI_Comm_free_keyval(&key);
-  }
-}
-
 /// Names and commits a freshly built datatype; frees it if that fails.
 inline MPI_Datatype commit_named(MPI_Datatype type, const std::string& name) {
   if (const int rc = MPI_Type_commit(&type); rc != MPI_SUCCESS) {
@@ -211,7 +173,7 @@ inline MPI_Datatype commit_named(MPI_Datatype type, const std::string& name) {
     raise(rc, error_site{.operation = "MPI_Type_commit"});
   }
   MPI_Type_set_name(type, name.c_str());  // only for messages; a failure here is harmless
-  free_at_finalize(type);
+  finalize_registry<MPI_Datatype, &MPI_Type_free>::add(type);
   return type;
 }
 

@@ -24,13 +24,12 @@
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
-#include <mutex>
 #include <string>
 #include <type_traits>
 #include <utility>
-#include <vector>
 
 #include "thinmpi/datatype.hpp"
+#include "thinmpi/detail/at_finalize.hpp"
 #include "thinmpi/detail/mpi.hpp"
 #include "thinmpi/detail/raise.hpp"
 
@@ -67,42 +66,11 @@ void apply_user_op(const void* function, const void* in, void* inout, int len) n
   }
 }
 
-/// The MPI_Ops thinmpi created, freed at MPI_Finalize like the derived datatypes.
-struct op_registry {
-  std::mutex mutex;
-  std::vector<MPI_Op> ops;
-  bool hooked = false;
-};
-
-inline op_registry& ops_to_free() {
-  static op_registry instance;
-  return instance;
-}
-
-inline int free_registered_ops(MPI_Comm, int, void*, void*) {
-  op_registry& r = ops_to_free();
-  const std::lock_guard lock(r.mutex);
-  for (MPI_Op& op : r.ops)
-    MPI_Op_free(&op);
-  r.ops.clear();
-  r.hooked = false;
-  return MPI_SUCCESS;
-}
-
 /// MPI_Op_create, with the op freed at MPI_Finalize.
 inline MPI_Op create_op(MPI_User_function* function, bool commutative) {
   MPI_Op op = MPI_OP_NULL;
   check(MPI_Op_create(function, commutative ? 1 : 0, &op), "MPI_Op_create");
-  op_registry& r = ops_to_free();
-  const std::lock_guard lock(r.mutex);
-  r.ops.push_back(op);
-  if (!r.hooked) {
-    int key = MPI_KEYVAL_INVALID;
-    if (MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, &free_registered_ops, &key, nullptr) ==
-        MPI_SUCCESS) {
-      r.hooked = MPI_Comm_set_attr(MPI_COMM_SELF, key, nullptr) == MPI_SUCCESS;
-    }
-  }
+  finalize_registry<MPI_Op, &MPI_Op_free>::add(op);
   return op;
 }
 
