@@ -10,6 +10,7 @@
 /// the frontier exchange, as the KaMPIng repository counts its versions; the search around it is
 /// the same in every version (bench/programs/bfs.c has it in C).
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -36,11 +37,18 @@ inline vertex neighbor(vertex v, int k, vertex vertices) {
 }
 
 //> START BFS THINMPI
+/// Vertices received from MPI: a vector that is not zeroed before MPI writes it.
+using vertex_list = std::vector<vertex, thinmpi::default_init_allocator<vertex>>;
+
 /// Sends every rank the vertices found for it and empties the buckets; returns the vertices sent
 /// to this rank, or nothing when no rank found any.
-inline std::optional<std::vector<vertex>> exchange(thinmpi::comm_view comm,
-                                                   std::vector<std::vector<vertex>>& found) {
+inline std::optional<vertex_list> exchange(thinmpi::comm_view comm,
+                                           std::vector<std::vector<vertex>>& found) {
+  std::size_t total = 0;
+  for (const auto& bucket : found)
+    total += bucket.size();
   std::vector<vertex> send;
+  send.reserve(total);
   std::vector<int> counts;
   for (auto& bucket : found) {
     send.insert(send.end(), bucket.begin(), bucket.end());
@@ -48,7 +56,7 @@ inline std::optional<std::vector<vertex>> exchange(thinmpi::comm_view comm,
     bucket.clear();
   }
   if (comm.allreduce(send.empty(), std::logical_and<>{})) return std::nullopt;
-  return comm.alltoallv(send, counts, thinmpi::exchange_counts).data;
+  return comm.alltoallv<vertex_list>(send, counts, thinmpi::exchange_counts).data;
 }
 //> END
 
@@ -59,7 +67,7 @@ inline std::vector<int> bfs(thinmpi::comm_view comm, vertex local_n, vertex root
   const vertex first = static_cast<vertex>(comm.rank()) * local_n;
   const vertex vertices = static_cast<vertex>(comm.size()) * local_n;
   std::vector<int> level_of(local_n, -1);
-  std::optional<std::vector<vertex>> frontier = std::vector<vertex>{};
+  std::optional<vertex_list> frontier = vertex_list{};
   if (root >= first && root < first + local_n) frontier->push_back(root);
   for (int level = 0; frontier; ++level) {
     for (const vertex v : *frontier) {
@@ -70,6 +78,7 @@ inline std::vector<int> bfs(thinmpi::comm_view comm, vertex local_n, vertex root
         found[u / local_n].push_back(u);
       }
     }
+    frontier.reset();  // the next level's vertices can take this level's memory
     frontier = exchange(comm, found);
   }
   return level_of;

@@ -1,9 +1,8 @@
 #!/usr/bin/env bash
 # Builds and runs every test on every MPI implementation installed, with GCC and with Clang.
-# THINMPI_SANITIZE=1 adds the runtime tests once more per MPI under AddressSanitizer +
-# UndefinedBehaviorSanitizer (openmpi-asan with GCC, mpich-asan with Clang; docs/reliability.md):
-# off by default until the two findings of 2026-11-30 are fixed (a user-op keyval leak, and a
-# stack-buffer-overflow in the framed receive).
+# Then the runtime tests once more per MPI under AddressSanitizer + UndefinedBehaviorSanitizer
+# (openmpi-asan with GCC, mpich-asan with Clang; docs/reliability.md); THINMPI_SANITIZE=0 leaves
+# them out.
 #   scripts/test-all.sh [preset...]     default: every preset whose MPI is installed
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -14,7 +13,7 @@ if [ ${#presets[@]} -eq 0 ]; then
   for mpi in openmpi mpich; do
     command -v "mpicxx.$mpi" >/dev/null || { echo "thinmpi: $mpi not installed, skipped"; continue; }
     presets+=("$mpi-gcc" "$mpi-clang")
-    [ "${THINMPI_SANITIZE:-0}" = 1 ] && presets+=("$mpi-asan")
+    [ "${THINMPI_SANITIZE:-1}" = 1 ] && presets+=("$mpi-asan")
   done
 fi
 

@@ -156,6 +156,20 @@ TEST(Allgatherv, CountsGivenLaysBlocksEndToEnd) {
   EXPECT_EQ(all, c_allgatherv(mine, counts, displs, total));
 }
 
+TEST(Allgatherv, ExchangedCountsIntoANamedContainer) {
+  auto world = thinmpi::world();
+  const ring r(world);
+  const std::string mine(static_cast<std::size_t>(r.rank), static_cast<char>('a' + r.rank));
+  using chars = std::vector<char, thinmpi::default_init_allocator<char>>;
+  const thinmpi::varying<char, chars> all = world.allgatherv<chars>(mine, thinmpi::exchange_counts);
+  std::string expected;
+  for (int rank = 0; rank < r.size; ++rank)
+    expected.append(static_cast<std::size_t>(rank), static_cast<char>('a' + rank));
+  EXPECT_EQ(std::string(all.data.begin(), all.data.end()), expected);
+  auto started = world.iallgatherv<std::string>(mine, thinmpi::exchange_counts);
+  EXPECT_EQ(started.wait().data, expected);
+}
+
 TEST(Allgatherv, ExchangedCountsOfStringsAreReusable) {
   auto world = thinmpi::world();
   const ring r(world);

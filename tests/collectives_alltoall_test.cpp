@@ -175,6 +175,20 @@ TEST(Alltoallv, ExchangedCountsMatchCAndAreReusable) {
   EXPECT_EQ(again, got.data);
 }
 
+TEST(Alltoallv, ExchangedCountsIntoANamedContainer) {
+  auto world = thinmpi::world();
+  const ring r(world);
+  const uneven u = uneven_pattern(r);
+  using ints = std::vector<int, thinmpi::default_init_allocator<int>>;
+  const thinmpi::varying<int, ints> got =
+      world.alltoallv<ints>(u.out, u.send_counts, thinmpi::exchange_counts);
+  EXPECT_EQ(got.counts, u.recv_counts);
+  EXPECT_EQ(std::vector<int>(got.data.begin(), got.data.end()), c_alltoallv(u));
+  auto started = world.ialltoallv<ints>(u.out, u.send_counts, thinmpi::exchange_counts);
+  const thinmpi::varying<int, ints> waited = started.wait();
+  EXPECT_EQ(waited.data, got.data);
+}
+
 TEST(Alltoallv, StringsOfDifferentLengths) {
   auto world = thinmpi::world();
   const ring r(world);

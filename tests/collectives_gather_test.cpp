@@ -100,6 +100,12 @@ TEST(Gather, GathervWithCountsGivenAndExchanged) {
   } else {
     EXPECT_FALSE(exchanged.has_value());
   }
+  const auto named = world.gatherv<std::string>(std::string(uz(world.rank()), 'g'), root,
+                                                thinmpi::exchange_counts);
+  if (world.rank() == root) {
+    ASSERT_TRUE(named.has_value());
+    EXPECT_EQ(named->data, std::string(uz(total), 'g'));
+  }
 }
 
 TEST(Gather, NonblockingIntoANewVector) {

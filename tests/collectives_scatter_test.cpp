@@ -62,6 +62,11 @@ TEST(Scatter, ScattervWithCountsGivenAndExchanged) {
       world.scatterv(world.rank() == 0 ? all : std::vector<int>{},
                      world.rank() == 0 ? counts : std::vector<int>{}, 0, thinmpi::exchange_counts);
   EXPECT_EQ(exchanged, expected);
+  using ints = std::vector<int, thinmpi::default_init_allocator<int>>;
+  const ints named = world.scatterv<ints>(world.rank() == 0 ? all : std::vector<int>{},
+                                          world.rank() == 0 ? counts : std::vector<int>{}, 0,
+                                          thinmpi::exchange_counts);
+  EXPECT_EQ(std::vector<int>(named.begin(), named.end()), expected);
 }
 
 TEST(Scatter, NonblockingOwnsAMovedInBuffer) {

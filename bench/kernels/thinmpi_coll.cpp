@@ -10,10 +10,14 @@
 //                                    global)
 //   allgather/vector             allgather(send, recv)
 //   allgatherv/counts_given      allgatherv(send, recv, counts, displs)
-//   allgatherv/counts_exchanged  allgatherv(send, thinmpi::exchange_counts)
+//   allgatherv/counts_exchanged  allgatherv(send, thinmpi::exchange_counts)   (std::vector: zeroed
+//                                    when sized, then written by MPI)
+//   allgatherv/counts_exchanged_uninit  allgatherv<uninit>(...) into a vector with
+//                                    thinmpi::default_init_allocator (not zeroed, as C's malloc)
 //   alltoall/vector              alltoall(send, recv)
 //   alltoallv/counts_given       alltoallv(send, counts, displs, recv, counts, displs)
 //   alltoallv/counts_exchanged   alltoallv(send, counts, thinmpi::exchange_counts)
+//   alltoallv/counts_exchanged_uninit  alltoallv<uninit>(...), as allgatherv's
 //   reduce_scatter_block/plus    reduce_scatter_block(send, recv, std::plus<>{})
 //   scan/plus                    scan(send, recv, std::plus<>{})
 //
@@ -29,6 +33,7 @@
 #include <cstdio>
 #include <exception>
 #include <functional>
+#include <span>
 #include <vector>
 
 #include "coll_variant.h"
@@ -82,6 +87,7 @@ struct state {
   std::size_t count;
   std::vector<int> send;
   std::vector<int> recv;
+  std::vector<int, thinmpi::default_init_allocator<int>> grown;  ///< the *_uninit results
   std::vector<int> counts;
   std::vector<int> displs;
   int bias;
@@ -96,7 +102,8 @@ struct state {
 template <wb_coll_kind Kind>
 void* setup(MPI_Comm comm, std::size_t count) noexcept {
   try {
-    auto* s = new state{thinmpi::comm_view(comm), Kind, 0, 0, count, {}, {}, {}, {}, wb_coll_bias};
+    auto* s =
+        new state{thinmpi::comm_view(comm), Kind, 0, 0, count, {}, {}, {}, {}, {}, wb_coll_bias};
     s->rank = s->comm.rank();
     s->size = s->comm.size();
     s->send.resize(wb_coll_sent(Kind, s->size, count));
@@ -158,7 +165,17 @@ void call_allgatherv(void* p) {
   guarded(p, [](state& s) { s.comm.allgatherv(s.send, s.recv, s.counts, s.displs); });
 }
 void call_allgatherv_exchanged(void* p) {
-  guarded(p, [](state& s) { s.recv = s.comm.allgatherv(s.send, thinmpi::exchange_counts).data; });
+  guarded(p, [](state& s) {
+    s.recv = std::vector<int>();  // the last result goes before the call, as in C (and in a loop's
+                                  // scope)
+    s.recv = s.comm.allgatherv(s.send, thinmpi::exchange_counts).data;
+  });
+}
+void call_allgatherv_exchanged_uninit(void* p) {
+  guarded(p, [](state& s) {
+    s.grown = decltype(s.grown)();
+    s.grown = s.comm.allgatherv<decltype(s.grown)>(s.send, thinmpi::exchange_counts).data;
+  });
 }
 #endif
 #if WB_HAS_ALLTOALL
@@ -172,7 +189,14 @@ void call_alltoallv(void* p) {
 }
 void call_alltoallv_exchanged(void* p) {
   guarded(p, [](state& s) {
+    s.recv = std::vector<int>();
     s.recv = s.comm.alltoallv(s.send, s.counts, thinmpi::exchange_counts).data;
+  });
+}
+void call_alltoallv_exchanged_uninit(void* p) {
+  guarded(p, [](state& s) {
+    s.grown = decltype(s.grown)();
+    s.grown = s.comm.alltoallv<decltype(s.grown)>(s.send, s.counts, thinmpi::exchange_counts).data;
   });
 }
 #endif
@@ -189,8 +213,9 @@ void call_scan(void* p) {
 #endif
 int verify(void* p) {
   const auto& s = *static_cast<state*>(p);
-  if (s.recv.size() != wb_coll_received(s.kind, s.size, s.count)) return 1;
-  return wb_coll_check(s.kind, s.rank, s.size, s.count, s.recv.data());
+  const std::span<const int> got = s.grown.empty() ? std::span<const int>(s.recv) : s.grown;
+  if (got.size() != wb_coll_received(s.kind, s.size, s.count)) return 1;
+  return wb_coll_check(s.kind, s.rank, s.size, s.count, got.data());
 }
 
 void teardown(void* p) {
@@ -330,6 +355,8 @@ extern "C" size_t wb_thinmpi_coll_variants(const wb_coll_variant** table) {
 #if WB_HAS_ALLGATHER
     variant<WB_COLL_ALLGATHER>("allgatherv", "counts_exchanged", "c/allgatherv/counts_exchanged",
                                call_allgatherv_exchanged),
+    variant<WB_COLL_ALLGATHER>("allgatherv", "counts_exchanged_uninit",
+                               "c/allgatherv/counts_exchanged", call_allgatherv_exchanged_uninit),
 #endif
 #if WB_HAS_ALLTOALL
     variant<WB_COLL_ALLTOALL>("alltoall", "vector", "c/alltoall/builtin", call_alltoall),
@@ -341,6 +368,8 @@ extern "C" size_t wb_thinmpi_coll_variants(const wb_coll_variant** table) {
 #if WB_HAS_ALLTOALL
     variant<WB_COLL_ALLTOALL>("alltoallv", "counts_exchanged", "c/alltoallv/counts_exchanged",
                               call_alltoallv_exchanged),
+    variant<WB_COLL_ALLTOALL>("alltoallv", "counts_exchanged_uninit",
+                              "c/alltoallv/counts_exchanged", call_alltoallv_exchanged_uninit),
 #endif
 #if WB_HAS_REDUCE_SCATTER
     variant<WB_COLL_REDUCE_SCATTER_BLOCK>("reduce_scatter_block", "plus",

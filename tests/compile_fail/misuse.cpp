@@ -126,6 +126,9 @@ int main(int argc, char** argv) {
 #elif defined(THINMPI_CF_REDUCE_INIT_TEMPORARY)
   std::vector<int> totals(3);
   auto request = world.allreduce_init(std::vector<int>(3), totals, std::plus<>{});
+#elif defined(THINMPI_CF_VARYING_WRONG_CONTAINER)
+  static_cast<void>(world.alltoallv<std::vector<double>>(std::vector<int>(2), std::vector<int>(2),
+                                                         thinmpi::exchange_counts));
 #else
   // The control: the same kinds of calls, written correctly.
   int x = 0;
@@ -141,6 +144,8 @@ int main(int argc, char** argv) {
   const std::vector<int> ones(static_cast<std::size_t>(world.size()), 1);
   std::vector<int> received(ones.size());
   world.alltoallv(ones, ones, received, ones);
+  using ints = std::vector<int, thinmpi::default_init_allocator<int>>;
+  static_cast<void>(world.alltoallv<ints>(ones, ones, thinmpi::exchange_counts));
   static_cast<void>(world.allreduce(point{}, [](const point& a, const point& b) {
     return point{a.x + b.x, a.y + b.y};
   }));

@@ -105,7 +105,7 @@ struct allgather_state {
 
 /// What iallgatherv(send, exchange_counts) owns: the send payload, this rank's count, and the
 /// result the two stages fill (MPI_Iallgather of the counts, then MPI_Iallgatherv).
-template <class Send>
+template <class Send, class Data>
 struct allgatherv_exchange_state {
   allgatherv_exchange_state(Send&& send_payload, collective_call context, int ranks)
       : send(std::forward<Send>(send_payload)), call(context) {
@@ -116,7 +116,7 @@ struct allgatherv_exchange_state {
   collective_call call;
   int mine = 0;
   bool data_posted = false;
-  varying<element_t<Send>> result{};
+  varying_for<Data, Send> result{};
 
   [[noreturn]] void raise(int rc) const {
     raise_collective(rc, call, std::nullopt, datatype_of<element_t<Send>>());
@@ -138,7 +138,7 @@ struct allgatherv_exchange_state {
       raise(rc);
     }
   }
-  varying<element_t<Send>> take() { return std::move(result); }
+  varying_for<Data, Send> take() { return std::move(result); }
 };
 
 }  // namespace detail
@@ -248,14 +248,15 @@ class collective_allgather {
   ///
   ///     auto all = world.allgatherv(mine, thinmpi::exchange_counts);  // 2 MPI calls
   ///     use(all.data, all.counts, all.displs);
-  template <class Send>
-  [[nodiscard]] varying<detail::element_t<Send>> allgatherv(const Send& send,
-                                                            exchange_counts_t) const {
+  template <class Data = detail::vector_of_elements, class Send>
+  [[nodiscard]] detail::varying_for<Data, Send> allgatherv(const Send& send,
+                                                           exchange_counts_t) const {
     detail::require_sendable<Send>();
+    detail::require_varying_data<Data, detail::element_t<Send>>();
     detail::collective_call call{"MPI_Allgather", comm()};
     const detail::const_buffer out = detail::send_buffer(send);
     detail::check_int_count(call, out.count, out.type);
-    varying<detail::element_t<Send>> result;
+    detail::varying_for<Data, Send> result;
     result.counts.resize(static_cast<std::size_t>(ranks()));
     const int mine = detail::to_int(out.count);
     detail::check_collective(
@@ -321,10 +322,11 @@ class collective_allgather {
   /// Starts an allgatherv that exchanges counts first: MPI_Iallgather of the counts, and, once
   /// they arrive (in whichever wait or test completes that stage), MPI_Iallgatherv. wait()
   /// hands back the thinmpi::varying result.
-  template <class Send>
+  template <class Data = detail::vector_of_elements, class Send>
   [[nodiscard]] auto iallgatherv(Send&& send, exchange_counts_t) const {
     detail::require_sendable<Send>();
-    using state_type = detail::allgatherv_exchange_state<Send>;
+    detail::require_varying_data<Data, detail::element_t<Send>>();
+    using state_type = detail::allgatherv_exchange_state<Send, Data>;
     auto state = std::make_unique<state_type>(
         std::forward<Send>(send), detail::collective_call{"MPI_Iallgather", comm()}, ranks());
     const detail::const_buffer out = detail::send_buffer(state->send.get());

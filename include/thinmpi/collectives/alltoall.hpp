@@ -131,7 +131,7 @@ struct alltoall_state {
 /// What ialltoallv(send, sendcounts, exchange_counts) owns: the send payload, the counts and
 /// displacements, and the result the two stages fill (MPI_Ialltoall of the counts, then
 /// MPI_Ialltoallv).
-template <class Send>
+template <class Send, class Data>
 struct alltoallv_exchange_state {
   alltoallv_exchange_state(Send&& send_payload, collective_call context)
       : send(std::forward<Send>(send_payload)), call(context) {}
@@ -141,7 +141,7 @@ struct alltoallv_exchange_state {
   std::vector<int> send_counts{};
   std::vector<int> send_displs{};
   bool data_posted = false;
-  varying<element_t<Send>> result{};
+  varying_for<Data, Send> result{};
 
   [[noreturn]] void raise(int rc) const {
     raise_collective(rc, call, std::nullopt, datatype_of<element_t<Send>>());
@@ -164,7 +164,7 @@ struct alltoallv_exchange_state {
       raise(rc);
     }
   }
-  varying<element_t<Send>> take() { return std::move(result); }
+  varying_for<Data, Send> take() { return std::move(result); }
 };
 
 }  // namespace detail
@@ -273,11 +273,12 @@ class collective_alltoall {
   /// both sides). Returns the data with the received counts and displacements.
   ///
   ///     auto mine = world.alltoallv(outgoing, counts_to_each, thinmpi::exchange_counts);
-  template <class Send>
-  [[nodiscard]] varying<detail::element_t<Send>> alltoallv(const Send& send,
-                                                           std::span<const int> sendcounts,
-                                                           exchange_counts_t) const {
+  template <class Data = detail::vector_of_elements, class Send>
+  [[nodiscard]] detail::varying_for<Data, Send> alltoallv(const Send& send,
+                                                          std::span<const int> sendcounts,
+                                                          exchange_counts_t) const {
     detail::require_sendable<Send>();
+    detail::require_varying_data<Data, detail::element_t<Send>>();
     detail::collective_call call{"MPI_Alltoall", comm()};
     const detail::const_buffer out = detail::send_buffer(send);
     const int n = ranks();
@@ -286,7 +287,7 @@ class collective_alltoall {
         detail::packed_displacements(call, sendcounts, n, "sendcounts", arrays.send_displs);
     detail::check_room(call, out.count, sent.extent, out.type, "send buffer",
                        "the sum of sendcounts");
-    varying<detail::element_t<Send>> result;
+    detail::varying_for<Data, Send> result;
     result.counts.resize(static_cast<std::size_t>(n));
     detail::check_collective(MPI_Alltoall(arrays.send_counts.data(), 1, MPI_INT,
                                           result.counts.data(), 1, MPI_INT, comm()),
@@ -355,11 +356,12 @@ class collective_alltoall {
   /// Starts an alltoallv that exchanges counts first: MPI_Ialltoall of the counts, and, once
   /// they arrive (in whichever wait or test completes that stage), MPI_Ialltoallv. wait() hands
   /// back the thinmpi::varying result.
-  template <class Send>
+  template <class Data = detail::vector_of_elements, class Send>
   [[nodiscard]] auto ialltoallv(Send&& send, std::span<const int> sendcounts,
                                 exchange_counts_t) const {
     detail::require_sendable<Send>();
-    using state_type = detail::alltoallv_exchange_state<Send>;
+    detail::require_varying_data<Data, detail::element_t<Send>>();
+    using state_type = detail::alltoallv_exchange_state<Send, Data>;
     auto state = std::make_unique<state_type>(std::forward<Send>(send),
                                               detail::collective_call{"MPI_Ialltoall", comm()});
     const detail::const_buffer out = detail::send_buffer(state->send.get());

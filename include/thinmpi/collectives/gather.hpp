@@ -153,15 +153,16 @@ class collective_gather {
   /// gatherv() where only each rank knows its own count: the counts go to the root first (one
   /// MPI_Gather of an int), then the blocks (one MPI_Gatherv). The root gets the data with each
   /// rank's count and displacement, to reuse; other ranks get nothing.
-  template <class Send>
-  [[nodiscard]] std::optional<varying<detail::element_t<Send>>> gatherv(const Send& send, int root,
-                                                                        exchange_counts_t) const {
+  template <class Data = detail::vector_of_elements, class Send>
+  [[nodiscard]] std::optional<detail::varying_for<Data, Send>> gatherv(const Send& send, int root,
+                                                                       exchange_counts_t) const {
     detail::require_sendable<Send>();
+    detail::require_varying_data<Data, detail::element_t<Send>>();
     const detail::const_buffer out = detail::send_buffer(send);
     const detail::collective_call call{"MPI_Gather", comm(), root};
     detail::check_int_count(call, out.count, out.type);
     const int mine = detail::to_int(out.count);
-    std::optional<varying<detail::element_t<Send>>> result;
+    std::optional<detail::varying_for<Data, Send>> result;
     const bool is_root = detail::rank_in(comm()) == root;
     if (is_root) result.emplace().counts.resize(static_cast<std::size_t>(detail::size_of(comm())));
     detail::check_collective(

@@ -99,11 +99,11 @@ class collective_scatter {
   /// scatterv() where only the root knows the counts: they are scattered first (one
   /// MPI_Scatter of an int), then the blocks, packed in rank order in `send` (one
   /// MPI_Scatterv). Every rank gets a new vector of its block.
-  template <class Send>
-  [[nodiscard]] std::vector<detail::element_t<Send>> scatterv(const Send& send,
-                                                              std::span<const int> counts, int root,
-                                                              exchange_counts_t) const {
+  template <class Data = detail::vector_of_elements, class Send>
+  [[nodiscard]] detail::varying_data_t<Data, detail::element_t<Send>> scatterv(
+      const Send& send, std::span<const int> counts, int root, exchange_counts_t) const {
     detail::require_sendable<Send>();
+    detail::require_varying_data<Data, detail::element_t<Send>>();
     const detail::collective_call call{"MPI_Scatter", comm(), root};
     const bool is_root = detail::rank_in(comm()) == root;
     std::vector<int> displs;
@@ -116,7 +116,8 @@ class collective_scatter {
     detail::check_collective(
         MPI_Scatter(is_root ? counts.data() : nullptr, 1, MPI_INT, &mine, 1, MPI_INT, root, comm()),
         call, 1, MPI_INT);
-    std::vector<detail::element_t<Send>> block(static_cast<std::size_t>(mine));
+    detail::varying_data_t<Data, detail::element_t<Send>> block;
+    block.resize(static_cast<std::size_t>(mine));
     scatterv(send, counts, displs, block, root);
     return block;
   }
