@@ -83,6 +83,14 @@ consteval void require_sendable() {
   using U = std::remove_cvref_t<P>;
   if constexpr (payload<U>) {
     return;
+  } else if constexpr (requires { typename U::thinmpi_serialized_value; }) {
+    static_assert(dependent_false<U>,
+                  "thinmpi: thinmpi::serialized(x) goes through send/isend/sendrecv, "
+                  "recv<thinmpi::serialized<T>>(), and the collectives that exchange its byte "
+                  "counts first: pass thinmpi::exchange_counts, as in bcast(s, root, "
+                  "exchange_counts), gatherv(s, root, exchange_counts), allgatherv(s, "
+                  "exchange_counts), scatterv(s, root, exchange_counts), alltoallv(s, "
+                  "exchange_counts)");
   } else if constexpr (std::ranges::range<U> && !std::ranges::contiguous_range<U>) {
     static_assert(dependent_false<U>,
                   "thinmpi cannot send this range: its elements are not contiguous in memory "

@@ -129,8 +129,19 @@ int main(int argc, char** argv) {
 #elif defined(THINMPI_CF_VARYING_WRONG_CONTAINER)
   static_cast<void>(world.alltoallv<std::vector<double>>(std::vector<int>(2), std::vector<int>(2),
                                                          thinmpi::exchange_counts));
+#elif defined(THINMPI_CF_SERIALIZED_WITHOUT_EXCHANGE_COUNTS)
+  const std::vector<std::string> names(2);
+  static_cast<void>(world.allgather(thinmpi::serialized(names)));
+#elif defined(THINMPI_CF_SERIALIZED_BCAST_INTO_CONST)
+  const std::vector<std::string> names(2);
+  world.bcast(thinmpi::serialized(names), 0, thinmpi::exchange_counts);
+#elif defined(THINMPI_CF_SERIALIZED_SCATTER_OF_ONE_VALUE)
+  static_cast<void>(world.scatterv(thinmpi::serialized(42), 0, thinmpi::exchange_counts));
 #else
   // The control: the same kinds of calls, written correctly.
+  std::vector<std::string> names(2);
+  world.bcast(thinmpi::serialized(names), 0, thinmpi::exchange_counts);
+  static_cast<void>(world.allgatherv(thinmpi::serialized(names), thinmpi::exchange_counts));
   int x = 0;
   auto pointer_sent = world.isend(std::span(&x, 1), world.rank(), 0);
   world.recv(x, world.rank(), 0);

@@ -23,6 +23,7 @@
 #include "thinmpi/detail/large_count.hpp"
 #include "thinmpi/detail/mpi.hpp"
 #include "thinmpi/detail/persistent_calls.hpp"
+#include "thinmpi/detail/serialized_hook.hpp"
 #include "thinmpi/detail/v_calls.hpp"
 #include "thinmpi/persistent_request.hpp"
 
@@ -270,6 +271,16 @@ class collective_allgather {
                                   result.counts.data(), result.displs.data(), out.type, comm());
     detail::check_collective(rc, call, out.count, out.type);
     return result;
+  }
+  /// Every rank's serialized value (serialization/serialized.hpp), in rank order: 2 MPI calls,
+  /// an MPI_Allgather of the byte counts (one int each) and an MPI_Allgatherv of the bytes, then
+  /// one decode per rank.
+  ///
+  ///     std::vector<std::string> all =
+  ///         world.allgatherv(thinmpi::serialized(mine), thinmpi::exchange_counts);
+  template <detail::serialized_payload Payload>
+  [[nodiscard]] auto allgatherv(const Payload& payload, exchange_counts_t) const {
+    return Payload::allgatherv(static_cast<const Comm&>(*this), payload);
   }
 
   /// Starts an allgather (MPI_Iallgather). A named `send` or `into` is borrowed and must

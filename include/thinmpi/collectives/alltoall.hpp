@@ -25,6 +25,7 @@
 #include "thinmpi/detail/large_count.hpp"
 #include "thinmpi/detail/mpi.hpp"
 #include "thinmpi/detail/persistent_calls.hpp"
+#include "thinmpi/detail/serialized_hook.hpp"
 #include "thinmpi/detail/v_calls.hpp"
 #include "thinmpi/persistent_request.hpp"
 
@@ -303,6 +304,16 @@ class collective_alltoall {
     const int rc = detail::alltoallv_call(out, in, arrays, sent, received, call);
     detail::check_collective(rc, call, out.count, out.type);
     return result;
+  }
+  /// Exchanges serialized values (serialization/serialized.hpp): `values` holds size() values,
+  /// values[d] for rank d. 2 MPI calls, an MPI_Alltoall of the byte counts and an
+  /// MPI_Alltoallv of the bytes; returns what each rank sent this one, in rank order (one
+  /// decode per rank).
+  ///
+  ///     auto inbox = world.alltoallv(thinmpi::serialized(outbox), thinmpi::exchange_counts);
+  template <detail::serialized_payload Payload>
+  [[nodiscard]] auto alltoallv(const Payload& values, exchange_counts_t) const {
+    return Payload::alltoallv(static_cast<const Comm&>(*this), values);
   }
 
   /// Starts an alltoall (MPI_Ialltoall). A named `send` or `into` is borrowed and must outlive

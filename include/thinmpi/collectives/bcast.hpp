@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <memory>
 #include <ranges>
+#include <type_traits>
 #include <utility>
 
 #include "thinmpi/collective_request.hpp"
@@ -18,6 +19,7 @@
 #include "thinmpi/detail/large_count.hpp"
 #include "thinmpi/detail/mpi.hpp"
 #include "thinmpi/detail/persistent_calls.hpp"
+#include "thinmpi/detail/serialized_hook.hpp"
 #include "thinmpi/persistent_request.hpp"
 
 namespace thinmpi {
@@ -58,6 +60,15 @@ class collective_bcast {
                              {"MPI_Bcast", comm(), root}, 1, MPI_UNSIGNED_LONG_LONG);
     container.resize(static_cast<std::size_t>(size));
     bcast(container, root);
+  }
+  /// Broadcasts a serialized value (serialization/serialized.hpp): 2 MPI calls, an MPI_Bcast of
+  /// its byte size and an MPI_Bcast of the bytes (any size). The root encodes x once; every other
+  /// rank allocates the bytes and decodes them into its x (a named, non-const object).
+  ///
+  ///     world.bcast(thinmpi::serialized(config), 0, thinmpi::exchange_counts);
+  template <detail::serialized_payload Payload>
+  void bcast(Payload&& payload, int root, exchange_counts_t) const {
+    std::remove_cvref_t<Payload>::bcast(static_cast<const Comm&>(*this), payload, root);
   }
   /// Starts a broadcast (MPI_Ibcast). A named buffer or a view is borrowed and must outlive the
   /// request; a buffer moved in is owned by the request and handed back by wait().

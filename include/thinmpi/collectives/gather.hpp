@@ -21,6 +21,7 @@
 #include "thinmpi/detail/displacements.hpp"
 #include "thinmpi/detail/large_count.hpp"
 #include "thinmpi/detail/mpi.hpp"
+#include "thinmpi/detail/serialized_hook.hpp"
 #include "thinmpi/detail/v_calls.hpp"
 
 namespace thinmpi {
@@ -180,6 +181,15 @@ class collective_gather {
       gatherv(send, nothing, {}, {}, root);
     }
     return result;
+  }
+  /// Gathers serialized values (serialization/serialized.hpp) to the root: 2 MPI calls, an
+  /// MPI_Gather of each rank's byte count (one int) and an MPI_Gatherv of the bytes. The root
+  /// gets every rank's value in rank order (one decode per rank); other ranks get nothing.
+  ///
+  ///     if (auto all = world.gatherv(thinmpi::serialized(mine), 0, thinmpi::exchange_counts))
+  template <detail::serialized_payload Payload>
+  [[nodiscard]] auto gatherv(const Payload& payload, int root, exchange_counts_t) const {
+    return Payload::gatherv(static_cast<const Comm&>(*this), payload, root);
   }
 
   /// Starts gather() into a new vector on the root (MPI_Igather); `send` is borrowed and must

@@ -20,6 +20,7 @@
 #include "thinmpi/detail/displacements.hpp"
 #include "thinmpi/detail/large_count.hpp"
 #include "thinmpi/detail/mpi.hpp"
+#include "thinmpi/detail/serialized_hook.hpp"
 #include "thinmpi/detail/v_calls.hpp"
 
 namespace thinmpi {
@@ -120,6 +121,15 @@ class collective_scatter {
     block.resize(static_cast<std::size_t>(mine));
     scatterv(send, counts, displs, block, root);
     return block;
+  }
+  /// Scatters serialized values (serialization/serialized.hpp): the root's `values` (size()
+  /// values, read on the root only) go one to each rank in 2 MPI calls, an MPI_Scatter of the
+  /// byte counts and an MPI_Scatterv of the bytes; each rank decodes and returns its own.
+  ///
+  ///     task mine = world.scatterv(thinmpi::serialized(tasks), 0, thinmpi::exchange_counts);
+  template <detail::serialized_payload Payload>
+  [[nodiscard]] auto scatterv(const Payload& values, int root, exchange_counts_t) const {
+    return Payload::scatterv(static_cast<const Comm&>(*this), values, root);
   }
 
   /// Starts scatter() into `into` (MPI_Iscatter). Named buffers are borrowed and must outlive

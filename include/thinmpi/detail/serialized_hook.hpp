@@ -1,16 +1,25 @@
 #pragma once
 /// \file
-/// The hook through which the point-to-point families accept an explicitly serialized payload
-/// (thinmpi::serialized<T>, serialization/serialized.hpp) without knowing how it is encoded.
+/// The hook through which the point-to-point and collective families accept an explicitly
+/// serialized payload (thinmpi::serialized<T>, serialization/serialized.hpp) without knowing how
+/// it is encoded.
 ///
 /// A serialized payload type P names `P::thinmpi_serialized_value` (what a receive of P
-/// returns) and gives
+/// returns) and gives, for point-to-point,
 ///   wire_bytes encode() const                          the bytes to send (one allocation)
 ///   static value receive(MPI_Comm, int src, int tag, MPI_Status&)   MPI_Mprobe + MPI_Mrecv +
 ///   decode P::receive_request, constructible from (MPI_Comm, int src, int tag)    for irecv<P>()
 ///   static value exchange(MPI_Comm, const W& wire, int dest, int send_tag, int src, int recv_tag,
 ///                         MPI_Status&)                 for sendrecv<P>()
-/// The families test serialized_payload with `if constexpr`; everything else is P's.
+/// and, for the collectives that exchange byte counts first (each family's overload taking
+/// thinmpi::exchange_counts; Comm is the communicator, whose own calls move the counts and bytes),
+///   static void bcast(const Comm&, const P&, int root)              the root's value into P's
+///   static optional<vector<value>> gatherv(const Comm&, const P&, int root)      on the root
+///   static vector<value> allgatherv(const Comm&, const P&)
+///   static element scatterv(const Comm&, const P&, int root)        value: one element per rank
+///   static vector<element> alltoallv(const Comm&, const P&)         value: one element per rank
+/// The families test serialized_payload with `if constexpr` or a constraint; everything else is
+/// P's.
 
 #include <cstddef>
 #include <type_traits>

@@ -21,6 +21,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <span>
 #include <string>
 #include <string_view>
 #include <tuple>
@@ -453,6 +454,41 @@ void read(byte_reader& in, T& value) {
     read_alternative(in, value, index);
   } else {
     for_fields(value, [&in](auto&... fields) { (read(in, fields), ...); });
+  }
+}
+
+/// value's encoding in a new Bytes (a std::vector of std::byte): one size pass, one allocation,
+/// one copy pass.
+template <class Bytes, class T>
+Bytes encode(const T& value) {
+  Bytes bytes;
+  bytes.resize(wire_size(value));
+  byte_writer out(bytes.data());
+  write(out, value);
+  return bytes;
+}
+
+/// Decodes bytes as a T; throws decode_failure (without MPI context) when they are not one.
+template <class T>
+T decode_or_fail(std::span<const std::byte> bytes) {
+  static_cast<void>(static_cast<std::size_t (*)(const T&)>(&wire_size<T>));  // its diagnostics
+  byte_reader in(bytes.data(), bytes.size());
+  T value{};
+  read(in, value);
+  if (in.left() != 0) [[unlikely]] {
+    in.fail(spelled_name<T>(), std::to_string(in.left()) + " bytes left over after the value");
+  }
+  return value;
+}
+
+/// Decodes bytes as a T; a failure is a serialization_error with the context of `site` (the
+/// receive or the collective block the bytes came from).
+template <class T>
+T decode_in(std::span<const std::byte> bytes, const error_site& site) {
+  try {
+    return decode_or_fail<T>(bytes);
+  } catch (const decode_failure& failure) {
+    raise_decode(failure, spelled_name<T>(), site);
   }
 }
 

@@ -14,6 +14,7 @@
 #include <span>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 #include "thinmpi/detail/buffers.hpp"
 #include "thinmpi/detail/mpi.hpp"
@@ -24,6 +25,7 @@
 #include "thinmpi/p2p/recv.hpp"
 #include "thinmpi/request.hpp"
 #include "thinmpi/serialization/codec.hpp"
+#include "thinmpi/serialization/collectives.hpp"
 #include "thinmpi/serialization/wire.hpp"
 #include "thinmpi/status.hpp"
 
@@ -44,41 +46,19 @@ template <class T>
 ///     thinmpi::serialized_bytes bytes = thinmpi::to_bytes(std::map<int, std::string>{{1, "a"}});
 template <class T>
 [[nodiscard]] serialized_bytes to_bytes(const T& value) {
-  serialized_bytes bytes;
-  bytes.resize(detail::serial::wire_size(value));
-  detail::serial::byte_writer out(bytes.data());
-  detail::serial::write(out, value);
-  return bytes;
+  return detail::serial::encode<serialized_bytes>(value);
 }
 
 namespace detail::serial {
 
-/// Decodes bytes as a T; throws decode_failure (without MPI context) when they are not one.
-template <class T>
-T decode_or_fail(std::span<const std::byte> bytes) {
-  static_cast<void>(static_cast<std::size_t (*)(const T&)>(&wire_size<T>));  // its diagnostics
-  byte_reader in(bytes.data(), bytes.size());
-  T value{};
-  read(in, value);
-  if (in.left() != 0) [[unlikely]] {
-    in.fail(spelled_name<T>(), std::to_string(in.left()) + " bytes left over after the value");
-  }
-  return value;
-}
-
 /// Decodes a received message as T, naming the receive in the error.
 template <class T>
 T decode_received(std::span<const std::byte> bytes, MPI_Comm comm, const MPI_Status& raw) {
-  try {
-    return decode_or_fail<T>(bytes);
-  } catch (const decode_failure& failure) {
-    raise_decode(failure, spelled_name<T>(),
-                 {.operation = "thinmpi::decode",
-                  .comm = comm,
-                  .peer_role = "source",
-                  .peer = raw.MPI_SOURCE,
-                  .tag = raw.MPI_TAG});
-  }
+  return decode_in<T>(bytes, {.operation = "thinmpi::decode",
+                              .comm = comm,
+                              .peer_role = "source",
+                              .peer = raw.MPI_SOURCE,
+                              .tag = raw.MPI_TAG});
 }
 
 }  // namespace detail::serial
@@ -89,12 +69,7 @@ T decode_received(std::span<const std::byte> bytes, MPI_Comm comm, const MPI_Sta
 /// being decoded and the byte offset.
 template <class T>
 [[nodiscard]] T from_bytes(std::span<const std::byte> bytes) {
-  try {
-    return detail::serial::decode_or_fail<T>(bytes);
-  } catch (const detail::serial::decode_failure& failure) {
-    detail::serial::raise_decode(failure, detail::serial::spelled_name<T>(),
-                                 {.operation = "thinmpi::from_bytes"});
-  }
+  return detail::serial::decode_in<T>(bytes, {.operation = "thinmpi::from_bytes"});
 }
 
 template <class T>
@@ -102,10 +77,12 @@ class serialized_request;
 
 /// A value sent or received as its encoded bytes, one message: the explicit form for types that
 /// have no MPI datatype. `serialized(x)` refers to x (or holds a temporary moved in);
-/// `recv<serialized<T>>()` returns the T.
+/// `recv<serialized<T>>()` returns the T. In a collective it exchanges the byte counts first,
+/// which thinmpi::exchange_counts says (serialization/collectives.hpp).
 ///
 ///     world.send(thinmpi::serialized(table), 1, 0);
 ///     std::map<int, std::string> table = world.recv<thinmpi::serialized<decltype(table)>>(0, 0);
+///     world.bcast(thinmpi::serialized(table), 0, thinmpi::exchange_counts);
 template <class T>
 class serialized {
  public:
@@ -146,13 +123,54 @@ class serialized {
     return value;
   }
 
+  /// bcast(serialized(x), root, exchange_counts): MPI_Bcast of the byte size, MPI_Bcast of the
+  /// bytes; x on the other ranks becomes the root's x (decoded once).
+  template <class Comm>
+  static void bcast(const Comm& comm, const serialized& payload, int root) {
+    static_assert(std::is_lvalue_reference_v<T> && !std::is_const_v<std::remove_reference_t<T>>,
+                  "thinmpi: bcast of thinmpi::serialized(x) writes the root's value into x on the "
+                  "other ranks: pass a named, non-const x");
+    detail::serial::bcast_value(comm, payload.value_, root);
+  }
+  /// gatherv(serialized(x), root, exchange_counts): MPI_Gather of the byte counts,
+  /// MPI_Gatherv of the bytes; every rank's x, in rank order, on the root only.
+  template <class Comm>
+  static std::optional<std::vector<thinmpi_serialized_value>> gatherv(const Comm& comm,
+                                                                      const serialized& payload,
+                                                                      int root) {
+    return detail::serial::gather_values(comm, payload.value(), root);
+  }
+  /// allgatherv(serialized(x), exchange_counts): MPI_Allgather of the byte counts,
+  /// MPI_Allgatherv of the bytes; every rank's x, in rank order.
+  template <class Comm>
+  static std::vector<thinmpi_serialized_value> allgatherv(const Comm& comm,
+                                                          const serialized& payload) {
+    return detail::serial::allgather_values(comm, payload.value());
+  }
+  /// scatterv(serialized(values), root, exchange_counts): MPI_Scatter of the byte counts,
+  /// MPI_Scatterv of the bytes; rank r gets the root's values[r].
+  template <class Comm>
+  static auto scatterv(const Comm& comm, const serialized& payload, int root) {
+    detail::serial::require_one_per_rank<thinmpi_serialized_value>();
+    return detail::serial::scatter_values(comm, payload.value(), root);
+  }
+  /// alltoallv(serialized(values), exchange_counts): MPI_Alltoall of the byte counts,
+  /// MPI_Alltoallv of the bytes; values[d] goes to rank d, and the result holds what each rank
+  /// sent this one, in rank order.
+  template <class Comm>
+  static auto alltoallv(const Comm& comm, const serialized& payload) {
+    detail::serial::require_one_per_rank<thinmpi_serialized_value>();
+    return detail::serial::alltoall_values(comm, payload.value());
+  }
+
  private:
   T value_;
 };
 
-/// serialized(x) of a named x refers to it; of a temporary, holds it.
+/// serialized(x) of a named x refers to it (a collective that receives into it, bcast, may
+/// write it); of a temporary, holds it.
 template <class T>
-serialized(T&) -> serialized<const T&>;
+serialized(T&) -> serialized<T&>;
 template <class T>
 serialized(T&&) -> serialized<T>;
 
