@@ -21,6 +21,30 @@ def find_builds(setup, options):
             found.append((None, f"{mpi}-{compiler}: thinmpi: {coll['thinmpi_missing_reason']}"))
         if not coll.get("boost"):
             found.append((None, f"{mpi}-{compiler}: Boost.MPI: not in this build"))
+    if options.api is None or "mpi4py" in options.api:
+        found += _mpi4py_builds(setup, options)
+    return found
+
+
+def _mpi4py_builds(setup, options):
+    """The mpi4py collectives kernel of each MPI whose mpi4py the point-to-point setup found
+    (Debian's links Open MPI only), with the C baselines of that MPI's first preset; the reason
+    for each MPI without one."""
+    found = []
+    for mpi in dict.fromkeys(m for m, _ in setup.manifests):
+        launcher = setup.launchers.get((mpi, "python"))
+        if launcher is None:
+            reasons = [m["reason"] for m in setup.missing
+                       if (m["mpi"], m["compiler"], m["api"]) == (mpi, "python", "mpi4py")]
+            found.append((None, f"{mpi}: mpi4py: " + (reasons[0] if reasons else "not found")))
+            continue
+        compiler = sorted(k for m, k in setup.manifests if m == mpi)[0]
+        coll = collectives.read_manifest(Path(options.build_prefix + f"{mpi}-{compiler}")) or {}
+        build = collectives.mpi4py_build(mpi, launcher.program[0], launcher.env, coll) \
+            if coll else None
+        found.append((build, None) if build else
+                     (None, f"{mpi}: mpi4py: the {mpi}-{compiler} libwb_ckernels has no C "
+                      "collectives (rebuild the kernels)"))
     return found
 
 
@@ -49,7 +73,7 @@ def run(setup, options, mode):
     for build, why in find_builds(setup, options):
         if build is None:
             part["missing"].append(why)
-        elif options.compiler is None or build.compiler in options.compiler:
+        elif options.compiler is None or build.compiler in (*options.compiler, "python"):
             jobs += collectives.jobs_for(build, mode, options.sizes, options.api)
     reps = collectives.COUNTS[mode].reps
     for number, job in enumerate(jobs, 1):

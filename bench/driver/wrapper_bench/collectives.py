@@ -18,6 +18,7 @@ from .audit import calls_per_message
 from .detect import binding_flags, json_lines, read_json
 from .runner import ROOT_ENV
 
+MPI4PY_KERNEL = Path(__file__).resolve().parents[3] / "bench" / "kernels" / "mpi4py_coll.py"
 RANKS = (2, 4)
 COLL_BYTES = (4, 32, 256, 4096, 65536, 1048576)
 PROGRAM_COUNTS = (4096, 65536)  # elements per rank of the programs (sample sort, BFS)
@@ -88,6 +89,29 @@ def harness_build(mpi, compiler, manifest):
                             timeout=60)
     return CollBuild(mpi, compiler, manifest["mpiexec"], [manifest["harness"]],
                      json_lines(listed.stdout), manifest.get("audit_library", ""))
+
+
+def with_c_baselines(variants):
+    """The C baselines that `variants` name (as --list records, first), then `variants`: the
+    mpi4py kernel runs its C baselines from libwb_ckernels in the same process."""
+    baselines = dict.fromkeys(v["baseline"] for v in variants if v.get("baseline"))
+    return [{"variant": name, "api": "c", "op": name.split("/")[1], "form": name.split("/")[2],
+             "baseline": None, "program": False} for name in baselines] + list(variants)
+
+
+def mpi4py_build(mpi, python, env, manifest, kernel=MPI4PY_KERNEL):
+    """A CollBuild of the mpi4py collectives kernel: `python` (whose mpi4py links `mpi`, found by
+    the point-to-point suite, with its environment) and the C baselines of the preset whose
+    wb_coll.json is `manifest`; None when that preset's libwb_ckernels has no collectives."""
+    library = manifest.get("c_kernels_library")
+    if not library:
+        return None
+    listed = subprocess.run([python, str(kernel), "--list"], capture_output=True, text=True,
+                            timeout=60, env=dict(os.environ, **env))
+    return CollBuild(mpi, "python", manifest["mpiexec"],
+                     [python, str(kernel), "--c-kernels", library],
+                     with_c_baselines(json_lines(listed.stdout)),
+                     manifest.get("audit_library", ""), dict(env))
 
 
 def _kept(build, api_filter):
