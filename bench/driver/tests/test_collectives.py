@@ -204,5 +204,38 @@ class Mpi4pyBuilds(unittest.TestCase):
         self.assertEqual(found[1], (None, "mpich: mpi4py: Debian's mpi4py links Open MPI"))
 
 
+class Oversubscribed(unittest.TestCase):
+    def jobs(self):
+        """A harness with wb_coll's 26 collective variants and its programs, on MPICH."""
+        many = [{"variant": f"c/op{k}/form", "api": "c", "program": False} for k in range(26)]
+        harness = collectives.CollBuild("mpich", "gcc", "mpiexec.mpich", ["/x/wb_coll"],
+                                        many + VARIANTS[-1:], "/x/libwb_audit.so")
+        return collectives.jobs_for(harness, "quick", sizes=(4,))
+
+    def test_a_slow_probe_cuts_the_calls_of_4_rank_launches_only(self):
+        timed = [j for j in self.jobs() if not j.audit]
+        four = next(j for j in timed if j.ranks == 4 and not collectives.is_program_job(j))
+        self.assertGreater(collectives.launch_seconds(four, 19000.0), 500)
+        cut = collectives.fit_to_budget(four, 19000.0)
+        self.assertLessEqual(collectives.launch_seconds(cut, 19000.0),
+                             collectives.LAUNCH_BUDGET_S)
+        self.assertGreaterEqual(cut.iterations, collectives.MIN_CALLS)
+        self.assertIs(collectives.fit_to_budget(four, 100.0), four)
+
+    def test_the_report_says_why_and_by_how_much(self):
+        part = {"notes": []}
+        original = coll_suite._probe
+        coll_suite._probe = lambda build, ranks: 19000.0
+        try:
+            fitted = coll_suite.fit_oversubscribed(self.jobs(), part)
+        finally:
+            coll_suite._probe = original
+        by_ranks = {(j.ranks, j.audit, collectives.is_program_job(j)): j for j in fitted}
+        self.assertEqual(by_ranks[(2, False, False)].iterations, 500 * 2)
+        self.assertLess(by_ranks[(4, False, False)].iterations, 500)
+        self.assertEqual(len(part["notes"]), 1)
+        self.assertIn("19.0 ms", part["notes"][0])
+
+
 if __name__ == "__main__":
     unittest.main()
