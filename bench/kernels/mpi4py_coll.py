@@ -13,11 +13,14 @@ the average of its calls, a block's figure the slowest rank's. Audit mode runs K
 variant in an MPI_Pcontrol(2) window labelled by WB_AUDIT_LABEL (libwb_audit).
 """
 
-import argparse
 import ctypes
 import json
 import os
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import mpi4py_harness  # noqa: E402  (next to this file)
+from mpi4py_harness import thread_level  # noqa: E402
 
 ELEMENT_BYTES = 4
 
@@ -116,11 +119,8 @@ class Allreduce(Buffer):
         self.comm.Allreduce(self.send, self.received, op=MPI.SUM)
 
 
-class AllreduceUserOp(Allreduce):
-    """The sum in a Python function made an MPI_Op (MPI.Op.Create), against the same sum in a C
-    MPI_User_function: mpi4py calls back into Python for each reduction step."""
-
-    form, baseline = "user_op", "c/allreduce/user_fn"
+class UserOp:
+    """Mixin: the sum of add_ints made an MPI_Op (MPI.Op.Create), freed by close()."""
 
     def __init__(self, comm, count):
         from mpi4py import MPI
@@ -128,11 +128,18 @@ class AllreduceUserOp(Allreduce):
         super().__init__(comm, count)
         self.user_op = MPI.Op.Create(add_ints, commute=True)
 
-    def call(self):
-        self.comm.Allreduce(self.send, self.received, op=self.user_op)
-
     def close(self):
         self.user_op.Free()
+
+
+class AllreduceUserOp(UserOp, Allreduce):
+    """The sum in a Python function made an MPI_Op, against the same sum in a C
+    MPI_User_function: mpi4py calls back into Python for each reduction step."""
+
+    form, baseline = "user_op", "c/allreduce/user_fn"
+
+    def call(self):
+        self.comm.Allreduce(self.send, self.received, op=self.user_op)
 
 
 class Allgather(Buffer):
@@ -211,23 +218,13 @@ class BcastObject(PythonObject):
         self.received = self.comm.bcast(self.send if self.rank == 0 else None, root=0)
 
 
-class AllreduceObject(PythonObject):
-    """comm.allreduce of a list with an element-wise sum (an MPI.Op.Create'd Python function:
-    MPI.SUM on lists would concatenate them)."""
+class AllreduceObject(UserOp, PythonObject):
+    """comm.allreduce of a list with an element-wise sum (MPI.SUM would concatenate lists)."""
 
     op, baseline, kind = "allreduce", "c/allreduce/sum", "allreduce"
 
-    def __init__(self, comm, count):
-        from mpi4py import MPI
-
-        super().__init__(comm, count)
-        self.user_op = MPI.Op.Create(add_ints, commute=True)
-
     def call(self):
         self.received = self.comm.allreduce(self.send, op=self.user_op)
-
-    def close(self):
-        self.user_op.Free()
 
 
 class AllgatherObject(PythonObject):
@@ -379,44 +376,19 @@ def run_blocks(variants, comm, options):
 
 def run_audit(variants, comm, options):
     """K calls of each variant inside an MPI_Pcontrol(2) window labelled by WB_AUDIT_LABEL."""
-    from mpi4py import MPI
-
     records = []
     for variant in variants:
         calls(variant, options.warmup)
-        os.environ["WB_AUDIT_LABEL"] = variant.name()
-        comm.Barrier()
-        MPI.Pcontrol(2)
-        calls(variant, options.audit)
-        MPI.Pcontrol(0)
-        comm.Barrier()
+        mpi4py_harness.audited(comm, variant.name(), lambda: calls(variant, options.audit))
         record = record_head(variant, comm, options)
         record.update(audit_calls=options.audit, verified=all_verified(variant, comm))
         records.append(record)
     return records
 
 
-def thread_level():
-    """The thread level mpi4py initialized MPI with (it asks for MPI_THREAD_MULTIPLE)."""
-    from mpi4py import MPI
-
-    names = {MPI.THREAD_SINGLE: "single", MPI.THREAD_FUNNELED: "funneled",
-             MPI.THREAD_SERIALIZED: "serialized", MPI.THREAD_MULTIPLE: "multiple"}
-    return names.get(MPI.Query_thread(), "unknown")
-
-
 def parse(argv):
     """wb_coll's options (and --c-kernels)."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--list", action="store_true")
-    parser.add_argument("--variants", default=",".join(PYTHON_VARIANTS))
-    parser.add_argument("--count", type=int, default=1)
-    parser.add_argument("--iterations", type=int, default=1000)
-    parser.add_argument("--warmup", type=int, default=100)
-    parser.add_argument("--blocks", type=int, default=10)
-    parser.add_argument("--audit", type=int, default=0)
-    parser.add_argument("--c-kernels", help="path of libwb_ckernels.so (the C baselines)")
-    return parser.parse_args(argv)
+    return mpi4py_harness.parser(__doc__, ",".join(PYTHON_VARIANTS), 1000, 100).parse_args(argv)
 
 
 def main(argv):
@@ -434,13 +406,7 @@ def main(argv):
     variants = [make_variant(name, comm, options.count, options.c_kernels)
                 for name in options.variants.split(",")]
     run = run_audit if options.audit > 0 else run_blocks
-    records = run(variants, comm, options)
-    for variant in variants:
-        getattr(variant, "close", lambda: None)()
-    if comm.Get_rank() == 0:
-        for record in records:
-            print(json.dumps(record), flush=True)
-    return 0 if all(record["verified"] for record in records) else 3
+    return mpi4py_harness.finish(variants, run(variants, comm, options), comm)
 
 
 if __name__ == "__main__":
