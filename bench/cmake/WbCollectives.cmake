@@ -2,21 +2,32 @@
 # harness, whose Boost.MPI and warning targets it reuses):
 #   wb_coll        the collectives harness: C, Boost.MPI and thinmpi collective variants and the
 #                  programs (sample sort, BFS) in one binary, run at any number of ranks
+#   libwb_ckernels gains the C collective variants (coll_bridge.c), which the mpi4py collectives
+#                  kernel (mpi4py_coll.py) runs through ctypes as its same-process baseline
 #   wb_coll.json   what the driver needs to know about it
 #
 # thinmpi's collectives land in their own branches: kernels/thinmpi_coll.cpp (and the thinmpi
 # programs) join the harness when they compile against this tree; the reason is recorded when not.
 
-add_library(wb_c_coll OBJECT kernels/c_coll.c kernels/coll_check.c programs/sample_sort.c
-                             programs/bfs.c programs/allgatherv.c programs/local_sort.cpp)
+add_library(
+  wb_c_coll OBJECT kernels/c_coll.c kernels/coll_check.c kernels/coll_timing.c
+                   programs/sample_sort.c programs/bfs.c programs/allgatherv.c
+                   programs/local_sort.cpp)
 set_target_properties(wb_c_coll PROPERTIES C_STANDARD 11 POSITION_INDEPENDENT_CODE ON)
 target_include_directories(wb_c_coll PUBLIC kernels programs)
 target_compile_options(wb_c_coll PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra -Werror>)
 target_link_libraries(wb_c_coll PUBLIC MPI::MPI_C PRIVATE wb_c_warnings)
+# local_sort.cpp includes mpi.h: without this Open MPI's C++ bindings would need libmpi_cxx.
+target_compile_definitions(wb_c_coll PRIVATE OMPI_SKIP_MPICXX=1 MPICH_SKIP_MPICXX=1)
 
 add_executable(wb_coll kernels/coll_harness.c kernels/harness_json.c kernels/cxx_info.cpp)
 set_target_properties(wb_coll PROPERTIES C_STANDARD 11 LINKER_LANGUAGE CXX)
 target_link_libraries(wb_coll PRIVATE wb_c_coll MPI::MPI_C wb_c_warnings)
+
+# The C collective variants in libwb_ckernels too, for the mpi4py collectives kernel (ctypes).
+target_sources(wb_ckernels PRIVATE kernels/coll_bridge.c)
+target_link_libraries(wb_ckernels PRIVATE wb_c_coll)
+set_target_properties(wb_ckernels PROPERTIES LINKER_LANGUAGE CXX)
 
 set(WB_COLL_BOOST false)
 if(WB_BOOST_MPI)
@@ -76,6 +87,7 @@ file(
   \"mpiexec\": \"${MPIEXEC_EXECUTABLE}\",
   \"harness\": \"$<TARGET_FILE:wb_coll>\",
   \"audit_library\": \"$<TARGET_FILE:wb_audit>\",
+  \"c_kernels_library\": \"$<TARGET_FILE:wb_ckernels>\",
   \"boost\": ${WB_COLL_BOOST},
   \"thinmpi\": ${WB_COLL_THINMPI},
   \"thinmpi_missing_reason\": \"${WB_COLL_THINMPI_REASON}\"

@@ -117,19 +117,6 @@ static int verify_and_teardown(const wb_coll_variant* v, void* state) {
   return any_wrong;
 }
 
-/* This rank's average microseconds per call over `calls` calls, OSU style. */
-static double osu_block(const wb_coll_variant* v, void* state, long calls) {
-  double total = 0;
-  MPI_Barrier(MPI_COMM_WORLD);
-  for (long i = 0; i < calls; ++i) {
-    double start = MPI_Wtime();
-    v->call(state);
-    total += MPI_Wtime() - start;
-    MPI_Barrier(MPI_COMM_WORLD);
-  }
-  return total * 1e6 / (double)calls;
-}
-
 static void print_timing(const wb_coll_variant* v, const options* o, int ranks,
                          const double* block_us, int wrong) {
   double sum = 0;
@@ -162,7 +149,8 @@ static int run_blocks(const options* o, const wb_coll_variant** v, size_t n, int
     long calls = o->iterations * (b + 1) / o->blocks - o->iterations * b / o->blocks;
     for (size_t k = 0; k < n; ++k) {
       size_t i = ((size_t)b + k) % n;
-      mine[i * (size_t)o->blocks + (size_t)b] = osu_block(v[i], states[i], calls);
+      mine[i * (size_t)o->blocks + (size_t)b] =
+          wb_coll_osu_block(v[i], states[i], MPI_COMM_WORLD, calls);
     }
   }
   MPI_Reduce(mine, slowest, (int)cells, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);

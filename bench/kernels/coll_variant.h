@@ -62,6 +62,10 @@ size_t wb_coll_received(wb_coll_kind kind, int size, size_t count);
 /* Ints one rank sends (count, or size * count for alltoall and reduce_scatter_block). */
 size_t wb_coll_sent(wb_coll_kind kind, int size, size_t count);
 
+/* OSU's timing of `calls` calls of a variant (osu_allreduce): each call timed alone, calls
+ * separated by MPI_Barrier on `comm`; returns this rank's average microseconds per call. */
+double wb_coll_osu_block(const wb_coll_variant* v, void* state, MPI_Comm comm, long calls);
+
 /* The state of the "stateful" user reductions: 0, read at run time so that no compiler can fold
  * it away (C reads this global in its MPI_User_function; thinmpi's lambda captures a copy). */
 extern int wb_coll_bias;

@@ -9,7 +9,6 @@ kernel loaded from libwb_ckernels (--c-kernels), so that the ratios of mpi4py ag
 measured in the same process, in interleaved blocks, like every other ratio of the bench.
 """
 
-import argparse
 import ctypes
 import json
 import os
@@ -18,7 +17,9 @@ import sys
 import mpi4py
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import mpi4py_serial  # noqa: E402  (next to this file)
+import mpi4py_harness  # noqa: E402  (next to this file)
+import mpi4py_serial  # noqa: E402
+from mpi4py_harness import thread_level  # noqa: E402
 
 TAG = 7
 
@@ -191,28 +192,12 @@ def run_blocks(variants, comm, options):
     return records
 
 
-def thread_level():
-    """The thread level mpi4py initialized MPI with (it asks for MPI_THREAD_MULTIPLE)."""
-    from mpi4py import MPI
-
-    names = {MPI.THREAD_SINGLE: "single", MPI.THREAD_FUNNELED: "funneled",
-             MPI.THREAD_SERIALIZED: "serialized", MPI.THREAD_MULTIPLE: "multiple"}
-    return names.get(MPI.Query_thread(), "unknown")
-
-
 def run_audit(variants, comm, options):
     """K round trips of each variant inside an MPI_Pcontrol window labelled by WB_AUDIT_LABEL."""
-    from mpi4py import MPI
-
     records = []
     for variant in variants:
         variant.round_trips(options.warmup)
-        os.environ["WB_AUDIT_LABEL"] = variant.name
-        comm.Barrier()
-        MPI.Pcontrol(2)
-        variant.round_trips(options.audit)
-        MPI.Pcontrol(0)
-        comm.Barrier()
+        mpi4py_harness.audited(comm, variant.name, lambda: variant.round_trips(options.audit))
         record = record_head(variant, options)
         record.update(audit_round_trips=options.audit, verified=all_verified(variant, comm))
         records.append(record)
@@ -231,17 +216,9 @@ def info():
 
 
 def parse(argv):
-    """The harness's options (and --c-kernels)."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--list", action="store_true")
+    """The harness's options (and --c-kernels, --info)."""
+    parser = mpi4py_harness.parser(__doc__, "mpi4py/numpy,mpi4py/object", 10000, 1000)
     parser.add_argument("--info", action="store_true")
-    parser.add_argument("--variants", default="mpi4py/numpy,mpi4py/object")
-    parser.add_argument("--count", type=int, default=1)
-    parser.add_argument("--iterations", type=int, default=10000)
-    parser.add_argument("--warmup", type=int, default=1000)
-    parser.add_argument("--blocks", type=int, default=10)
-    parser.add_argument("--audit", type=int, default=0)
-    parser.add_argument("--c-kernels", help="path of libwb_ckernels.so (the C baseline)")
     return parser.parse_args(argv)
 
 
@@ -263,13 +240,7 @@ def main(argv):
     variants = [make_variant(name, comm, options.count, options.c_kernels)
                 for name in options.variants.split(",")]
     run = run_audit if options.audit > 0 else run_blocks
-    records = run(variants, comm, options)
-    for variant in variants:
-        getattr(variant, "close", lambda: None)()
-    if comm.Get_rank() == 0:
-        for record in records:
-            print(json.dumps(record), flush=True)
-    return 0 if all(record["verified"] for record in records) else 3
+    return mpi4py_harness.finish(variants, run(variants, comm, options), comm)
 
 
 if __name__ == "__main__":

@@ -1,11 +1,18 @@
 """The collectives suite on fixture data: jobs, launch commands, cells, audit rows, report."""
 
+import json
+import sys
 import tempfile
 import unittest
 from pathlib import Path
+from types import SimpleNamespace
 
 from wrapper_bench import coll_report, collectives, coll_suite
 from wrapper_bench.report import Section
+from wrapper_bench.runner import Launcher
+
+sys.path.insert(0, str(collectives.MPI4PY_KERNEL.parent))
+import mpi4py_coll  # noqa: E402  (bench/kernels: --list and the checks need no mpi4py)
 
 VARIANTS = [{"variant": "c/allreduce/sum", "api": "c", "program": False},
             {"variant": "thinmpi/allreduce/plus", "api": "thinmpi", "program": False},
@@ -114,6 +121,14 @@ class Report(unittest.TestCase):
         self.assertEqual(table.rows, [["boost/allreduce/plus", "c/allreduce/sum", "OpenMPI",
                                        "gcc", "2", "3.00x"]])
 
+    def test_mpi4py_rows_sit_beside_boost(self):
+        records = fixture_records() + [
+            dict(record("mpi4py/allreduce/object", [30.0, 30.0], 1, "a"), compiler="python")]
+        cells = collectives.aggregate(records)
+        table = coll_report.ratio_table(cells, ("boost", "mpi4py"), "k", "t")
+        self.assertEqual(table.rows[-1], ["mpi4py/allreduce/object", "c/allreduce/sum",
+                                          "OpenMPI", "python", "2", "10.00x"])
+
     def test_sections_and_chart(self):
         with tempfile.TemporaryDirectory() as folder:
             drawn = coll_report.draw(self.part()["cells"], Path(folder))
@@ -122,6 +137,104 @@ class Report(unittest.TestCase):
         sections = coll_report.sections(self.part(), drawn, Section)
         self.assertEqual(len(sections), 3)
         self.assertIn("Missing: x: y", sections[0].paragraphs)
+
+
+class Mpi4pyKernel(unittest.TestCase):
+    """bench/kernels/mpi4py_coll.py, the parts that need no MPI."""
+
+    def test_expected_results_follow_wb_coll_check(self):
+        value = mpi4py_coll.value
+        self.assertEqual(mpi4py_coll.expected("alltoall", 1, 2, 2),
+                         [value(0, 2), value(0, 3), value(1, 2), value(1, 3)])
+        self.assertEqual(mpi4py_coll.expected("reduce_scatter_block", 1, 2, 1),
+                         [value(0, 1) + value(1, 1)])
+        self.assertEqual(mpi4py_coll.expected("scan", 0, 4, 1), [value(0, 0)])
+
+    def test_the_object_user_op_adds_lists_element_wise(self):
+        self.assertEqual(mpi4py_coll.add_ints([1, 2], [10, 20]), [11, 22])
+
+    def test_every_mpi4py_variant_names_a_c_baseline(self):
+        for name, variant in mpi4py_coll.PYTHON_VARIANTS.items():
+            self.assertTrue(name.startswith("mpi4py/") and variant.baseline.startswith("c/"))
+
+
+def mpi4py_manifest(library="/x/libwb_ckernels.so"):
+    return {"mpiexec": "mpirun.openmpi", "audit_library": "/x/libwb_audit.so",
+            "c_kernels_library": library}
+
+
+class Mpi4pyBuilds(unittest.TestCase):
+    def test_c_baselines_come_first_once_each(self):
+        listed = [{"variant": "mpi4py/allreduce/buffer", "api": "mpi4py",
+                   "baseline": "c/allreduce/sum"},
+                  {"variant": "mpi4py/allreduce/object", "api": "mpi4py",
+                   "baseline": "c/allreduce/sum"}]
+        names = [v["variant"] for v in collectives.with_c_baselines(listed)]
+        self.assertEqual(names, ["c/allreduce/sum", "mpi4py/allreduce/buffer",
+                                 "mpi4py/allreduce/object"])
+
+    def test_the_kernel_runs_with_the_c_kernels_of_the_preset(self):
+        built = collectives.mpi4py_build("openmpi", sys.executable, {"PYTHONPATH": "/p"},
+                                         mpi4py_manifest())
+        self.assertEqual(built.compiler, "python")
+        self.assertEqual(built.program[-2:], ["--c-kernels", "/x/libwb_ckernels.so"])
+        self.assertEqual(built.env, {"PYTHONPATH": "/p"})
+        job = collectives.jobs_for(built, "smoke")[0]
+        self.assertEqual(job.variants[0], "c/bcast/builtin")
+        self.assertIn("mpi4py/allreduce/object", job.variants)
+        self.assertIn("c/allreduce/user_fn", job.variants)
+        self.assertIsNone(collectives.mpi4py_build("openmpi", sys.executable, {},
+                                                   mpi4py_manifest(None)))
+
+    def test_an_mpi_without_mpi4py_is_missing_with_the_p2p_reason(self):
+        with tempfile.TemporaryDirectory() as folder:
+            for preset in ("openmpi-gcc", "mpich-gcc"):
+                (Path(folder) / preset / "bench").mkdir(parents=True)
+                (Path(folder) / preset / "bench" / "wb_coll.json").write_text(
+                    json.dumps(mpi4py_manifest()))
+            setup = SimpleNamespace(
+                manifests={("openmpi", "gcc"): {}, ("mpich", "gcc"): {}},
+                launchers={("openmpi", "python"): Launcher(
+                    "openmpi", "mpirun.openmpi", [sys.executable, "k.py"])},
+                missing=[{"mpi": "mpich", "compiler": "python", "api": "mpi4py",
+                          "reason": "Debian's mpi4py links Open MPI"}])
+            options = SimpleNamespace(build_prefix=folder + "/", api=None)
+            found = coll_suite._mpi4py_builds(setup, options)
+        self.assertEqual(found[0][0].mpi, "openmpi")
+        self.assertEqual(found[1], (None, "mpich: mpi4py: Debian's mpi4py links Open MPI"))
+
+
+class Oversubscribed(unittest.TestCase):
+    def jobs(self):
+        """A harness with wb_coll's 26 collective variants and its programs, on MPICH."""
+        many = [{"variant": f"c/op{k}/form", "api": "c", "program": False} for k in range(26)]
+        harness = collectives.CollBuild("mpich", "gcc", "mpiexec.mpich", ["/x/wb_coll"],
+                                        many + VARIANTS[-1:], "/x/libwb_audit.so")
+        return collectives.jobs_for(harness, "quick", sizes=(4,))
+
+    def test_a_slow_probe_cuts_the_calls_of_4_rank_launches_only(self):
+        timed = [j for j in self.jobs() if not j.audit]
+        four = next(j for j in timed if j.ranks == 4 and not collectives.is_program_job(j))
+        self.assertGreater(collectives.launch_seconds(four, 19000.0), 500)
+        cut = collectives.fit_to_budget(four, 19000.0)
+        self.assertLessEqual(collectives.launch_seconds(cut, 19000.0),
+                             collectives.LAUNCH_BUDGET_S)
+        self.assertGreaterEqual(cut.iterations, collectives.MIN_CALLS)
+        self.assertIs(collectives.fit_to_budget(four, 100.0), four)
+
+    def test_the_report_says_why_and_by_how_much(self):
+        part = {"notes": []}
+        original = coll_suite._probe
+        coll_suite._probe = lambda build, ranks: 19000.0
+        try:
+            fitted = coll_suite.fit_oversubscribed(self.jobs(), part)
+        finally:
+            coll_suite._probe = original
+        by_ranks = {(j.ranks, j.audit, collectives.is_program_job(j)): j for j in fitted}
+        self.assertEqual(by_ranks[(2, False, False)].iterations, 500 * 2)
+        self.assertLess(by_ranks[(4, False, False)].iterations, 500)
+        self.assertEqual(len(part["notes"]), 1)
+        self.assertIn("19.0 ms", part["notes"][0])
 
 
 if __name__ == "__main__":

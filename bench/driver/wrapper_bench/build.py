@@ -10,7 +10,7 @@ from pathlib import Path
 
 ATTEMPTS = (("everything", []), ("without thinmpi", ["-DWB_WITH_THINMPI=OFF"]),
             ("without thinmpi and Boost.MPI", ["-DWB_WITH_THINMPI=OFF", "-DWB_WITH_BOOST=OFF"]))
-TARGETS = ["wb_kernels", "wb_audit", "wb_ckernels", "wb_go_kernel"]
+TARGETS = ["wb_kernels", "wb_audit", "wb_ckernels", "wb_go_kernel", "wb_coll"]
 
 
 def error_lines(log, limit=3):

@@ -19,6 +19,13 @@ NOTE = ("Ratio to the C variant named in the row, taken inside one process (vari
         "process's figure is the low decile of its blocks. 4 ranks share 2 cores "
         "(oversubscribed): those ratios are noisier than the 2-rank ones.")
 
+MPI4PY_NOTE = ("mpi4py (compiler `python`): `buffer` rows are the upper-case methods on int32 NumPy "
+               "arrays, `object` rows the lower-case ones on Python lists (pickled), `user_op` "
+               "an MPI.Op.Create'd Python sum; each against the C variant named in the row, run "
+               "through ctypes in the same process (at mpi4py's MPI_THREAD_MULTIPLE). The audit "
+               "shows what the object methods add: size exchanges and, for allreduce, "
+               "point-to-point messages and broadcasts instead of one MPI_Allreduce.")
+
 
 def _size(bytes_):
     return f"{bytes_ // 1048576} MiB" if bytes_ >= 1048576 else \
@@ -142,9 +149,12 @@ def sections(part, charts, section_type):
                                               "thinmpi/C per collective")],
                           charts=[c for c in charts if c[1].startswith("collectives_")]),
              section_type("Collectives: Boost.MPI and mpi4py against C",
+                          paragraphs=[MPI4PY_NOTE],
                           tables=[ratio_table(cells, ("boost", "mpi4py"), "coll_others",
                                               "Boost.MPI and mpi4py / C per collective")]),
              section_type("Collectives: path audit", tables=[audit_table(audit)])]
+    if part.get("notes"):
+        timed[0].paragraphs += [f"Fewer calls: {n}" for n in part["notes"]]
     if part.get("missing"):
         timed[0].paragraphs += [f"Missing: {m}" for m in part["missing"]]
     return timed

@@ -21,6 +21,30 @@ def find_builds(setup, options):
             found.append((None, f"{mpi}-{compiler}: thinmpi: {coll['thinmpi_missing_reason']}"))
         if not coll.get("boost"):
             found.append((None, f"{mpi}-{compiler}: Boost.MPI: not in this build"))
+    if options.api is None or "mpi4py" in options.api:
+        found += _mpi4py_builds(setup, options)
+    return found
+
+
+def _mpi4py_builds(setup, options):
+    """The mpi4py collectives kernel of each MPI whose mpi4py the point-to-point setup found
+    (Debian's links Open MPI only), with the C baselines of that MPI's first preset; the reason
+    for each MPI without one."""
+    found = []
+    for mpi in dict.fromkeys(m for m, _ in setup.manifests):
+        launcher = setup.launchers.get((mpi, "python"))
+        if launcher is None:
+            reasons = [m["reason"] for m in setup.missing
+                       if (m["mpi"], m["compiler"], m["api"]) == (mpi, "python", "mpi4py")]
+            found.append((None, f"{mpi}: mpi4py: " + (reasons[0] if reasons else "not found")))
+            continue
+        compiler = sorted(k for m, k in setup.manifests if m == mpi)[0]
+        coll = collectives.read_manifest(Path(options.build_prefix + f"{mpi}-{compiler}")) or {}
+        build = collectives.mpi4py_build(mpi, launcher.program[0], launcher.env, coll) \
+            if coll else None
+        found.append((build, None) if build else
+                     (None, f"{mpi}: mpi4py: the {mpi}-{compiler} libwb_ckernels has no C "
+                      "collectives (rebuild the kernels)"))
     return found
 
 
@@ -41,16 +65,49 @@ def _run_job(job, reps, part, failures):
     return True
 
 
+def _probe(build, ranks):
+    """µs per call of the probe collective on `ranks` ranks of `build`, or None."""
+    records, _, error = collectives.launch(collectives.probe_job(build, ranks), 0, timeout=120)
+    return None if error or not records else records[0]["us"]
+
+
+def fit_oversubscribed(jobs, part):
+    """Sizes the timed launches on oversubscribed ranks by a probe of each build and rank count,
+    so that none outlasts its timeout; says so in part["notes"]."""
+    probed, fitted, noted = {}, [], set()
+    for job in jobs:
+        if job.ranks <= 2 or job.audit or collectives.is_program_job(job):
+            fitted.append(job)
+            continue
+        key = (job.build.mpi, job.build.compiler, job.ranks)
+        if key not in probed:
+            probed[key] = _probe(job.build, job.ranks)
+        smaller = collectives.fit_to_budget(job, probed[key]) if probed[key] else job
+        if smaller is not job and key not in noted:
+            noted.add(key)
+            part["notes"].append(
+                f"{job.build.mpi}-{job.build.compiler}, {job.ranks} ranks: a 4 B "
+                f"{collectives.PROBE_VARIANT} took {probed[key] / 1000:.1f} ms on these "
+                f"oversubscribed ranks, so the {job.iterations} calls per variant of the "
+                f"{job.count * 4} B launch would take about "
+                f"{collectives.launch_seconds(job, probed[key]):.0f} s; launches were cut to "
+                f"fit {collectives.LAUNCH_BUDGET_S} s (at least {collectives.MIN_CALLS} calls "
+                "per variant; the records keep the counts)")
+        fitted.append(smaller)
+    return fitted
+
+
 def run(setup, options, mode):
     """Every collectives job of the builds at hand; returns doc["collectives"]."""
     part = {"ranks": list(collectives.RANKS), "records": [], "audit": [], "failures": [],
-            "missing": []}
+            "missing": [], "notes": []}
     jobs = []
     for build, why in find_builds(setup, options):
         if build is None:
             part["missing"].append(why)
-        elif options.compiler is None or build.compiler in options.compiler:
+        elif options.compiler is None or build.compiler in (*options.compiler, "python"):
             jobs += collectives.jobs_for(build, mode, options.sizes, options.api)
+    jobs = fit_oversubscribed(jobs, part)
     reps = collectives.COUNTS[mode].reps
     for number, job in enumerate(jobs, 1):
         ok = _run_job(job, reps, part, setup.failures)

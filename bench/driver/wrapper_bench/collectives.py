@@ -18,11 +18,18 @@ from .audit import calls_per_message
 from .detect import binding_flags, json_lines, read_json
 from .runner import ROOT_ENV
 
+MPI4PY_KERNEL = Path(__file__).resolve().parents[3] / "bench" / "kernels" / "mpi4py_coll.py"
 RANKS = (2, 4)
 COLL_BYTES = (4, 32, 256, 4096, 65536, 1048576)
 PROGRAM_COUNTS = (4096, 65536)  # elements per rank of the programs (sample sort, BFS)
 SMOKE_PROGRAM_COUNT = 512
 AUDIT_CALLS = 20
+# Oversubscribed launches are sized by a probe: MPICH 4.0's ch4:ucx ranks busy-poll without
+# yielding, so on 2 cores each 4-rank collective (and barrier) waits for descheduled ranks'
+# timeslices (measured: ~19 ms for a 4 B MPI_Allreduce, against ~0.1 ms on Open MPI, which
+# yields when oversubscribed); at the quick counts one launch would outlast its 600 s timeout.
+PROBE_VARIANT, PROBE_CALLS = "c/allreduce/sum", 20
+LAUNCH_BUDGET_S, MIN_CALLS = 120, 20
 
 
 @dataclass(frozen=True)
@@ -90,6 +97,29 @@ def harness_build(mpi, compiler, manifest):
                      json_lines(listed.stdout), manifest.get("audit_library", ""))
 
 
+def with_c_baselines(variants):
+    """The C baselines that `variants` name (as --list records, first), then `variants`: the
+    mpi4py kernel runs its C baselines from libwb_ckernels in the same process."""
+    baselines = dict.fromkeys(v["baseline"] for v in variants if v.get("baseline"))
+    return [{"variant": name, "api": "c", "op": name.split("/")[1], "form": name.split("/")[2],
+             "baseline": None, "program": False} for name in baselines] + list(variants)
+
+
+def mpi4py_build(mpi, python, env, manifest, kernel=MPI4PY_KERNEL):
+    """A CollBuild of the mpi4py collectives kernel: `python` (whose mpi4py links `mpi`, found by
+    the point-to-point suite, with its environment) and the C baselines of the preset whose
+    wb_coll.json is `manifest`; None when that preset's libwb_ckernels has no collectives."""
+    library = manifest.get("c_kernels_library")
+    if not library:
+        return None
+    listed = subprocess.run([python, str(kernel), "--list"], capture_output=True, text=True,
+                            timeout=60, env=dict(os.environ, **env))
+    return CollBuild(mpi, "python", manifest["mpiexec"],
+                     [python, str(kernel), "--c-kernels", library],
+                     with_c_baselines(json_lines(listed.stdout)),
+                     manifest.get("audit_library", ""), dict(env))
+
+
 def _kept(build, api_filter):
     return [v["variant"] for v in build.variants
             if api_filter is None or v["api"] == "c" or v["api"] in api_filter]
@@ -121,6 +151,11 @@ def jobs_for(build, mode, sizes=None, api_filter=None):
 
 def _is_program(build, name):
     return any(v["variant"] == name and v.get("program") for v in build.variants)
+
+
+def is_program_job(job):
+    """True for a launch of the programs (sample sort, BFS), whose calls are not one collective."""
+    return all(_is_program(job.build, name) for name in job.variants)
 
 
 def command(job, audit_path=None):
@@ -163,6 +198,28 @@ def launch(job, rep, timeout=600):
         lines = (result.stderr or "").strip().splitlines()[-3:]
         return records, audit_lines, "; ".join(lines) or f"exit status {result.returncode}"
     return records, audit_lines, None
+
+
+def probe_job(build, ranks):
+    """A short launch of PROBE_VARIANT at 4 B on `ranks` ranks: what one call costs there."""
+    return CollJob(build, ranks, 1, (PROBE_VARIANT,), PROBE_CALLS, 1)
+
+
+def launch_seconds(job, us_per_call):
+    """The time a timed launch takes at `us_per_call` per call and per barrier."""
+    warmup = max(2, job.iterations // 10)
+    return len(job.variants) * (warmup + 2 * job.iterations) * us_per_call * 1e-6
+
+
+def fit_to_budget(job, us_per_call, budget=LAUNCH_BUDGET_S):
+    """`job` with its calls cut (down to MIN_CALLS) so that its launch fits `budget` seconds at
+    the probed cost per call; the job itself when it fits already."""
+    if job.audit or launch_seconds(job, us_per_call) <= budget:
+        return job
+    per_call = len(job.variants) * 2.2 * us_per_call * 1e-6
+    iterations = max(MIN_CALLS, min(job.iterations, int(budget / per_call)))
+    return CollJob(job.build, job.ranks, job.count, job.variants, iterations,
+                   min(job.blocks, iterations))
 
 
 def process_value(record):
