@@ -1,5 +1,5 @@
 // Tests for the rows of docs/reliability.md (the MPI Bugs Initiative's error classes) that are
-// not shown by another suite: resources thinmpi frees by construction.
+// not shown by another suite: resources thinmpi frees by construction, persistent requests.
 
 #include <gtest/gtest.h>
 
@@ -21,6 +21,28 @@ TEST(ResourceLeak, CommunicatorsAndGroupsAreFreed) {
   }
   const auto last = world.dup();
   EXPECT_EQ(last.size(), world.size());
+}
+
+// MBI "request lifecycle" for persistent requests: starting a round while one runs is an error
+// that names the request (MPI leaves it undefined); the request stays usable; one never started
+// is freed by its destructor without a round.
+TEST(RequestLifecycle, PersistentStartWhileActiveIsAnError) {
+  auto world = thinmpi::world();
+  auto barrier = world.barrier_init();
+  const auto never_started = world.barrier_init();
+  barrier.start();
+  try {
+    barrier.start();
+    ADD_FAILURE() << "a second start() of a running round did not throw";
+  } catch (const thinmpi::mpi_error& e) {
+    EXPECT_EQ(e.error_class(), MPI_ERR_REQUEST) << e.what();
+  }
+  EXPECT_TRUE(barrier.active());
+  barrier.wait();
+  EXPECT_FALSE(barrier.active());
+  barrier.start();
+  barrier.wait();
+  EXPECT_FALSE(never_started.active());
 }
 
 }  // namespace

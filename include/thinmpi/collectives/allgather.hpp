@@ -250,6 +250,7 @@ class collective_allgather {
   ///     auto all = world.allgatherv(mine, thinmpi::exchange_counts);  // 2 MPI calls
   ///     use(all.data, all.counts, all.displs);
   template <class Data = detail::vector_of_elements, class Send>
+    requires(!detail::serialized_payload<Send>)
   [[nodiscard]] detail::varying_for<Data, Send> allgatherv(const Send& send,
                                                            exchange_counts_t) const {
     detail::require_sendable<Send>();
