@@ -163,7 +163,8 @@ TEST(ReduceScatterInit, RoundsReduceTheCurrentContents) {
   std::vector<int> user_block(2);
   std::vector<int> shares(total);
   std::vector<int> share(mine_count + 1);  // larger than the share: shrunk once, at init
-  int bias = 0;  // the stateful operation reads it on every round
+  // The stateful operation reads bias on every round.
+  int bias = 0;
   auto sum = world.reduce_scatter_block_init(blocks, block, std::plus<>{});
   auto user =
       world.reduce_scatter_block_init(blocks, user_block, [](int a, int b) { return a + b; });

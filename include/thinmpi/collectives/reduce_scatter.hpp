@@ -198,8 +198,8 @@ class collective_reduce_scatter {
         detail::hold(std::forward<Recv>(recv)), std::move(op),
         [ranks](auto& s, MPI_Request* request) {
           const detail::reduction_args a = detail::block_args(s, ranks);
-          return MPI_Ireduce_scatter_block(a.in, a.out, a.count, a.type, s.bound.get(),
-                                           s.call.comm, request);
+          return MPI_Ireduce_scatter_block(a.in, a.out, a.count, a.type, s.bound.get(), s.call.comm,
+                                           request);
         });
   }
 
@@ -285,11 +285,11 @@ class collective_reduce_scatter {
     detail::require_named_buffer<Recv&&>();
 #if THINMPI_HAS_PERSISTENT_COLLECTIVES
     return detail::start_reduction<persistent_request>(
-        {"MPI_Reduce_scatter_init", comm()}, detail::hold(send), detail::hold(recv),
-        std::move(op), [counts](auto& s, MPI_Request* request) {
+        {"MPI_Reduce_scatter_init", comm()}, detail::hold(send), detail::hold(recv), std::move(op),
+        [counts](auto& s, MPI_Request* request) {
           const detail::reduction_args a = detail::scatter_args(s, counts);
-          return THINMPI_PERSISTENT_CALL(Reduce_scatter_init)(a.in, a.out, s.counts.data(),
-                                                              a.type, s.bound.get(), s.call.comm,
+          return THINMPI_PERSISTENT_CALL(Reduce_scatter_init)(a.in, a.out, s.counts.data(), a.type,
+                                                              s.bound.get(), s.call.comm,
                                                               MPI_INFO_NULL, request);
         });
 #else
@@ -301,7 +301,9 @@ class collective_reduce_scatter {
   }
 
  private:
-  [[nodiscard]] MPI_Comm comm() const noexcept { return static_cast<const Comm&>(*this).native(); }
+  [[nodiscard]] MPI_Comm comm() const noexcept {
+    return static_cast<const Comm&>(*this).native();
+  }
 };
 
 }  // namespace thinmpi

@@ -240,7 +240,9 @@ class collective_scan {
   }
 
  private:
-  [[nodiscard]] MPI_Comm comm() const noexcept { return static_cast<const Comm&>(*this).native(); }
+  [[nodiscard]] MPI_Comm comm() const noexcept {
+    return static_cast<const Comm&>(*this).native();
+  }
 };
 
 }  // namespace thinmpi
