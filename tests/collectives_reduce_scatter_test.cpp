@@ -1,10 +1,12 @@
 // reduce_scatter_block and reduce_scatter: every form against MPI_Reduce_scatter_block /
-// MPI_Reduce_scatter called directly in the same test, and the size errors raised before MPI.
+// MPI_Reduce_scatter called directly in the same test, and the size errors raised before MPI;
+// the persistent forms over several rounds whose send buffers change between rounds.
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <functional>
+#include <numeric>
 #include <string>
 #include <vector>
 
@@ -130,5 +132,109 @@ TEST(IreduceScatterBlock, MatchesC) {
       static_cast<void>(world.ireduce_scatter_block(mine, std::vector<int>(1), std::plus<>{})),
       thinmpi::mpi_error);
 }
+
+#if THINMPI_HAS_PERSISTENT_COLLECTIVES
+/// counts[r] = r % 3: rank 0 gets none, a zero-length share.
+std::vector<int> uneven_counts(int ranks) {
+  std::vector<int> counts(static_cast<std::size_t>(ranks));
+  for (std::size_t r = 0; r < counts.size(); ++r)
+    counts[r] = static_cast<int>(r % 3);
+  return counts;
+}
+
+/// What `a + b + bias` adds to each element of a plain sum over `ranks` contributions: one bias
+/// per application of the operation, whatever order MPI combines them in.
+std::vector<int> plus_bias(std::vector<int> sums, int ranks, int bias) {
+  for (int& sum : sums)
+    sum += (ranks - 1) * bias;
+  return sums;
+}
+
+TEST(ReduceScatterInit, RoundsReduceTheCurrentContents) {
+  auto world = thinmpi::world();
+  const int rank = world.rank();
+  const auto ranks = static_cast<std::size_t>(world.size());
+  std::vector<int> counts = uneven_counts(world.size());
+  const std::vector<int> original_counts = counts;
+  const auto total = static_cast<std::size_t>(std::accumulate(counts.begin(), counts.end(), 0));
+  const std::size_t mine_count = static_cast<std::size_t>(counts[static_cast<std::size_t>(rank)]);
+  std::vector<int> blocks(2 * ranks);
+  std::vector<int> block(2);
+  std::vector<int> user_block(2);
+  std::vector<int> shares(total);
+  std::vector<int> share(mine_count + 1);  // larger than the share: shrunk once, at init
+  // The stateful operation reads bias on every round.
+  int bias = 0;
+  auto sum = world.reduce_scatter_block_init(blocks, block, std::plus<>{});
+  auto user =
+      world.reduce_scatter_block_init(blocks, user_block, [](int a, int b) { return a + b; });
+  auto by_counts = world.reduce_scatter_init(shares, share, counts,
+                                             [&bias](int a, int b) { return a + b + bias; });
+  counts.assign(counts.size(), -1);  // the request keeps its own counts
+  EXPECT_EQ(share.size(), mine_count);
+  for (int round = 0; round < 3; ++round) {
+    SCOPED_TRACE(round);
+    std::ranges::copy(contribution(rank + 5 * round, blocks.size()), blocks.begin());
+    std::ranges::copy(contribution(rank - 2 * round, shares.size()), shares.begin());
+    bias = 7 * round;
+    std::vector<int> expected_block(2);
+    MPI_Reduce_scatter_block(blocks.data(), expected_block.data(), 2, MPI_INT, MPI_SUM,
+                             MPI_COMM_WORLD);
+    std::vector<int> expected_share(mine_count);
+    MPI_Reduce_scatter(shares.data(), expected_share.data(), original_counts.data(), MPI_INT,
+                       MPI_SUM, MPI_COMM_WORLD);
+    sum.start();
+    user.start();
+    thinmpi::wait_all(sum, user);
+    by_counts.start();
+    by_counts.wait();
+    EXPECT_EQ(block, expected_block);
+    EXPECT_EQ(user_block, expected_block);
+    EXPECT_EQ(share, plus_bias(expected_share, world.size(), bias));
+  }
+}
+
+TEST(ReduceScatterInit, DroppedWhileActiveWaitsAndNeverStartedGoes) {
+  auto world = thinmpi::world();
+  const auto ranks = static_cast<std::size_t>(world.size());
+  const std::vector<int> mine = contribution(world.rank(), 3 * ranks);
+  std::vector<int> out(3);
+  std::vector<int> expected(3);
+  MPI_Reduce_scatter_block(mine.data(), expected.data(), 3, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  const std::vector<int> counts(ranks, 3);
+  { auto never_started = world.reduce_scatter_init(mine, out, counts, std::plus<>{}); }
+  int zero = 0;
+  {
+    auto dropped =
+        world.reduce_scatter_block_init(mine, out, [&zero](int a, int b) { return a + b + zero; });
+    dropped.start();
+  }  // the destructor waits for the round
+  EXPECT_EQ(out, expected);
+  EXPECT_EQ(world.allreduce(1, std::plus<>{}), world.size());
+}
+
+TEST(ReduceScatterInit, SizeErrorsAtInit) {
+  auto world = thinmpi::world();
+  const auto ranks = static_cast<std::size_t>(world.size());
+  std::vector<int> mine(2 * ranks);
+  std::vector<int> small(1);
+  try {
+    auto request = world.reduce_scatter_block_init(mine, small, std::plus<>{});
+    FAIL() << "expected thinmpi::mpi_error";
+  } catch (const thinmpi::mpi_error& e) {
+    EXPECT_EQ(e.error_class(), MPI_ERR_BUFFER);
+    EXPECT_EQ(e.operation(), "MPI_Reduce_scatter_block_init");
+  }
+  const std::vector<int> wrong_length(ranks + 1, 1);
+  try {
+    auto request = world.reduce_scatter_init(mine, small, wrong_length, std::plus<>{});
+    FAIL() << "expected thinmpi::mpi_error";
+  } catch (const thinmpi::mpi_error& e) {
+    EXPECT_EQ(e.error_class(), MPI_ERR_COUNT);
+    EXPECT_NE(std::string(e.what()).find("counts given for"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(world.allreduce(1, std::plus<>{}), world.size());
+}
+#endif
 
 }  // namespace

@@ -1,8 +1,10 @@
 // scan and exscan: every form against MPI_Scan / MPI_Exscan called directly in the same test,
-// with a predefined operation, a non-commutative user operation and a stateful one.
+// with a predefined operation, a non-commutative user operation and a stateful one; the
+// persistent forms over several rounds whose send buffers change between rounds.
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <functional>
 #include <optional>
 #include <span>
@@ -110,5 +112,94 @@ TEST(Iscan, AllFormsMatchC) {
     EXPECT_EQ(ex_in_place, exclusive);
   }
 }
+
+#if THINMPI_HAS_PERSISTENT_COLLECTIVES
+/// What a prefix over `operands` values with `a + b + bias` adds to the plain sum: one bias
+/// per application of the operation, whatever order MPI combines them in.
+std::vector<long> plus_bias(std::vector<long> sums, int operands, long bias) {
+  for (long& sum : sums)
+    sum += std::max(operands - 1, 0) * bias;
+  return sums;
+}
+
+TEST(ScanInit, RoundsReduceTheCurrentContents) {
+  auto world = thinmpi::world();
+  const int rank = world.rank();
+  std::vector<long> mine(4);
+  std::vector<long> inclusive(4);
+  std::vector<long> in_place(4);
+  std::vector<long> exclusive(4);
+  std::vector<long> ex_in_place(4);
+  long bias = 0;  // the stateful operations read it on every round
+  const auto biased = [&bias](long a, long b) { return a + b + bias; };
+  auto sum = world.scan_init(mine, inclusive, std::plus<>{});
+  auto stateful = world.scan_in_place_init(in_place, biased);
+  auto ex_user = world.exscan_init(mine, exclusive, [](long a, long b) { return a + b; });
+  auto ex_stateful = world.exscan_in_place_init(ex_in_place, biased);
+  for (int round = 0; round < 3; ++round) {
+    SCOPED_TRACE(round);
+    std::ranges::copy(contribution(rank + 3 * round), mine.begin());
+    std::ranges::copy(mine, in_place.begin());
+    std::ranges::copy(mine, ex_in_place.begin());
+    bias = 10L * round;
+    const std::vector<long> expected = c_prefix(mine, false);
+    const std::vector<long> expected_ex = c_prefix(mine, true);
+    sum.start();
+    stateful.start();
+    ex_user.start();
+    ex_stateful.start();
+    thinmpi::wait_all(sum, stateful);
+    ex_user.wait();
+    ex_stateful.wait();
+    EXPECT_EQ(inclusive, expected);
+    EXPECT_EQ(in_place, plus_bias(expected, rank + 1, bias));
+    if (rank != 0) {
+      EXPECT_EQ(exclusive, expected_ex);
+      EXPECT_EQ(ex_in_place, plus_bias(expected_ex, rank, bias));
+    }
+  }
+}
+
+TEST(ScanInit, NonCommutativeUserOperationKeepsRankOrder) {
+  auto world = thinmpi::world();
+  long mine = 0;
+  long prefix = -1;
+  auto scan = world.scan_init(mine, prefix, &first);
+  for (long round = 1; round <= 3; ++round) {
+    mine = world.rank() + 100 * round;
+    scan.start();
+    scan.wait();
+    EXPECT_EQ(prefix, 100 * round);  // rank 0's value of this round
+  }
+}
+
+TEST(ScanInit, DroppedWhileActiveWaitsAndNeverStartedGoes) {
+  auto world = thinmpi::world();
+  const std::vector<long> mine = contribution(world.rank());
+  std::vector<long> out(mine.size());
+  { auto never_started = world.exscan_init(mine, out, std::plus<>{}); }
+  long zero = 0;
+  {
+    auto dropped = world.scan_init(mine, out, [&zero](long a, long b) { return a + b + zero; });
+    dropped.start();
+  }  // the destructor waits for the round
+  EXPECT_EQ(out, c_prefix(mine, false));
+  EXPECT_EQ(world.scan(1, std::plus<>{}), world.rank() + 1);
+}
+
+TEST(ScanInit, ReceiveTooSmallIsReportedOnce) {
+  auto world = thinmpi::world();
+  const std::vector<long> mine(3, 1);
+  std::vector<long> small(2);
+  try {
+    auto request = world.scan_init(mine, small, std::plus<>{});
+    FAIL() << "expected thinmpi::mpi_error";
+  } catch (const thinmpi::mpi_error& e) {
+    EXPECT_EQ(e.error_class(), MPI_ERR_BUFFER);
+    EXPECT_EQ(e.operation(), "MPI_Scan_init");
+  }
+  EXPECT_EQ(world.scan(1, std::plus<>{}), world.rank() + 1);
+}
+#endif
 
 }  // namespace

@@ -126,6 +126,9 @@ int main(int argc, char** argv) {
 #elif defined(THINMPI_CF_REDUCE_INIT_TEMPORARY)
   std::vector<int> totals(3);
   auto request = world.allreduce_init(std::vector<int>(3), totals, std::plus<>{});
+#elif defined(THINMPI_CF_SCAN_INIT_TEMPORARY)
+  std::vector<long> mine(3);
+  auto request = world.scan_init(mine, std::vector<long>(3), std::plus<>{});
 #elif defined(THINMPI_CF_VARYING_WRONG_CONTAINER)
   static_cast<void>(world.alltoallv<std::vector<double>>(std::vector<int>(2), std::vector<int>(2),
                                                          thinmpi::exchange_counts));

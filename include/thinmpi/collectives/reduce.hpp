@@ -230,15 +230,7 @@ class collective_reduce {
 #if THINMPI_HAS_PERSISTENT_COLLECTIVES
     return detail::start_reduction<persistent_request>(
         {"MPI_Allreduce_init", comm()}, detail::hold(send), detail::hold(recv), std::move(op),
-        [](auto& s, MPI_Request* request) {
-          const detail::const_buffer in = detail::send_buffer(s.send.get());
-          s.count = in.count;
-          s.type = in.type;
-          void* out = detail::reduction_target(s.recv.get(), in.count, s.call, in.type);
-          return THINMPI_PERSISTENT_CALL(Allreduce_init)(
-              in.data, out, detail::reduction_count(in.count, s.call, in.type), in.type,
-              s.bound.get(), s.call.comm, MPI_INFO_NULL, request);
-        });
+        detail::init_all<&THINMPI_PERSISTENT_CALL(Allreduce_init)>{});
 #else
     static_assert(detail::dependent_false<Comm>,
                   "thinmpi: this MPI library has no persistent collectives (MPI-4 "
@@ -256,14 +248,7 @@ class collective_reduce {
 #if THINMPI_HAS_PERSISTENT_COLLECTIVES
     return detail::start_reduction<persistent_request>(
         {"MPI_Allreduce_init", comm()}, detail::no_send{}, detail::hold(buffer), std::move(op),
-        [](auto& s, MPI_Request* request) {
-          const detail::mutable_buffer io = detail::recv_buffer(s.recv.get());
-          s.count = io.count;
-          s.type = io.type;
-          return THINMPI_PERSISTENT_CALL(Allreduce_init)(
-              MPI_IN_PLACE, io.data, detail::reduction_count(io.count, s.call, io.type), io.type,
-              s.bound.get(), s.call.comm, MPI_INFO_NULL, request);
-        });
+        detail::init_all<&THINMPI_PERSISTENT_CALL(Allreduce_init)>{});
 #else
     static_assert(detail::dependent_false<Comm>,
                   "thinmpi: this MPI library has no persistent collectives (MPI-4 "

@@ -1,8 +1,8 @@
 #pragma once
 /// \file
 /// reduce_scatter_block and reduce_scatter: an element-wise reduction whose result is split
-/// among the ranks, in equal blocks or by counts. Operations as for allreduce
-/// (collectives/reduce.hpp).
+/// among the ranks, in equal blocks or by counts (blocking, nonblocking `i...` and persistent
+/// `..._init`). Operations as for allreduce (collectives/reduce.hpp).
 
 #include <cstddef>
 #include <numeric>
@@ -16,9 +16,11 @@
 #include "thinmpi/detail/buffers.hpp"
 #include "thinmpi/detail/collective_call.hpp"
 #include "thinmpi/detail/mpi.hpp"
+#include "thinmpi/detail/persistent_calls.hpp"
 #include "thinmpi/detail/reduction_call.hpp"
 #include "thinmpi/detail/reduction_request.hpp"
 #include "thinmpi/ops.hpp"
+#include "thinmpi/persistent_request.hpp"
 
 namespace thinmpi {
 
@@ -60,6 +62,32 @@ namespace detail {
                          std::to_string(sent) + " are sent; they must be equal");
   }
   return static_cast<std::size_t>(counts[static_cast<std::size_t>(rank_in(call.comm))]);
+}
+
+/// A nonblocking or persistent reduce_scatter_block's buffers, checked (count: the block);
+/// sets the state's count and type for its error report.
+template <class State>
+[[nodiscard]] reduction_args block_args(State& s, int ranks) {
+  const const_buffer in = send_buffer(s.send.get());
+  s.count = in.count;
+  s.type = in.type;
+  const std::size_t block = block_of(in.count, ranks, s.call, in.type);
+  void* out = reduction_target(s.recv.get(), block, s.call, in.type);
+  return {in.data, out, reduction_count(block, s.call, in.type), in.type};
+}
+
+/// A nonblocking or persistent reduce_scatter's buffers, checked against counts, which the
+/// state keeps (MPI reads them until the request is freed); MPI takes s.counts.data(), not
+/// the returned count (the whole send, checked to fit an int).
+template <class State>
+[[nodiscard]] reduction_args scatter_args(State& s, std::span<const int> counts) {
+  const const_buffer in = send_buffer(s.send.get());
+  s.count = in.count;
+  s.type = in.type;
+  const std::size_t mine = scatter_count(counts, in.count, s.call, in.type);
+  void* out = reduction_target(s.recv.get(), mine, s.call, in.type);
+  s.counts.assign(counts.begin(), counts.end());
+  return {in.data, out, reduction_count(in.count, s.call, in.type), in.type};
 }
 
 }  // namespace detail
@@ -169,14 +197,9 @@ class collective_reduce_scatter {
         {"MPI_Ireduce_scatter_block", comm()}, detail::hold(std::forward<Send>(send)),
         detail::hold(std::forward<Recv>(recv)), std::move(op),
         [ranks](auto& s, MPI_Request* request) {
-          const detail::const_buffer in = detail::send_buffer(s.send.get());
-          s.count = in.count;
-          s.type = in.type;
-          const std::size_t block = detail::block_of(in.count, ranks, s.call, in.type);
-          void* out = detail::reduction_target(s.recv.get(), block, s.call, in.type);
-          return MPI_Ireduce_scatter_block(in.data, out,
-                                           detail::reduction_count(block, s.call, in.type), in.type,
-                                           s.bound.get(), s.call.comm, request);
+          const detail::reduction_args a = detail::block_args(s, ranks);
+          return MPI_Ireduce_scatter_block(a.in, a.out, a.count, a.type, s.bound.get(), s.call.comm,
+                                           request);
         });
   }
 
@@ -202,14 +225,8 @@ class collective_reduce_scatter {
         {"MPI_Ireduce_scatter", comm()}, detail::hold(std::forward<Send>(send)),
         detail::hold(std::forward<Recv>(recv)), std::move(op),
         [counts](auto& s, MPI_Request* request) {
-          const detail::const_buffer in = detail::send_buffer(s.send.get());
-          s.count = in.count;
-          s.type = in.type;
-          const std::size_t mine = detail::scatter_count(counts, in.count, s.call, in.type);
-          void* out = detail::reduction_target(s.recv.get(), mine, s.call, in.type);
-          static_cast<void>(detail::reduction_count(in.count, s.call, in.type));
-          s.counts.assign(counts.begin(), counts.end());
-          return MPI_Ireduce_scatter(in.data, out, s.counts.data(), in.type, s.bound.get(),
+          const detail::reduction_args a = detail::scatter_args(s, counts);
+          return MPI_Ireduce_scatter(a.in, a.out, s.counts.data(), a.type, s.bound.get(),
                                      s.call.comm, request);
         });
   }
@@ -226,8 +243,67 @@ class collective_reduce_scatter {
     return ireduce_scatter(std::forward<Send>(send), std::move(result), counts, std::move(op));
   }
 
+  /// A persistent reduce_scatter_block of send into recv (MPI-4 MPI_Reduce_scatter_block_init;
+  /// Open MPI 4.1: MPIX_Reduce_scatter_block_init; MPI_Comm_size, local, first): each start()
+  /// / wait() round reduces send's current contents and leaves this rank's block in recv. Both
+  /// are borrowed (named buffers that outlive the request; a temporary does not compile); the
+  /// op is owned. Sizes are checked once, here, as for reduce_scatter_block.
+  template <class Send, class Recv, class Op>
+  [[nodiscard]] auto reduce_scatter_block_init(Send&& send, Recv&& recv, Op op) const {
+    detail::require_reduction<Send, Op>();
+    detail::require_nonblocking_target<Send, Recv>();
+    detail::require_named_buffer<Send&&>();
+    detail::require_named_buffer<Recv&&>();
+#if THINMPI_HAS_PERSISTENT_COLLECTIVES
+    const int ranks = detail::size_of(comm());
+    return detail::start_reduction<persistent_request>(
+        {"MPI_Reduce_scatter_block_init", comm()}, detail::hold(send), detail::hold(recv),
+        std::move(op), [ranks](auto& s, MPI_Request* request) {
+          const detail::reduction_args a = detail::block_args(s, ranks);
+          return THINMPI_PERSISTENT_CALL(Reduce_scatter_block_init)(
+              a.in, a.out, a.count, a.type, s.bound.get(), s.call.comm, MPI_INFO_NULL, request);
+        });
+#else
+    static_assert(detail::dependent_false<Comm>,
+                  "thinmpi: this MPI library has no persistent collectives (MPI-4 "
+                  "MPI_Reduce_scatter_block_init, or Open MPI's MPIX_ extension); use "
+                  "ireduce_scatter_block()");
+#endif
+  }
+
+  /// A persistent reduce_scatter with counts (MPI_Reduce_scatter_init /
+  /// MPIX_Reduce_scatter_init; MPI_Comm_size and MPI_Comm_rank, local, first): each round
+  /// leaves this rank's counts[rank] elements of the reduction of send's current contents in
+  /// recv. The request keeps its own copy of counts; buffers borrowed and sizes checked once,
+  /// as for reduce_scatter_block_init.
+  template <class Send, class Recv, class Op>
+  [[nodiscard]] auto reduce_scatter_init(Send&& send, Recv&& recv, std::span<const int> counts,
+                                         Op op) const {
+    detail::require_reduction<Send, Op>();
+    detail::require_nonblocking_target<Send, Recv>();
+    detail::require_named_buffer<Send&&>();
+    detail::require_named_buffer<Recv&&>();
+#if THINMPI_HAS_PERSISTENT_COLLECTIVES
+    return detail::start_reduction<persistent_request>(
+        {"MPI_Reduce_scatter_init", comm()}, detail::hold(send), detail::hold(recv), std::move(op),
+        [counts](auto& s, MPI_Request* request) {
+          const detail::reduction_args a = detail::scatter_args(s, counts);
+          return THINMPI_PERSISTENT_CALL(Reduce_scatter_init)(a.in, a.out, s.counts.data(), a.type,
+                                                              s.bound.get(), s.call.comm,
+                                                              MPI_INFO_NULL, request);
+        });
+#else
+    static_assert(detail::dependent_false<Comm>,
+                  "thinmpi: this MPI library has no persistent collectives (MPI-4 "
+                  "MPI_Reduce_scatter_init, or Open MPI's MPIX_ extension); use "
+                  "ireduce_scatter()");
+#endif
+  }
+
  private:
-  [[nodiscard]] MPI_Comm comm() const noexcept { return static_cast<const Comm&>(*this).native(); }
+  [[nodiscard]] MPI_Comm comm() const noexcept {
+    return static_cast<const Comm&>(*this).native();
+  }
 };
 
 }  // namespace thinmpi

@@ -1,7 +1,8 @@
 #pragma once
 /// \file
 /// scan and exscan: prefix reductions over the ranks in rank order (into a buffer, allocating,
-/// in place). Operations as for allreduce (collectives/reduce.hpp).
+/// in place; blocking, nonblocking `i...` and persistent `..._init`). Operations as for
+/// allreduce (collectives/reduce.hpp).
 
 #include <optional>
 
@@ -10,9 +11,11 @@
 #include "thinmpi/detail/buffers.hpp"
 #include "thinmpi/detail/collective_call.hpp"
 #include "thinmpi/detail/mpi.hpp"
+#include "thinmpi/detail/persistent_calls.hpp"
 #include "thinmpi/detail/reduction_call.hpp"
 #include "thinmpi/detail/reduction_request.hpp"
 #include "thinmpi/ops.hpp"
+#include "thinmpi/persistent_request.hpp"
 
 namespace thinmpi {
 
@@ -156,8 +159,90 @@ class collective_scan {
                                    detail::post_all<&MPI_Iexscan>{});
   }
 
+  /// A persistent scan of send into recv (MPI-4 MPI_Scan_init; Open MPI 4.1: MPIX_Scan_init):
+  /// each start() / wait() round reduces send's current contents into recv. Both are borrowed
+  /// (named buffers that outlive the request; a temporary does not compile); the op is owned.
+  /// Sizes are checked once, here.
+  ///
+  ///     auto prefix = world.scan_init(counts, offsets, std::plus<>{});
+  ///     for (...) { update(counts); prefix.start(); prefix.wait(); use(offsets); }
+  template <class Send, class Recv, class Op>
+  [[nodiscard]] auto scan_init(Send&& send, Recv&& recv, Op op) const {
+    detail::require_reduction<Send, Op>();
+    detail::require_nonblocking_target<Send, Recv>();
+    detail::require_named_buffer<Send&&>();
+    detail::require_named_buffer<Recv&&>();
+#if THINMPI_HAS_PERSISTENT_COLLECTIVES
+    return detail::start_reduction<persistent_request>(
+        {"MPI_Scan_init", comm()}, detail::hold(send), detail::hold(recv), std::move(op),
+        detail::init_all<&THINMPI_PERSISTENT_CALL(Scan_init)>{});
+#else
+    static_assert(detail::dependent_false<Comm>,
+                  "thinmpi: this MPI library has no persistent collectives (MPI-4 "
+                  "MPI_Scan_init, or Open MPI's MPIX_ extension); use iscan()");
+#endif
+  }
+
+  /// A persistent scan in place: each round replaces buffer with the inclusive prefix
+  /// reduction of the buffers (MPI_IN_PLACE).
+  template <class Buffer, class Op>
+  [[nodiscard]] auto scan_in_place_init(Buffer&& buffer, Op op) const {
+    detail::require_reduction<Buffer, Op>();
+    detail::require_writable<Buffer>();
+    detail::require_named_buffer<Buffer&&>();
+#if THINMPI_HAS_PERSISTENT_COLLECTIVES
+    return detail::start_reduction<persistent_request>(
+        {"MPI_Scan_init", comm()}, detail::no_send{}, detail::hold(buffer), std::move(op),
+        detail::init_all<&THINMPI_PERSISTENT_CALL(Scan_init)>{});
+#else
+    static_assert(detail::dependent_false<Comm>,
+                  "thinmpi: this MPI library has no persistent collectives (MPI-4 "
+                  "MPI_Scan_init, or Open MPI's MPIX_ extension); use iscan_in_place()");
+#endif
+  }
+
+  /// A persistent exscan of send into recv (MPI_Exscan_init / MPIX_Exscan_init): each round
+  /// reduces send's current contents into recv; rank 0's recv is undefined after every round.
+  /// Buffers borrowed, sizes checked once, as for scan_init.
+  template <class Send, class Recv, class Op>
+  [[nodiscard]] auto exscan_init(Send&& send, Recv&& recv, Op op) const {
+    detail::require_reduction<Send, Op>();
+    detail::require_nonblocking_target<Send, Recv>();
+    detail::require_named_buffer<Send&&>();
+    detail::require_named_buffer<Recv&&>();
+#if THINMPI_HAS_PERSISTENT_COLLECTIVES
+    return detail::start_reduction<persistent_request>(
+        {"MPI_Exscan_init", comm()}, detail::hold(send), detail::hold(recv), std::move(op),
+        detail::init_all<&THINMPI_PERSISTENT_CALL(Exscan_init)>{});
+#else
+    static_assert(detail::dependent_false<Comm>,
+                  "thinmpi: this MPI library has no persistent collectives (MPI-4 "
+                  "MPI_Exscan_init, or Open MPI's MPIX_ extension); use iexscan()");
+#endif
+  }
+
+  /// A persistent exscan in place (MPI_IN_PLACE); rank 0's buffer is undefined after every
+  /// round.
+  template <class Buffer, class Op>
+  [[nodiscard]] auto exscan_in_place_init(Buffer&& buffer, Op op) const {
+    detail::require_reduction<Buffer, Op>();
+    detail::require_writable<Buffer>();
+    detail::require_named_buffer<Buffer&&>();
+#if THINMPI_HAS_PERSISTENT_COLLECTIVES
+    return detail::start_reduction<persistent_request>(
+        {"MPI_Exscan_init", comm()}, detail::no_send{}, detail::hold(buffer), std::move(op),
+        detail::init_all<&THINMPI_PERSISTENT_CALL(Exscan_init)>{});
+#else
+    static_assert(detail::dependent_false<Comm>,
+                  "thinmpi: this MPI library has no persistent collectives (MPI-4 "
+                  "MPI_Exscan_init, or Open MPI's MPIX_ extension); use iexscan_in_place()");
+#endif
+  }
+
  private:
-  [[nodiscard]] MPI_Comm comm() const noexcept { return static_cast<const Comm&>(*this).native(); }
+  [[nodiscard]] MPI_Comm comm() const noexcept {
+    return static_cast<const Comm&>(*this).native();
+  }
 };
 
 }  // namespace thinmpi

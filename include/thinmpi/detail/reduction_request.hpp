@@ -112,6 +112,32 @@ template <template <class> class Request = collective_request,
   return Request<state_type>(std::move(state), handle);
 }
 
+/// The buffers, count and datatype of one reduction call, as MPI takes them.
+struct reduction_args {
+  const void* in;
+  void* out;
+  int count;
+  MPI_Datatype type;
+};
+
+/// A reduction whose result has send's size on every rank (allreduce, scan, exscan): send (or
+/// MPI_IN_PLACE) and recv, checked; sets the state's count and type for its error report.
+template <class State>
+[[nodiscard]] reduction_args all_args(State& s) {
+  if constexpr (std::is_same_v<decltype(s.send), no_send>) {
+    const mutable_buffer io = recv_buffer(s.recv.get());
+    s.count = io.count;
+    s.type = io.type;
+    return {MPI_IN_PLACE, io.data, reduction_count(io.count, s.call, io.type), io.type};
+  } else {
+    const const_buffer in = send_buffer(s.send.get());
+    s.count = in.count;
+    s.type = in.type;
+    void* out = reduction_target(s.recv.get(), in.count, s.call, in.type);
+    return {in.data, out, reduction_count(in.count, s.call, in.type), in.type};
+  }
+}
+
 /// The nonblocking calls of one shape: Call(send, recv, count, type, op, comm, request).
 using ireduce_all_function = int(const void*, void*, int, MPI_Datatype, MPI_Op, MPI_Comm,
                                  MPI_Request*);
@@ -121,20 +147,23 @@ template <ireduce_all_function* Call>
 struct post_all {
   template <class State>
   int operator()(State& s, MPI_Request* request) const {
-    if constexpr (std::is_same_v<decltype(s.send), no_send>) {
-      const mutable_buffer io = recv_buffer(s.recv.get());
-      s.count = io.count;
-      s.type = io.type;
-      return Call(MPI_IN_PLACE, io.data, reduction_count(io.count, s.call, io.type), io.type,
-                  s.bound.get(), s.call.comm, request);
-    } else {
-      const const_buffer in = send_buffer(s.send.get());
-      s.count = in.count;
-      s.type = in.type;
-      void* out = reduction_target(s.recv.get(), in.count, s.call, in.type);
-      return Call(in.data, out, reduction_count(in.count, s.call, in.type), in.type, s.bound.get(),
-                  s.call.comm, request);
-    }
+    const reduction_args a = all_args(s);
+    return Call(a.in, a.out, a.count, a.type, s.bound.get(), s.call.comm, request);
+  }
+};
+
+/// The persistent calls of the same shape, with MPI-4's info argument: Call(send, recv,
+/// count, type, op, comm, info, request).
+using reduce_all_init_function = int(const void*, void*, int, MPI_Datatype, MPI_Op, MPI_Comm,
+                                     MPI_Info, MPI_Request*);
+
+/// Sets up the persistent Call for a state (MPI_Allreduce_init, MPI_Scan_init, ...).
+template <reduce_all_init_function* Call>
+struct init_all {
+  template <class State>
+  int operator()(State& s, MPI_Request* request) const {
+    const reduction_args a = all_args(s);
+    return Call(a.in, a.out, a.count, a.type, s.bound.get(), s.call.comm, MPI_INFO_NULL, request);
   }
 };
 
