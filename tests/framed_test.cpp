@@ -398,8 +398,8 @@ TEST(FramedSerialized, MapsAndStructsWithStrings) {
   }
   thinmpi_test::record large = thinmpi_test::sample_record(r.rank);
   large.name = letters_from(r.rank, 3 * frame_bytes);
-  auto sent_small = channel.isend(thinmpi::serialized(thinmpi_test::sample_record(r.rank)),
-                                  r.next(), 5);
+  auto sent_small =
+      channel.isend(thinmpi::serialized(thinmpi_test::sample_record(r.rank)), r.next(), 5);
   auto sent_large = channel.isend(thinmpi::serialized(large), r.next(), 5);
   EXPECT_EQ(channel.recv<thinmpi::serialized<thinmpi_test::record>>(r.prev(), 5),
             thinmpi_test::sample_record(r.prev()));
@@ -461,8 +461,8 @@ TEST(FramedSerialized, NonblockingReceivesAndSendsThatOwnTheirBytes) {
   std::vector<thinmpi::framed_send_request> sends;
   for (std::size_t i = 0; i < theirs.size(); ++i) {
     // A temporary: the request owns the encoded bytes, and moving it keeps them in place.
-    sends.push_back(channel.isend(thinmpi::serialized(names_around_the_frame(r.rank)[i]),
-                                  r.next(), 30 + static_cast<int>(i)));
+    sends.push_back(channel.isend(thinmpi::serialized(names_around_the_frame(r.rank)[i]), r.next(),
+                                  30 + static_cast<int>(i)));
   }
   for (std::size_t done = 0; done < pending.size(); ++done) {
     const auto which = thinmpi::wait_any(pending);

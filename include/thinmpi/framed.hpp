@@ -406,9 +406,9 @@ class [[nodiscard]] framed_send_request {
 /// What framed_channel::irecv<C>() returns: framed_request<C>, or for a serialized payload
 /// (thinmpi::serialized<T>) the request that decodes its bytes.
 template <class Container>
-using framed_irecv_t = std::conditional_t<detail::serialized_payload<Container>,
-                                          framed_serialized_request<Container>,
-                                          framed_request<Container>>;
+using framed_irecv_t =
+    std::conditional_t<detail::serialized_payload<Container>, framed_serialized_request<Container>,
+                       framed_request<Container>>;
 
 /// The framed protocol between the ranks of a communicator: receives of unknown size with no
 /// probe. Construction is collective (one MPI_Comm_dup, for continuations only, and a check that
@@ -464,8 +464,8 @@ class framed_channel {
   template <class Payload>
   [[nodiscard]] framed_send_request isend(const Payload& payload, int dest, int tag) const;
   template <class Payload>
-  requires(!detail::serialized_payload<Payload>) void isend(const Payload&&, int, int)
-  const = delete;  ///< the request would outlive it
+  requires(!detail::serialized_payload<Payload>) void isend(const Payload&&, int, int) const =
+      delete;  ///< the request would outlive it
 
   /// Receives a std::vector or std::string of any size sent by send()/isend(): one MPI_Recv of
   /// a frame; a second, from the frame's source, for payloads of a frame or more. For
@@ -479,7 +479,7 @@ class framed_channel {
   /// for a serialized payload).
   template <class Container>
   [[nodiscard]] received<detail::received_value_t<Container>> recv_with_status(int source,
-                                                                                int tag) const;
+                                                                               int tag) const;
   /// Starts a framed receive without blocking (MPI_Irecv of a frame): a framed_request<C>, or
   /// for thinmpi::serialized<T> a framed_serialized_request that decodes on completion.
   template <class Container>
