@@ -5,11 +5,14 @@
 /// byte-identical to send()); the receiver posts one MPI_Recv of F bytes and needs no probe.
 /// A payload of F bytes or more goes as one full frame of F bytes (its first bytes, then a
 /// 16-byte header with its length) and one continuation of the rest, which only this channel's
-/// private communicator carries. detail/frame.hpp has the wire format.
+/// private communicator carries. detail/frame.hpp has the wire format. A serialized value
+/// (thinmpi::serialized, reached through detail/serialized_hook.hpp) travels as its encoded bytes.
 ///
 ///     thinmpi::framed_channel channel(world);             // collective: one MPI_Comm_dup
 ///     channel.send(values, 1, tag);                         // 1 message, 2 from F bytes up
 ///     auto got = channel.recv<std::vector<int>>(0, tag);   // 1 MPI_Recv, 2 from F bytes up
+///     channel.send(thinmpi::serialized(names), 1, tag);     // encoded once, then framed
+///     auto names = channel.recv<thinmpi::serialized<std::vector<std::string>>>(0, tag);
 
 #include <atomic>
 #include <cstddef>
@@ -17,6 +20,7 @@
 #include <memory>
 #include <optional>
 #include <ranges>
+#include <span>
 #include <type_traits>
 #include <utility>
 
@@ -29,6 +33,7 @@
 #include "thinmpi/detail/p2p_calls.hpp"
 #include "thinmpi/detail/p2p_errors.hpp"
 #include "thinmpi/detail/request_access.hpp"
+#include "thinmpi/detail/serialized_hook.hpp"
 #include "thinmpi/p2p/recv.hpp"
 #include "thinmpi/p2p/send.hpp"
 #include "thinmpi/request.hpp"
@@ -198,6 +203,8 @@ class [[nodiscard]] framed_request {
 
  private:
   friend struct detail::request_access;
+  template <class Payload>
+  friend class framed_serialized_request;  // decodes with the first frame's status
   using element = std::ranges::range_value_t<Container>;
   enum class stage { done, frame, rest };
 
@@ -275,8 +282,75 @@ void framed_request<Container>::complete_stage(int rc, const MPI_Status& raw) {
   stage_ = stage::rest;
 }
 
+/// A framed receive of a serialized value (framed_channel::irecv<thinmpi::serialized<T>>): the
+/// encoded bytes arrive as a framed_request of bytes (one MPI_Irecv of a frame, a second for the
+/// continuation from one frame up, both into one byte buffer), then are decoded once, through
+/// Payload::decode (detail/serialized_hook.hpp). Works with wait_all/wait_any. Must complete
+/// before its channel is destroyed. Move-only.
+///
+///     auto r = channel.irecv<thinmpi::serialized<std::vector<std::string>>>(0, 7);
+///     std::vector<std::string> names = r.wait();
+template <class Payload>
+class [[nodiscard]] framed_serialized_request {
+ public:
+  /// What wait() returns: the T of serialized<T>.
+  using value_type = detail::received_value_t<Payload>;
+
+  /// A request that receives nothing.
+  framed_serialized_request() = default;
+  /// Decodes what `bytes` receives once it has arrived whole.
+  explicit framed_serialized_request(framed_request<detail::wire_bytes>&& bytes)
+      : bytes_(std::move(bytes)) {}
+  framed_serialized_request(framed_serialized_request&&) noexcept = default;
+  framed_serialized_request& operator=(framed_serialized_request&&) noexcept = default;
+  framed_serialized_request(const framed_serialized_request&) = delete;
+  framed_serialized_request& operator=(const framed_serialized_request&) = delete;
+  ~framed_serialized_request() = default;  // bytes_ completes itself if still active
+
+  /// Blocks until the bytes have arrived and been decoded, then hands the value over.
+  value_type wait() {
+    detail::progress(*this, true);
+    return take();
+  }
+  /// The value if its bytes have arrived (decoded), else nothing (never blocks).
+  [[nodiscard]] std::optional<value_type> test() {
+    if (!detail::progress(*this, false)) return std::nullopt;
+    return take();
+  }
+  /// Whether part of the bytes is still awaited.
+  [[nodiscard]] bool active() const noexcept { return bytes_.active(); }
+  /// Blocks until complete (the value staying in the request), then returns the status of the
+  /// first frame, whose count is the whole encoding's bytes.
+  [[nodiscard]] status last_status() {
+    detail::progress(*this, true);
+    return bytes_.last_status();
+  }
+
+ private:
+  friend struct detail::request_access;
+  using access = detail::request_access;
+
+  MPI_Request& posted_handle() noexcept { return access::handle(bytes_); }
+  void give_up() noexcept { access::give_up(bytes_); }
+  void complete_stage(int rc, const MPI_Status& raw) {
+    access::complete(bytes_, rc, raw);
+    if (access::active(bytes_) || detail::was_cancelled(raw)) return;
+    // The first frame's status: the source and tag the caller asked for, not the continuation's.
+    const MPI_Status first = bytes_.status_;
+    const detail::wire_bytes bytes = bytes_.wait();
+    value_ = Payload::decode(bytes, bytes_.route_.comm, first);
+  }
+  value_type take() {
+    return value_ ? std::move(*std::exchange(value_, std::nullopt)) : value_type{};
+  }
+
+  framed_request<detail::wire_bytes> bytes_;
+  std::optional<value_type> value_;
+};
+
 /// A framed send in progress (framed_channel::isend): one MPI_Isend, two from one frame up.
-/// The payload is borrowed and must outlive the request; the frame is the request's own.
+/// The payload is borrowed and must outlive the request; the frame is the request's own, and
+/// so are the encoded bytes of a serialized payload.
 class [[nodiscard]] framed_send_request {
  public:
   /// A request that sends nothing.
@@ -316,16 +390,25 @@ class [[nodiscard]] framed_send_request {
     }
   }
   void take(framed_send_request& other) noexcept {
+    encoded_ = std::move(other.encoded_);  // moves the buffer: the continuation's address stays
     frame_ = std::move(other.frame_);
     handles_[0] = std::exchange(other.handles_[0], MPI_REQUEST_NULL);
     handles_[1] = std::exchange(other.handles_[1], MPI_REQUEST_NULL);
     call_ = other.call_;
   }
 
+  detail::wire_bytes encoded_;  // a serialized payload's bytes; empty for a borrowed payload
   std::unique_ptr<std::byte[]> frame_;
   MPI_Request handles_[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
   detail::p2p_call call_{"MPI_Isend", MPI_COMM_NULL, MPI_PROC_NULL, 0};
 };
+
+/// What framed_channel::irecv<C>() returns: framed_request<C>, or for a serialized payload
+/// (thinmpi::serialized<T>) the request that decodes its bytes.
+template <class Container>
+using framed_irecv_t =
+    std::conditional_t<detail::serialized_payload<Container>, framed_serialized_request<Container>,
+                       framed_request<Container>>;
 
 /// The framed protocol between the ranks of a communicator: receives of unknown size with no
 /// probe. Construction is collective (one MPI_Comm_dup, for continuations only, and a check that
@@ -372,26 +455,35 @@ class framed_channel {
 
   /// Sends a contiguous payload (vector, string, span, array...): below the frame size, one
   /// MPI_Send exactly as comm().send(payload, ...); from it up, a frame and a continuation.
+  /// A serialized payload (thinmpi::serialized(x)) is encoded first (one size pass, one
+  /// allocation, one copy pass), then its bytes are sent so.
   template <class Payload>
   void send(const Payload& payload, int dest, int tag) const;
-  /// send() without blocking; the payload must outlive the returned request.
+  /// send() without blocking; the payload must outlive the returned request, except a
+  /// serialized payload, whose encoded bytes the request owns.
   template <class Payload>
   [[nodiscard]] framed_send_request isend(const Payload& payload, int dest, int tag) const;
   template <class Payload>
-  void isend(const Payload&&, int, int) const = delete;  ///< the request would outlive it
+  requires(!detail::serialized_payload<Payload>) void isend(const Payload&&, int, int) const =
+      delete;  ///< the request would outlive it
 
   /// Receives a std::vector or std::string of any size sent by send()/isend(): one MPI_Recv of
-  /// a frame; a second, from the frame's source, for payloads of a frame or more.
+  /// a frame; a second, from the frame's source, for payloads of a frame or more. For
+  /// thinmpi::serialized<T>, receives the encoded bytes so (into one byte buffer) and returns
+  /// the decoded T; a malformed encoding throws thinmpi::serialization_error.
   template <class Container>
-  [[nodiscard]] Container recv(int source, int tag) const {
+  [[nodiscard]] detail::received_value_t<Container> recv(int source, int tag) const {
     return recv_with_status<Container>(source, tag).value;
   }
-  /// recv() with the status of the first frame, whose byte count is the whole payload's.
+  /// recv() with the status of the first frame, whose count is the whole payload's (in bytes
+  /// for a serialized payload).
   template <class Container>
-  [[nodiscard]] received<Container> recv_with_status(int source, int tag) const;
-  /// Starts a framed receive without blocking (MPI_Irecv of a frame).
+  [[nodiscard]] received<detail::received_value_t<Container>> recv_with_status(int source,
+                                                                               int tag) const;
+  /// Starts a framed receive without blocking (MPI_Irecv of a frame): a framed_request<C>, or
+  /// for thinmpi::serialized<T> a framed_serialized_request that decodes on completion.
   template <class Container>
-  [[nodiscard]] framed_request<Container> irecv(int source, int tag) const;
+  [[nodiscard]] framed_irecv_t<Container> irecv(int source, int tag) const;
 
  private:
   template <class Container>
@@ -401,6 +493,14 @@ class framed_channel {
                   "size; receive fixed-size payloads with comm().recv()");
     detail::require_writable<Container&>();
   }
+  /// The framed protocol for a contiguous payload (send, isend after any encoding).
+  template <class Payload>
+  void send_range(const Payload& payload, int dest, int tag) const;
+  template <class Payload>
+  void start_isend(framed_send_request& sending, const Payload& payload, int dest, int tag) const;
+  /// The framed receive of a contiguous Container; raw gets the first frame's status.
+  template <class Container>
+  [[nodiscard]] Container receive_range(int source, int tag, MPI_Status& raw) const;
   [[nodiscard]] detail::frame_route route() const noexcept {
     return {comm_.native(), continuation_.native(), tag_ub_};
   }
@@ -442,6 +542,15 @@ inline framed_channel::framed_channel(comm_view comm, std::size_t frame_size)
 
 template <class Payload>
 void framed_channel::send(const Payload& payload, int dest, int tag) const {
+  if constexpr (detail::serialized_payload<Payload>) {
+    send_range(payload.encode(), dest, tag);
+  } else {
+    send_range(payload, dest, tag);
+  }
+}
+
+template <class Payload>
+void framed_channel::send_range(const Payload& payload, int dest, int tag) const {
   static_assert(contiguous_payload<Payload>,
                 "thinmpi's framed protocol sends contiguous ranges (vector, string, span, array); "
                 "send a scalar with comm().send()");
@@ -482,6 +591,19 @@ void framed_channel::send(const Payload& payload, int dest, int tag) const {
 
 template <class Payload>
 framed_send_request framed_channel::isend(const Payload& payload, int dest, int tag) const {
+  framed_send_request sending;
+  if constexpr (detail::serialized_payload<Payload>) {
+    sending.encoded_ = payload.encode();  // the request owns what it sends
+    start_isend(sending, sending.encoded_, dest, tag);
+  } else {
+    start_isend(sending, payload, dest, tag);
+  }
+  return sending;
+}
+
+template <class Payload>
+void framed_channel::start_isend(framed_send_request& sending, const Payload& payload, int dest,
+                                 int tag) const {
   static_assert(contiguous_payload<Payload>,
                 "thinmpi's framed protocol sends contiguous ranges (vector, string, span, array); "
                 "send a scalar with comm().isend()");
@@ -490,7 +612,6 @@ framed_send_request framed_channel::isend(const Payload& payload, int dest, int 
   const detail::frame_shape shape =
       detail::frame_for<element>(frame_size_, "framed_channel::isend");
   const detail::const_buffer whole = detail::send_buffer(payload);
-  framed_send_request sending;
   sending.call_ = {"MPI_Isend", comm_.native(), dest, tag};
   const auto post = [&](const detail::const_buffer& buffer, MPI_Comm comm, int message_tag,
                         MPI_Request& handle) {
@@ -502,7 +623,7 @@ framed_send_request framed_channel::isend(const Payload& payload, int dest, int 
   };
   if (whole.count < shape.count) [[likely]] {
     post(whole, comm_.native(), tag, sending.handles_[0]);
-    return sending;
+    return;
   }
   const detail::frame_header header{whole.count * sizeof(element),
                                     static_cast<std::uint32_t>(next_continuation_tag())};
@@ -512,16 +633,29 @@ framed_send_request framed_channel::isend(const Payload& payload, int dest, int 
   post({static_cast<const std::byte*>(whole.data) + shape.carried(),
         header.total_bytes - shape.carried(), MPI_BYTE},
        continuation_.native(), static_cast<int>(header.continuation_tag), sending.handles_[1]);
-  return sending;
 }
 
 template <class Container>
-received<Container> framed_channel::recv_with_status(int source, int tag) const {
+received<detail::received_value_t<Container>> framed_channel::recv_with_status(int source,
+                                                                               int tag) const {
+  MPI_Status raw;  // filled by the frame's MPI_Recv before it is read
+  if constexpr (detail::serialized_payload<Container>) {
+    // Frame and continuation land in one byte buffer (received in place), decoded from there.
+    const auto bytes = receive_range<detail::wire_bytes>(source, tag, raw);
+    return {Container::decode(bytes, comm_.native(), raw), status(raw, MPI_BYTE)};
+  } else {
+    using element = std::ranges::range_value_t<Container>;
+    Container value = receive_range<Container>(source, tag, raw);
+    return {std::move(value), status(raw, datatype_of<element>())};
+  }
+}
+
+template <class Container>
+Container framed_channel::receive_range(int source, int tag, MPI_Status& raw) const {
   require_framed_container<Container>();
   using element = std::ranges::range_value_t<Container>;
   const detail::frame_shape shape = detail::frame_for<element>(frame_size_, "framed_channel::recv");
   Container value;
-  MPI_Status raw;  // filled by the frame's MPI_Recv before it is read
   if constexpr (detail::receives_in_place<Container>) {
     value.resize(shape.count);  // default_init_allocator: nothing written
     detail::receive_framed(value, reinterpret_cast<std::byte*>(value.data()), shape, route(),
@@ -533,15 +667,19 @@ received<Container> framed_channel::recv_with_status(int source, int tag) const 
     const auto frame = detail::frame_storage(shape.bytes);
     detail::receive_framed(value, frame.get(), shape, route(), source, tag, raw);
   }
-  return {std::move(value), status(raw, datatype_of<element>())};
+  return value;
 }
 
 template <class Container>
-framed_request<Container> framed_channel::irecv(int source, int tag) const {
-  require_framed_container<Container>();
-  using element = std::ranges::range_value_t<Container>;
-  return framed_request<Container>(
-      route(), detail::frame_for<element>(frame_size_, "framed_channel::irecv"), source, tag);
+framed_irecv_t<Container> framed_channel::irecv(int source, int tag) const {
+  if constexpr (detail::serialized_payload<Container>) {
+    return framed_serialized_request<Container>(irecv<detail::wire_bytes>(source, tag));
+  } else {
+    require_framed_container<Container>();
+    using element = std::ranges::range_value_t<Container>;
+    return framed_request<Container>(
+        route(), detail::frame_for<element>(frame_size_, "framed_channel::irecv"), source, tag);
+  }
 }
 
 }  // namespace thinmpi

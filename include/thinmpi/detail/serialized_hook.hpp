@@ -1,8 +1,8 @@
 #pragma once
 /// \file
-/// The hook through which the point-to-point and collective families accept an explicitly
-/// serialized payload (thinmpi::serialized<T>, serialization/serialized.hpp) without knowing how
-/// it is encoded.
+/// The hook through which the point-to-point and collective families, and framed_channel, accept
+/// an explicitly serialized payload (thinmpi::serialized<T>, serialization/serialized.hpp)
+/// without knowing how it is encoded.
 ///
 /// A serialized payload type P names `P::thinmpi_serialized_value` (what a receive of P
 /// returns) and gives, for point-to-point,
@@ -11,6 +11,10 @@
 ///   decode P::receive_request, constructible from (MPI_Comm, int src, int tag)    for irecv<P>()
 ///   static value exchange(MPI_Comm, const W& wire, int dest, int send_tag, int src, int recv_tag,
 ///                         MPI_Status&)                 for sendrecv<P>()
+/// for framed_channel (framed.hpp), which moves the bytes by its own protocol,
+///   static value decode(std::span<const std::byte>, MPI_Comm, const MPI_Status&)
+///                                                      one decode pass over received bytes;
+///                                                      errors name the status's source and tag
 /// and, for the collectives that exchange byte counts first (each family's overload taking
 /// thinmpi::exchange_counts; Comm is the communicator, whose own calls move the counts and bytes),
 ///   static void bcast(const Comm&, const P&, int root)              the root's value into P's

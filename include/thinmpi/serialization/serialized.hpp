@@ -102,6 +102,12 @@ class serialized {
   /// MPI_Mprobe, one allocation of the message's size, MPI_Mrecv, one decode pass.
   static thinmpi_serialized_value receive(MPI_Comm comm, int source, int tag, MPI_Status& raw) {
     const serialized_bytes bytes = detail::receive_new<serialized_bytes>(comm, source, tag, raw);
+    return decode(bytes, comm, raw);
+  }
+  /// One decode pass over bytes that arrived some other way (framed_channel) from the message
+  /// whose status is raw (its source and tag name it in an error).
+  static thinmpi_serialized_value decode(std::span<const std::byte> bytes, MPI_Comm comm,
+                                         const MPI_Status& raw) {
     return detail::serial::decode_received<thinmpi_serialized_value>(bytes, comm, raw);
   }
 
