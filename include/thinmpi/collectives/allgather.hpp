@@ -250,9 +250,9 @@ class collective_allgather {
   ///     auto all = world.allgatherv(mine, thinmpi::exchange_counts);  // 2 MPI calls
   ///     use(all.data, all.counts, all.displs);
   template <class Data = detail::vector_of_elements, class Send>
-    requires(!detail::serialized_payload<Send>)
-  [[nodiscard]] detail::varying_for<Data, Send> allgatherv(const Send& send,
-                                                           exchange_counts_t) const {
+  requires(!detail::serialized_payload<Send>)
+      [[nodiscard]] detail::varying_for<Data, Send> allgatherv(const Send& send,
+                                                               exchange_counts_t) const {
     detail::require_sendable<Send>();
     detail::require_varying_data<Data, detail::element_t<Send>>();
     detail::collective_call call{"MPI_Allgather", comm()};

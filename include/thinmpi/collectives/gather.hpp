@@ -155,9 +155,9 @@ class collective_gather {
   /// MPI_Gather of an int), then the blocks (one MPI_Gatherv). The root gets the data with each
   /// rank's count and displacement, to reuse; other ranks get nothing.
   template <class Data = detail::vector_of_elements, class Send>
-    requires(!detail::serialized_payload<Send>)
-  [[nodiscard]] std::optional<detail::varying_for<Data, Send>> gatherv(const Send& send, int root,
-                                                                       exchange_counts_t) const {
+  requires(!detail::serialized_payload<Send>)
+      [[nodiscard]] std::optional<detail::varying_for<Data, Send>> gatherv(
+          const Send& send, int root, exchange_counts_t) const {
     detail::require_sendable<Send>();
     detail::require_varying_data<Data, detail::element_t<Send>>();
     const detail::const_buffer out = detail::send_buffer(send);
