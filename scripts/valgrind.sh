@@ -5,12 +5,16 @@
 # definite leak (--error-exitcode). The MPI libraries' own reports are suppressed by Open MPI's
 # shipped file (/usr/share/openmpi/openmpi-valgrind.supp) and tests/sanitizers/valgrind.supp
 # (each entry with its reason); thinmpi's code has none. large_count_test is left out: it moves
-# 2^31 elements, hours under valgrind.
+# 2^31 elements, hours under valgrind; so is bug_classes_test (3000 communicators).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
 suites=(p2p_test errors_test nonblocking_test datatype_test communicator_test environment_test
-  completion_matrix_test bad_input_test threads_test)
+  completion_matrix_test bad_input_test threads_test recv_reuse_test framed_test
+  collectives_bcast_test collectives_gather_test collectives_scatter_test
+  collectives_allgather_test collectives_alltoall_test collectives_reduce_test
+  collectives_reduce_scatter_test collectives_scan_test serialization_test
+  serialization_decode_test serialization_collectives_test)
 presets=("$@")
 if [ ${#presets[@]} -eq 0 ]; then
   for mpi in openmpi mpich; do
