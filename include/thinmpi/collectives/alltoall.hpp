@@ -35,17 +35,29 @@ namespace detail {
 
 /// The counts and displacements of both sides of an alltoallv, owned where a request needs them
 /// until completion.
+/// The counts and displacements of both sides of an alltoallv, as MPI reads them.
+struct alltoallv_spans {
+  std::span<const int> send_counts;
+  std::span<const int> send_displs;
+  std::span<const int> recv_counts;
+  std::span<const int> recv_displs;
+};
+
 struct alltoallv_arrays {
   std::vector<int> send_counts{};
   std::vector<int> send_displs{};
   std::vector<int> recv_counts{};
   std::vector<int> recv_displs{};
+
+  [[nodiscard]] alltoallv_spans spans() const noexcept {
+    return {send_counts, send_displs, recv_counts, recv_displs};
+  }
 };
 
 /// One MPI_Alltoallv; blocks laid end to end past INT_MAX take MPI-4's MPI_Alltoallv_c (MPICH),
 /// else an error (given displacements are ints, so only packed ones can pass INT_MAX).
 inline int alltoallv_call(const const_buffer& out, const mutable_buffer& in,
-                          const alltoallv_arrays& arrays, const v_layout& sent,
+                          const alltoallv_spans& arrays, const v_layout& sent,
                           const v_layout& received, const collective_call& call) {
   if (sent.fits_int && received.fits_int) [[likely]] {
     return MPI_Alltoallv(out.data, arrays.send_counts.data(), arrays.send_displs.data(), out.type,
@@ -265,7 +277,7 @@ class collective_alltoall {
     detail::alltoallv_arrays arrays{
         {sendcounts.begin(), sendcounts.end()}, {}, {recvcounts.begin(), recvcounts.end()}, {}};
     const auto [sent, received] = detail::plan_alltoallv(call, ranks(), arrays, out, in, false);
-    const int rc = detail::alltoallv_call(out, in, arrays, sent, received, call);
+    const int rc = detail::alltoallv_call(out, in, arrays.spans(), sent, received, call);
     detail::check_collective(rc, call, out.count, out.type);
     detail::shrink_to(into, received.extent);
   }
@@ -283,25 +295,24 @@ class collective_alltoall {
     detail::collective_call call{"MPI_Alltoall", comm()};
     const detail::const_buffer out = detail::send_buffer(send);
     const int n = ranks();
-    detail::alltoallv_arrays arrays{{sendcounts.begin(), sendcounts.end()}, {}, {}, {}};
+    std::vector<int> send_displs;
     const detail::v_layout sent =
-        detail::packed_displacements(call, sendcounts, n, "sendcounts", arrays.send_displs);
+        detail::packed_displacements(call, sendcounts, n, "sendcounts", send_displs);
     detail::check_room(call, out.count, sent.extent, out.type, "send buffer",
                        "the sum of sendcounts");
     detail::varying_for<Data, Send> result;
     result.counts.resize(static_cast<std::size_t>(n));
-    detail::check_collective(MPI_Alltoall(arrays.send_counts.data(), 1, MPI_INT,
-                                          result.counts.data(), 1, MPI_INT, comm()),
-                             call);
+    detail::check_collective(
+        MPI_Alltoall(sendcounts.data(), 1, MPI_INT, result.counts.data(), 1, MPI_INT, comm()),
+        call);
     call.operation = "MPI_Alltoallv";
     const detail::v_layout received =
         detail::packed_displacements(call, result.counts, n, "recvcounts", result.displs);
     detail::check_varying_fits(received, call, out.type);
     result.data.resize(received.extent);
-    arrays.recv_counts = result.counts;
-    arrays.recv_displs = result.displs;
     const detail::mutable_buffer in = detail::recv_buffer(result.data);
-    const int rc = detail::alltoallv_call(out, in, arrays, sent, received, call);
+    const int rc = detail::alltoallv_call(
+        out, in, {sendcounts, send_displs, result.counts, result.displs}, sent, received, call);
     detail::check_collective(rc, call, out.count, out.type);
     return result;
   }
