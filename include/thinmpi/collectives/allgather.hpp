@@ -259,13 +259,14 @@ class collective_allgather {
     const detail::const_buffer out = detail::send_buffer(send);
     detail::check_int_count(call, out.count, out.type);
     detail::varying_for<Data, Send> result;
-    result.counts.resize(static_cast<std::size_t>(ranks()));
+    const int n = ranks();
+    result.counts.resize(static_cast<std::size_t>(n));
     const int mine = detail::to_int(out.count);
     detail::check_collective(
         MPI_Allgather(&mine, 1, MPI_INT, result.counts.data(), 1, MPI_INT, comm()), call);
     call.operation = "MPI_Allgatherv";
     const detail::v_layout layout =
-        detail::packed_displacements(call, result.counts, ranks(), "recvcounts", result.displs);
+        detail::packed_displacements(call, result.counts, n, "recvcounts", result.displs);
     detail::check_varying_fits(layout, call, out.type);
     result.data.resize(layout.extent);
     const int rc = MPI_Allgatherv(out.data, mine, out.type, result.data.data(),
