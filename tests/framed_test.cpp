@@ -82,8 +82,9 @@ TEST(Framed, StringsAndVectorsThatAreNotZeroedFirst) {
   const ring r(world);
   const thinmpi::framed_channel channel(world);
   using uninit = std::vector<int, thinmpi::default_init_allocator<int>>;
-  for (const std::size_t n : {std::size_t{0}, std::size_t{7}, std::size_t{4095}, std::size_t{4096},
-                              std::size_t{4097}, std::size_t{70'000}}) {
+  constexpr std::size_t f = thinmpi::framed_channel::default_frame_size;
+  for (const std::size_t n : {std::size_t{0}, std::size_t{7}, f - 1, f, f + 1, std::size_t{4095},
+                              std::size_t{4096}, std::size_t{4097}, std::size_t{70'000}}) {
     const std::string text = letters_from(r.rank, n);
     const auto ints = iota_from(r.rank, n);
     auto sent_text = channel.isend(text, r.next(), 1);
@@ -96,10 +97,11 @@ TEST(Framed, StringsAndVectorsThatAreNotZeroedFirst) {
 }
 
 TEST(Framed, ElementsThatDoNotDivideTheFrame) {
-  // 12-byte elements: a frame is 341 of them (4092 bytes), the split is inside an element.
+  // 12-byte elements: a frame of 4096 bytes is 341 of them (4092 bytes), the split is inside
+  // an element.
   auto world = thinmpi::world();
   const ring r(world);
-  const thinmpi::framed_channel channel(world);
+  const thinmpi::framed_channel channel(world, 4096);
   for (const std::size_t n :
        {std::size_t{340}, std::size_t{341}, std::size_t{342}, std::size_t{1000}}) {
     std::vector<std::array<int, 3>> out(n);
@@ -175,7 +177,7 @@ TEST(Framed, APlainMessageOfOneFrameIsAnErrorNotAPayload) {
   const auto e =
       error_from([&] { static_cast<void>(channel.recv<std::vector<int>>(r.prev(), 9)); });
   EXPECT_TRUE(contains(e.what(), "without a frame header")) << e.what();
-  EXPECT_TRUE(contains(e.what(), "4096 bytes")) << e.what();
+  EXPECT_TRUE(contains(e.what(), std::to_string(frame_ints * sizeof(int)) + " bytes")) << e.what();
   sent.wait();
 }
 
@@ -352,7 +354,7 @@ std::vector<names> names_around_the_frame(int seed) {
   for (const std::size_t encoded : {std::size_t{8}, frame_bytes - 1, frame_bytes, frame_bytes + 1})
     values.push_back(names_of_encoded_size(seed, encoded));
   names many;
-  for (int i = 0; i < 2000; ++i)
+  for (int i = 0; i < 4000; ++i)
     many.push_back(letters_from(seed + i, static_cast<std::size_t>(i % 50)));
   values.push_back(std::move(many));
   return values;

@@ -11,6 +11,8 @@
 //   thinmpi/struct          send(vector<wb_particle>) / recv(vector&)   vs c/struct
 //   thinmpi/char_span       send(std::span<char>) / recv(std::span)     vs c/char_buffer (OSU)
 //   thinmpi/vector_framed   framed_channel send / recv<std::vector<int>>() vs c/int_buffer
+//   thinmpi/vector_framed_uninit  the same into a vector with default_init_allocator (received
+//                           in place: no scratch, no copy, no memset)
 //   thinmpi/string_framed   framed_channel send / recv<std::string>()   vs c/char_buffer
 //   thinmpi/vector_reuse    send(vector) / recv_reuse(vector&)          vs c/mprobe
 //
@@ -252,6 +254,9 @@ const wb_variant variants[] = {
     {"thinmpi", "vector_framed", "c/int_buffer", sizeof(int), 0,
      framed_setup<ints, fill_ints<ints>>, framed_round_trips<ints>, received_differs<ints>,
      destroy_framed_state<ints>},
+    {"thinmpi", "vector_framed_uninit", "c/int_buffer", sizeof(int), 0,
+     framed_setup<uninit_ints, fill_ints<uninit_ints>>, framed_round_trips<uninit_ints>,
+     received_differs<uninit_ints>, destroy_framed_state<uninit_ints>},
     {"thinmpi", "string_framed", "c/char_buffer", sizeof(char), 0,
      framed_setup<std::string, fill_chars>, framed_round_trips<std::string>,
      received_differs<std::string>, destroy_framed_state<std::string>},

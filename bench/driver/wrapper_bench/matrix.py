@@ -18,7 +18,8 @@ SUITES = ("tiny", "sweep", "osu", "serialization", "audit", "collectives")
 # practical, as in the article).
 SWEEP_VARIANTS = ("c/int_buffer", "c/mprobe", "boost/raw", "boost/vector", "thinmpi/span",
                   "thinmpi/vector_bounded", "thinmpi/vector_alloc", "thinmpi/vector_alloc_uninit",
-                  "c/framed", "thinmpi/vector_framed", "thinmpi/vector_reuse",
+                  "c/framed", "thinmpi/vector_framed", "thinmpi/vector_framed_uninit",
+                  "thinmpi/vector_reuse",
                   "go/int_slice_prealloc", "go/int_slice_recv")
 OSU_VARIANTS = ("c/char_buffer", "thinmpi/char_span", "go/byte_slice_prealloc",
                 "gompi/byte_slice_prealloc", "osu/osu_latency")

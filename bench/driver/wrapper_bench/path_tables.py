@@ -12,6 +12,7 @@ THINMPI_TARGETS = {"thinmpi/scalar": 1.02, "thinmpi/span": 1.02,
                    "thinmpi/char_span": 1.02, "thinmpi/struct": 1.02,
                    "thinmpi/vector_alloc": 1.03, "thinmpi/vector_alloc_uninit": 1.03,
                    "thinmpi/string_alloc": 1.03, "thinmpi/vector_framed": 1.05,
+                   "thinmpi/vector_framed_uninit": 1.05,
                    "thinmpi/string_framed": 1.05, "thinmpi/vector_reuse": 1.03,
                    "thinmpi/ser_vecstr": 1.10, "thinmpi/ser_map": 1.10, "thinmpi/ser_record": 1.10}
 

@@ -115,6 +115,7 @@ CLIFF_ROWS = (("C known count", "c/int_buffer", "c/char_buffer"),
               ("thinmpi allocating", "thinmpi/vector_alloc", "thinmpi/string_alloc"),
               ("C framed protocol", "c/framed", None),
               ("thinmpi framed_channel", "thinmpi/vector_framed", "thinmpi/string_framed"),
+              ("thinmpi framed, not zeroed", "thinmpi/vector_framed_uninit", None),
               ("thinmpi recv_reuse", "thinmpi/vector_reuse", None))
 
 
@@ -169,6 +170,7 @@ SWEEP_COLUMNS = (("C", "c/int_buffer", None), ("C mprobe", "c/mprobe", None),
                  ("thinmpi recv<vector> not zeroed", "thinmpi/vector_alloc_uninit", None),
                  ("C framed", "c/framed", None),
                  ("thinmpi framed", "thinmpi/vector_framed", None),
+                 ("thinmpi framed not zeroed", "thinmpi/vector_framed_uninit", None),
                  ("thinmpi recv_reuse", "thinmpi/vector_reuse", None),
                  ("mpi4py NumPy", "mpi4py/numpy", "python"),
                  ("mpi4py object", "mpi4py/object", "python"),
