@@ -2,7 +2,7 @@
 
 import unittest
 
-from fixture_data import BASELINES, harness_build, mpi4py_build
+from fixture_data import BASELINES, HARNESS_VARIANTS, harness_build, mpi4py_build
 from wrapper_bench import matrix
 
 
@@ -62,6 +62,14 @@ class OtherSuites(unittest.TestCase):
         jobs = expand([harness_build()], suites=("audit",))
         self.assertEqual([(j.count, "boost/int" in j.variants) for j in jobs],
                          [(1, True), (8, False)])
+
+    def test_audit_framed_variants_again_past_the_frame(self):
+        variants = HARNESS_VARIANTS + (("c/framed", 4, 0), ("thinmpi/vector_framed", 4, 0),
+                                       ("thinmpi/string_framed", 1, 0))
+        jobs = expand([matrix.Build("openmpi", "gcc", variants)], suites=("audit",))
+        self.assertEqual([j.count for j in jobs], [1, 8, matrix.FRAMED_AUDIT_COUNT])
+        self.assertEqual(jobs[-1].variants,
+                         ("c/framed", "thinmpi/vector_framed", "thinmpi/string_framed"))
 
 
 class Filters(unittest.TestCase):
