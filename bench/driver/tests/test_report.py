@@ -6,7 +6,7 @@ import unittest
 from pathlib import Path
 
 from fixture_data import audit_lines, sweep_records, tiny_records
-from wrapper_bench import audit, charts, compare, conclusions, schema
+from wrapper_bench import audit, charts, compare, conclusions, path_tables, schema
 from wrapper_bench.render_html import render_html
 from wrapper_bench.render_md import render_md
 
@@ -25,6 +25,25 @@ def fixture_document():
     missing = [{"mpi": "mpich", "compiler": "python", "api": "mpi4py", "reason": "404"}]
     failures = [{"what": "tiny/x", "mpi": "mpich", "compiler": "gcc", "error": "boom"}]
     return schema.document(dict(CONTEXT), cells, rows, [], missing, failures)
+
+
+def framed_cell(mpi, size, ratio):
+    return {"suite": "sweep", "mpi": mpi, "compiler": "gcc", "variant": "thinmpi/vector_framed",
+            "bytes": size, "baseline": "c/int_buffer", "ratio_vs_c": {"median": ratio}}
+
+
+class Targets(unittest.TestCase):
+    def test_the_framed_protocol_has_a_target_per_size_range(self):
+        cells = [framed_cell("openmpi", 4, 1.04), framed_cell("mpich", 4096, 1.08),
+                 framed_cell("openmpi", 32768, 3.0), framed_cell("openmpi", 65536, 1.01),
+                 framed_cell("mpich", 1 << 20, 1.10)]
+        rows = path_tables.thinmpi_targets(cells).rows
+        self.assertEqual([r[0] for r in rows], ["thinmpi/vector_framed (up to 4 KiB)",
+                                                "thinmpi/vector_framed (64 KiB and up)"])
+        self.assertEqual([r[2] for r in rows], ["≤ 1.05×", "≤ 1.02×"])
+        self.assertEqual([r[4] for r in rows], ["1 of 2", "1 of 2"])
+        self.assertIn("MPICH gcc 4096 B", rows[0][5])
+        self.assertIn("MPICH gcc 1048576 B", rows[1][5])
 
 
 class Schema(unittest.TestCase):
