@@ -12,6 +12,7 @@
 #include <cstring>
 #include <map>
 #include <optional>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -58,6 +59,7 @@ const std::vector<std::size_t> sizes_around_the_frame = {0,
                                                          frame_ints - 1,
                                                          frame_ints,
                                                          frame_ints + 1,
+                                                         2 * frame_ints - 1,
                                                          2 * frame_ints,
                                                          100'000};
 
@@ -116,56 +118,178 @@ TEST(Framed, ElementsThatDoNotDivideTheFrame) {
   }
 }
 
+struct point3 {  // 24 bytes, no padding: an MPI struct datatype; a short frame is 25 bytes
+  double x;
+  double y;
+  double z;
+};
+
+TEST(Framed, StructElementsGoThroughFullAndShortFrames) {
+  auto world = thinmpi::world();
+  const ring r(world);
+  const thinmpi::framed_channel channel(world, 4096);  // 170 points (4080 bytes) a frame
+  for (const std::size_t n : {std::size_t{169}, std::size_t{170}, std::size_t{171},
+                              std::size_t{339}, std::size_t{340}, std::size_t{5000}}) {
+    std::vector<point3> out(n);
+    for (std::size_t i = 0; i < n; ++i)
+      out[i] = {static_cast<double>(r.rank), static_cast<double>(i), -static_cast<double>(i)};
+    auto sent = channel.isend(out, r.next(), 5);
+    const auto [in, st] = channel.recv_with_status<std::vector<point3>>(r.prev(), 5);
+    ASSERT_EQ(in.size(), n);
+    EXPECT_EQ(st.count(), n);
+    for (std::size_t i = 0; i < n; ++i) {
+      EXPECT_EQ(in[i].x, static_cast<double>(r.prev()));
+      EXPECT_EQ(in[i].y, static_cast<double>(i));
+      EXPECT_EQ(in[i].z, -static_cast<double>(i));
+    }
+    sent.wait();
+  }
+}
+
 TEST(Framed, ASmallFramedMessageIsAPlainMessageThatCReceives) {
+  // The channel sends a small payload as its bytes (MPI_BYTE): a C receive of bytes takes it,
+  // and so does one of MPI_INT (the same bytes on one data representation).
   auto world = thinmpi::world();
   const ring r(world);
   const thinmpi::framed_channel channel(world);
   const auto out = iota_from(r.rank, 100);
   auto sent = channel.isend(out, r.next(), 6);
+  auto again = channel.isend(out, r.next(), 7);
   std::vector<int> in(frame_ints, -1);
   MPI_Status st;
-  ASSERT_EQ(
-      MPI_Recv(in.data(), static_cast<int>(in.size()), MPI_INT, r.prev(), 6, MPI_COMM_WORLD, &st),
-      MPI_SUCCESS);
-  int count = 0;
-  MPI_Get_count(&st, MPI_INT, &count);
-  EXPECT_EQ(count, 100);
-  in.resize(100);
-  EXPECT_EQ(in, iota_from(r.prev(), 100));
-  sent.wait();
-}
-
-TEST(Framed, APayloadOfOneFrameOrMoreIsAFrameAndAContinuation) {
-  auto world = thinmpi::world();
-  const ring r(world);
-  const thinmpi::framed_channel channel(world);
-  const auto out = iota_from(r.rank, frame_ints + 10);
-  auto sent = channel.isend(out, r.next(), 8);
-  // The first message is exactly one frame, whatever room the receive gives.
-  std::vector<int> frame(frame_ints + 100);
-  MPI_Status st;
-  ASSERT_EQ(MPI_Recv(frame.data(), static_cast<int>(frame.size()), MPI_INT, r.prev(), 8,
+  ASSERT_EQ(MPI_Recv(in.data(), static_cast<int>(in.size() * sizeof(int)), MPI_BYTE, r.prev(), 6,
                      MPI_COMM_WORLD, &st),
             MPI_SUCCESS);
   int count = 0;
+  MPI_Get_count(&st, MPI_BYTE, &count);
+  EXPECT_EQ(count, 400);
+  std::vector<int> typed(frame_ints, -1);
+  ASSERT_EQ(MPI_Recv(typed.data(), static_cast<int>(typed.size()), MPI_INT, r.prev(), 7,
+                     MPI_COMM_WORLD, &st),
+            MPI_SUCCESS);
   MPI_Get_count(&st, MPI_INT, &count);
-  EXPECT_EQ(static_cast<std::size_t>(count), frame_ints);
-  const std::size_t carried = frame_ints - 4;  // the last 16 bytes are the header
-  frame.resize(carried);
-  EXPECT_EQ(frame, iota_from(r.prev(), carried));
-  // The rest is on the channel's own communicator: nothing more on the user's.
-  int waiting = 1;
-  MPI_Iprobe(r.prev(), 8, MPI_COMM_WORLD, &waiting, MPI_STATUS_IGNORE);
-  EXPECT_EQ(waiting, 0);
-  std::vector<int> rest(100);
-  ASSERT_EQ(MPI_Recv(rest.data(), static_cast<int>(rest.size() * sizeof(int)), MPI_BYTE, r.prev(),
-                     MPI_ANY_TAG, channel.continuation_comm().native(), &st),
+  EXPECT_EQ(count, 100);
+  in.resize(100);
+  typed.resize(100);
+  EXPECT_EQ(in, iota_from(r.prev(), 100));
+  EXPECT_EQ(typed, iota_from(r.prev(), 100));
+  thinmpi::wait_all(sent, again);
+}
+
+TEST(Framed, AWidePayloadIsAFullFrameUpToTwoFramesThenAShortFrame) {
+  // Elements wider than a byte: up to two frames, the first message is a full frame (the
+  // payload's first bytes, the 16-byte header at its end) and the continuation the rest; from
+  // two frames up, it is a short frame, the header and one byte more (17 bytes: no payload of
+  // whole ints has that size), and the continuation is the whole payload.
+  auto world = thinmpi::world();
+  const ring r(world);
+  const thinmpi::framed_channel channel(world);
+  const std::size_t frame_bytes = frame_ints * sizeof(int);
+  int tag = 20;  // one per payload, so that the probe below cannot see the next one
+  for (const std::size_t n : {frame_ints + 10, 2 * frame_ints - 1, 2 * frame_ints}) {
+    ++tag;
+    const bool full = n < 2 * frame_ints;
+    const auto out = iota_from(r.rank, n);
+    auto sent = channel.isend(out, r.next(), tag);
+    std::vector<std::byte> frame(frame_bytes + 100);
+    MPI_Status st;
+    ASSERT_EQ(MPI_Recv(frame.data(), static_cast<int>(frame.size()), MPI_BYTE, r.prev(), tag,
+                       MPI_COMM_WORLD, &st),
+              MPI_SUCCESS);
+    int count = 0;
+    MPI_Get_count(&st, MPI_BYTE, &count);
+    EXPECT_EQ(static_cast<std::size_t>(count), full ? frame_bytes : 17) << n;
+    const std::size_t header_at = full ? frame_bytes - 16 : 0;
+    std::uint64_t total = 0;
+    std::uint32_t continuation_tag = 0;
+    std::uint32_t magic = 0;
+    std::memcpy(&total, frame.data() + header_at, 8);
+    std::memcpy(&continuation_tag, frame.data() + header_at + 8, 4);
+    std::memcpy(&magic, frame.data() + header_at + 12, 4);
+    EXPECT_EQ(total, n * sizeof(int));
+    EXPECT_EQ(magic, 0x7f4d5046U);
+    const std::size_t carried = full ? frame_ints - 4 : 0;
+    std::vector<int> first(carried);
+    std::memcpy(first.data(), frame.data(), carried * sizeof(int));
+    EXPECT_EQ(first, iota_from(r.prev(), carried));
+    if (!full) {
+      EXPECT_EQ(frame[16], std::byte{0});
+    }
+    // The rest is on the channel's own communicator, with the tag the frame names: nothing
+    // more on the user's.
+    int waiting = 1;
+    MPI_Iprobe(r.prev(), tag, MPI_COMM_WORLD, &waiting, MPI_STATUS_IGNORE);
+    EXPECT_EQ(waiting, 0);
+    std::vector<int> rest(n + 100);
+    ASSERT_EQ(
+        MPI_Recv(rest.data(), static_cast<int>(rest.size() * sizeof(int)), MPI_BYTE, r.prev(),
+                 static_cast<int>(continuation_tag), channel.continuation_comm().native(), &st),
+        MPI_SUCCESS);
+    MPI_Get_count(&st, MPI_BYTE, &count);
+    EXPECT_EQ(static_cast<std::size_t>(count), (n - carried) * sizeof(int));
+    rest.resize(n - carried);
+    EXPECT_EQ(rest, iota_from(r.prev() + static_cast<int>(carried), n - carried));
+    sent.wait();
+  }
+}
+
+TEST(Framed, AByteWidePayloadOfOneFrameOrMoreIsAFullFrameAndTheRest) {
+  // Bytes: every size below a frame is a payload, so the first message is exactly one frame,
+  // the payload's first bytes and the header in its last 16 bytes; the continuation is the rest.
+  auto world = thinmpi::world();
+  const ring r(world);
+  const thinmpi::framed_channel channel(world);
+  const std::size_t frame = thinmpi::framed_channel::default_frame_size;
+  const std::string out = letters_from(r.rank, frame + 10);
+  auto sent = channel.isend(out, r.next(), 8);
+  std::string first(frame + 100, ' ');
+  MPI_Status st;
+  ASSERT_EQ(MPI_Recv(first.data(), static_cast<int>(first.size()), MPI_BYTE, r.prev(), 8,
+                     MPI_COMM_WORLD, &st),
+            MPI_SUCCESS);
+  int count = 0;
+  MPI_Get_count(&st, MPI_BYTE, &count);
+  EXPECT_EQ(static_cast<std::size_t>(count), frame);
+  const std::size_t carried = frame - 16;
+  std::uint64_t total = 0;
+  std::memcpy(&total, first.data() + carried, 8);
+  EXPECT_EQ(total, frame + 10);
+  first.resize(carried);
+  const std::string theirs = letters_from(r.prev(), frame + 10);
+  EXPECT_EQ(first, theirs.substr(0, carried));
+  std::string rest(100, ' ');
+  ASSERT_EQ(MPI_Recv(rest.data(), static_cast<int>(rest.size()), MPI_BYTE, r.prev(), MPI_ANY_TAG,
+                     channel.continuation_comm().native(), &st),
             MPI_SUCCESS);
   MPI_Get_count(&st, MPI_BYTE, &count);
-  EXPECT_EQ(count, 14 * static_cast<int>(sizeof(int)));
-  rest.resize(14);
-  EXPECT_EQ(rest, iota_from(r.prev() + static_cast<int>(carried), 14));
+  EXPECT_EQ(count, 26);
+  rest.resize(26);
+  EXPECT_EQ(rest, theirs.substr(carried));
   sent.wait();
+}
+
+TEST(Framed, AMessageOfAShortFramesSizeWithoutAHeaderIsAnError) {
+  // 17 bytes arriving for ints: a short frame's size, but no frame header. Other partial sizes
+  // are reported as partial elements. Neither is misread, and the channel stays usable.
+  auto world = thinmpi::world();
+  const ring r(world);
+  const thinmpi::framed_channel channel(world);
+  const std::vector<std::byte> junk(18, std::byte{1});
+  auto sent = world.isend(std::span(junk.data(), 17), r.next(), 9);
+  const auto e =
+      error_from([&] { static_cast<void>(channel.recv<std::vector<int>>(r.prev(), 9)); });
+  EXPECT_TRUE(contains(e.what(), "without a frame header")) << e.what();
+  EXPECT_TRUE(contains(e.what(), "17 bytes")) << e.what();
+  sent.wait();
+  auto odd = world.isend(std::span(junk.data(), 18), r.next(), 9);
+  const auto partial =
+      error_from([&] { static_cast<void>(channel.recv<std::vector<int>>(r.prev(), 9)); });
+  EXPECT_EQ(partial.error_class(), MPI_ERR_TYPE) << partial.what();
+  odd.wait();
+  const auto three = iota_from(r.rank, 3);
+  auto fine = channel.isend(three, r.next(), 9);
+  EXPECT_EQ(channel.recv<std::vector<int>>(r.prev(), 9), iota_from(r.prev(), 3));
+  fine.wait();
 }
 
 TEST(Framed, APlainMessageOfOneFrameIsAnErrorNotAPayload) {

@@ -50,21 +50,25 @@ struct frame_route {
   int tag_ub;
 };
 
+/// What a framed payload's first message announced: its continuation's tag and where in the
+/// payload the continuation starts.
+struct announced {
+  frame_header header;
+  std::size_t carried;  ///< payload bytes the first message carried
+};
+
 /// After a first frame arrived at `frame` with status `raw`: makes `result` the whole payload if
-/// it was small (returns true), or sizes `result` for the whole payload, places the frame's bytes
-/// at its start and returns the header of the continuation to receive (returns false).
-/// In place (receives_in_place), `frame` is result.data() and nothing is copied.
+/// it was small (returns true), or sizes `result` for the whole payload, places a full frame's
+/// bytes at its start and fills `next` with the continuation to receive (returns false).
+/// In place (receives_in_place), `frame` is result.data() and a full frame is not copied.
 template <class Container>
 bool accept_frame(Container& result, const std::byte* frame, const MPI_Status& raw,
                   const frame_shape& shape, const frame_route& route, const p2p_call& call,
-                  frame_header& header) {
+                  announced& next) {
   using element = std::ranges::range_value_t<Container>;
   const std::size_t bytes = status_bytes(raw);
-  if (bytes % sizeof(element) != 0) [[unlikely]] {
-    raise_problem(receive_problem::partial_element, call,
-                  {nullptr, shape.count, datatype_of<element>()}, raw);
-  }
-  if (bytes < shape.bytes) {
+  const bool whole_elements = bytes % sizeof(element) == 0;
+  if (bytes < shape.bytes && whole_elements) [[likely]] {
     if constexpr (receives_in_place<Container>) {
       result.resize(bytes / sizeof(element));  // shrinks: writes nothing
     } else {
@@ -72,38 +76,44 @@ bool accept_frame(Container& result, const std::byte* frame, const MPI_Status& r
     }
     return true;
   }
-  header = header_of(frame, shape);
-  check_header(header, shape, sizeof(element), route.tag_ub, call.operation, call.comm,
+  if (!whole_elements && bytes != shape.short_bytes) [[unlikely]] {
+    raise_problem(receive_problem::partial_element, call,
+                  {nullptr, shape.count, datatype_of<element>()}, raw);
+  }
+  const frame_plan plan = whole_elements ? frame_plan{shape.bytes, shape.carried(), shape.carried()}
+                                         : frame_plan{shape.short_bytes, 0, 0};
+  next = {header_of(frame, plan), plan.carried};
+  check_header(next.header, shape, plan, sizeof(element), route.tag_ub, call.operation, call.comm,
                raw.MPI_SOURCE, raw.MPI_TAG);
-  const auto count = static_cast<std::size_t>(header.total_bytes / sizeof(element));
+  const auto count = static_cast<std::size_t>(next.header.total_bytes / sizeof(element));
   if constexpr (receives_in_place<Container>) {
-    result.resize(count);  // keeps the frame's elements; the header's bytes are overwritten
+    if (plan.is_short()) result.clear();  // nothing of the payload to keep
+    result.resize(count);                 // keeps a full frame's elements; writes nothing else
   } else {
     result.resize(count);
-    std::memcpy(std::ranges::data(result), frame, shape.carried());
+    std::memcpy(std::ranges::data(result), frame, plan.carried);
   }
   return false;
 }
 
 /// The continuation's place in `result` and its size in bytes.
 template <class Container>
-mutable_buffer continuation_of(Container& result, const frame_shape& shape,
-                               const frame_header& header) {
+mutable_buffer continuation_of(Container& result, const announced& next) {
   auto* whole = reinterpret_cast<std::byte*>(std::ranges::data(result));
-  return {whole + shape.carried(), static_cast<std::size_t>(header.total_bytes) - shape.carried(),
+  return {whole + next.carried, static_cast<std::size_t>(next.header.total_bytes) - next.carried,
           MPI_BYTE};
 }
 
 /// After the continuation arrived with status `rest`: checks its size and makes `first` (the
 /// first frame's status) report the whole payload's bytes.
 inline void finish_continuation(MPI_Status& first, const MPI_Status& rest,
-                                const mutable_buffer& expected, const p2p_call& call) {
+                                const mutable_buffer& expected, std::size_t carried,
+                                const p2p_call& call) {
   if (status_bytes(rest) != expected.count) [[unlikely]] {
     raise_short_continuation(expected.count, status_bytes(rest), call.operation, call.comm,
                              first.MPI_SOURCE);
   }
-  const auto total =
-      static_cast<MPI_Count>(status_bytes(first) + expected.count - frame_header_bytes);
+  const auto total = static_cast<MPI_Count>(carried + expected.count);
   check(MPI_Status_set_elements_x(&first, MPI_BYTE, total), "MPI_Status_set_elements_x");
 }
 
@@ -113,26 +123,25 @@ template <class Container>
 void receive_framed(Container& result, std::byte* frame, const frame_shape& shape,
                     const frame_route& route, int source, int tag, MPI_Status& raw) {
   using element = std::ranges::range_value_t<Container>;
-  const mutable_buffer buffer{frame, shape.count, datatype_of<element>()};
   const p2p_call call{"MPI_Recv", route.comm, source, tag};
-  const int rc = recv(buffer.data, buffer.count, buffer.type, source, tag, route.comm, &raw);
+  const int rc = recv(frame, shape.bytes, MPI_BYTE, source, tag, route.comm, &raw);
   if (rc != MPI_SUCCESS) [[unlikely]] {
-    raise_receive(rc, call, buffer, raw);
+    raise_receive(rc, call, {frame, shape.count, datatype_of<element>()}, raw);
   }
-  frame_header header{};
-  if (accept_frame(result, frame, raw, shape, route, call, header)) [[likely]] {
+  announced next{};
+  if (accept_frame(result, frame, raw, shape, route, call, next)) [[likely]] {
     return;
   }
-  const mutable_buffer rest = continuation_of(result, shape, header);
+  const mutable_buffer rest = continuation_of(result, next);
   const p2p_call continued{"MPI_Recv (framed continuation)", route.continuation, raw.MPI_SOURCE,
-                           static_cast<int>(header.continuation_tag)};
+                           static_cast<int>(next.header.continuation_tag)};
   MPI_Status rest_status;
   const int rest_rc = recv(rest.data, rest.count, MPI_BYTE, continued.peer, continued.tag,
                            route.continuation, &rest_status);
   if (rest_rc != MPI_SUCCESS) [[unlikely]] {
     raise_receive(rest_rc, continued, rest, rest_status);
   }
-  finish_continuation(raw, rest_status, rest, continued);
+  finish_continuation(raw, rest_status, rest, next.carried, continued);
 }
 
 }  // namespace detail
@@ -160,11 +169,9 @@ class [[nodiscard]] framed_request {
       scratch_ = detail::frame_storage(shape.bytes);
       frame = scratch_.get();
     }
-    const detail::mutable_buffer buffer{frame, shape.count, datatype_of<element>()};
-    const int rc =
-        detail::irecv(frame, shape.count, buffer.type, source, tag, route.comm, &handle_);
+    const int rc = detail::irecv(frame, shape.bytes, MPI_BYTE, source, tag, route.comm, &handle_);
     if (rc != MPI_SUCCESS) [[unlikely]] {
-      detail::raise_receive(rc, call(), buffer, MPI_Status{});
+      detail::raise_receive(rc, call(), {frame, shape.count, datatype_of<element>()}, MPI_Status{});
     }
     stage_ = stage::frame;
   }
@@ -226,6 +233,7 @@ class [[nodiscard]] framed_request {
     route_ = other.route_;
     shape_ = other.shape_;
     rest_ = other.rest_;
+    carried_ = other.carried_;
     source_ = other.source_;
     tag_ = other.tag_;
     stage_ = std::exchange(other.stage_, stage::done);
@@ -236,8 +244,9 @@ class [[nodiscard]] framed_request {
   MPI_Request handle_ = MPI_REQUEST_NULL;
   MPI_Status status_{};
   detail::frame_route route_{MPI_COMM_NULL, MPI_COMM_NULL, 0};
-  detail::frame_shape shape_{0, 0};
+  detail::frame_shape shape_{0, 0, 0};
   detail::mutable_buffer rest_{nullptr, 0, MPI_BYTE};
+  std::size_t carried_ = 0;  // payload bytes the first frame carried
   int source_ = MPI_PROC_NULL;
   int tag_ = 0;
   stage stage_ = stage::done;
@@ -252,7 +261,7 @@ void framed_request<Container>::complete_stage(int rc, const MPI_Status& raw) {
     if (rc != MPI_SUCCESS) [[unlikely]] {
       detail::raise_receive(rc, continued, rest_, raw);
     }
-    detail::finish_continuation(status_, raw, rest_, continued);
+    detail::finish_continuation(status_, raw, rest_, carried_, continued);
     return;
   }
   stage_ = stage::done;
@@ -264,20 +273,20 @@ void framed_request<Container>::complete_stage(int rc, const MPI_Status& raw) {
   const std::byte* frame = detail::receives_in_place<Container>
                                ? reinterpret_cast<const std::byte*>(buffer_.get().data())
                                : scratch_.get();
-  detail::frame_header header{};
-  const bool whole =
-      detail::accept_frame(buffer_.get(), frame, raw, shape_, route_, call(), header);
+  detail::announced next{};
+  const bool whole = detail::accept_frame(buffer_.get(), frame, raw, shape_, route_, call(), next);
   scratch_.reset();
   if (whole) return;
-  rest_ = detail::continuation_of(buffer_.get(), shape_, header);
-  const int posted =
-      detail::irecv(rest_.data, rest_.count, MPI_BYTE, raw.MPI_SOURCE,
-                    static_cast<int>(header.continuation_tag), route_.continuation, &handle_);
+  rest_ = detail::continuation_of(buffer_.get(), next);
+  carried_ = next.carried;
+  const int continuation_tag = static_cast<int>(next.header.continuation_tag);
+  const int posted = detail::irecv(rest_.data, rest_.count, MPI_BYTE, raw.MPI_SOURCE,
+                                   continuation_tag, route_.continuation, &handle_);
   if (posted != MPI_SUCCESS) [[unlikely]] {
-    detail::raise_receive(posted,
-                          {"MPI_Irecv (framed continuation)", route_.continuation, raw.MPI_SOURCE,
-                           static_cast<int>(header.continuation_tag)},
-                          rest_, MPI_Status{});
+    detail::raise_receive(
+        posted,
+        {"MPI_Irecv (framed continuation)", route_.continuation, raw.MPI_SOURCE, continuation_tag},
+        rest_, MPI_Status{});
   }
   stage_ = stage::rest;
 }
@@ -559,24 +568,31 @@ void framed_channel::send_range(const Payload& payload, int dest, int tag) const
   const detail::frame_shape shape = detail::frame_for<element>(frame_size_, "framed_channel::send");
   const detail::const_buffer whole = detail::send_buffer(payload);
   if (whole.count < shape.count) [[likely]] {
-    detail::send_with(comm_.native(), payload, dest, tag, &detail::send, "MPI_Send");
+    const int rc = detail::send(whole.data, whole.count * sizeof(element), MPI_BYTE, dest, tag,
+                                comm_.native());
+    if (rc != MPI_SUCCESS) [[unlikely]] {
+      detail::raise_send(rc, {"MPI_Send", comm_.native(), dest, tag}, whole);
+    }
     return;
   }
   const detail::frame_header header{whole.count * sizeof(element),
                                     static_cast<std::uint32_t>(next_continuation_tag())};
-  const detail::const_buffer rest{static_cast<const std::byte*>(whole.data) + shape.carried(),
-                                  header.total_bytes - shape.carried(), MPI_BYTE};
+  const detail::frame_plan plan = detail::frame_plan::sent_for(shape, header.total_bytes);
+  const detail::const_buffer rest{static_cast<const std::byte*>(whole.data) + plan.carried,
+                                  header.total_bytes - plan.carried, MPI_BYTE};
   const int continuation_tag = static_cast<int>(header.continuation_tag);
   // The frame goes with MPI_Isend so that the continuation follows it at once rather than after
   // the frame's completion (one latency less from the receiver's view); it is waited for before
   // its storage goes, whatever the continuation's send returned.
   const auto post = [&](std::byte* frame) {
-    detail::write_frame(frame, shape, whole.data, header);
+    detail::write_frame(frame, plan, whole.data, header);
     const detail::p2p_call call{"MPI_Isend", comm_.native(), dest, tag};
+    const detail::const_buffer first{frame, plan.bytes, MPI_BYTE};
     MPI_Request frame_sent = MPI_REQUEST_NULL;
-    const int rc = detail::isend(frame, shape.count, whole.type, dest, tag, call.comm, &frame_sent);
+    const int rc =
+        detail::isend(first.data, first.count, first.type, dest, tag, call.comm, &frame_sent);
     if (rc != MPI_SUCCESS) [[unlikely]] {
-      detail::raise_send(rc, call, {frame, shape.count, whole.type});
+      detail::raise_send(rc, call, first);
     }
     const int rest_rc = detail::send(rest.data, rest.count, MPI_BYTE, dest, continuation_tag,
                                      continuation_.native());
@@ -587,15 +603,14 @@ void framed_channel::send_range(const Payload& payload, int dest, int tag) const
           {"MPI_Send (framed continuation)", continuation_.native(), dest, continuation_tag}, rest);
     }
     if (frame_rc != MPI_SUCCESS) [[unlikely]] {
-      detail::raise_send(frame_rc, {"MPI_Wait (framed frame)", call.comm, dest, tag},
-                         {frame, shape.count, whole.type});
+      detail::raise_send(frame_rc, {"MPI_Wait (framed frame)", call.comm, dest, tag}, first);
     }
   };
-  if (shape.bytes <= detail::stack_frame_bytes) {
+  if (plan.bytes <= detail::stack_frame_bytes) {
     alignas(std::max_align_t) std::byte frame[detail::stack_frame_bytes];
     post(frame);
   } else {
-    post(detail::frame_storage(shape.bytes).get());
+    post(detail::frame_storage(plan.bytes).get());
   }
 }
 
@@ -632,16 +647,18 @@ void framed_channel::start_isend(framed_send_request& sending, const Payload& pa
     }
   };
   if (whole.count < shape.count) [[likely]] {
-    post(whole, comm_.native(), tag, sending.handles_[0]);
+    post({whole.data, whole.count * sizeof(element), MPI_BYTE}, comm_.native(), tag,
+         sending.handles_[0]);
     return;
   }
   const detail::frame_header header{whole.count * sizeof(element),
                                     static_cast<std::uint32_t>(next_continuation_tag())};
-  sending.frame_ = detail::frame_storage(shape.bytes);
-  detail::write_frame(sending.frame_.get(), shape, whole.data, header);
-  post({sending.frame_.get(), shape.count, whole.type}, comm_.native(), tag, sending.handles_[0]);
-  post({static_cast<const std::byte*>(whole.data) + shape.carried(),
-        header.total_bytes - shape.carried(), MPI_BYTE},
+  const detail::frame_plan plan = detail::frame_plan::sent_for(shape, header.total_bytes);
+  sending.frame_ = detail::frame_storage(plan.bytes);
+  detail::write_frame(sending.frame_.get(), plan, whole.data, header);
+  post({sending.frame_.get(), plan.bytes, MPI_BYTE}, comm_.native(), tag, sending.handles_[0]);
+  post({static_cast<const std::byte*>(whole.data) + plan.carried, header.total_bytes - plan.carried,
+        MPI_BYTE},
        continuation_.native(), static_cast<int>(header.continuation_tag), sending.handles_[1]);
 }
 

@@ -6,10 +6,19 @@
 ///
 /// A frame holds the largest whole number of T within the channel's frame size F bytes:
 /// frame_count = F / sizeof(T), frame_bytes = frame_count * sizeof(T). A payload of fewer than
-/// frame_count elements is sent as itself. A larger one is sent as a full frame (frame_count
-/// elements of T, whose last 16 bytes are a frame_header, the bytes before it the payload's
-/// first bytes) and a continuation of the remaining bytes (MPI_BYTE) on the channel's private
-/// communicator, with the tag the header names, from the same process.
+/// frame_count elements is sent as itself. A larger one is sent as a first message that the
+/// receive of one frame recognises by its size, then a continuation (MPI_BYTE) on the channel's
+/// private communicator, with the tag the header names, from the same process:
+/// - a full frame: frame_bytes, whose last 16 bytes are the frame_header and the bytes before
+///   it the payload's first bytes; the continuation is the rest. Bytes (std::string, serialized
+///   encodings) are always framed so, as every smaller size is a payload; wider elements are
+///   from one frame up to two, where the frame carries most of the payload and the rest is
+///   small (on Open MPI both messages are then eager, where the payload alone would not be);
+/// - a short frame, for elements wider than a byte from two frames up: the 16-byte frame_header
+///   in whole elements and one byte more (17 bytes for 2-, 4-, 8- and 16-byte elements), a size
+///   no plain payload of whole elements can have; the continuation is the whole payload, so
+///   the frame costs what a tiny message costs and nothing is copied.
+/// Every message of the protocol is MPI_BYTE (a short frame is not whole elements).
 
 #include <algorithm>
 #include <cstddef>
@@ -41,11 +50,38 @@ inline constexpr std::size_t frame_header_bytes = sizeof(frame_header);
 
 /// How a payload of T splits for a channel of frame size F bytes.
 struct frame_shape {
-  std::size_t count;  ///< elements of T in a frame
-  std::size_t bytes;  ///< bytes of a frame: count * sizeof(T)
+  std::size_t count;        ///< elements of T in a full frame
+  std::size_t bytes;        ///< bytes of a full frame: count * sizeof(T)
+  std::size_t short_bytes;  ///< bytes of a short frame; 0 where frames are full (see above)
   /// Payload bytes a full frame carries (the rest of it is the header).
   [[nodiscard]] std::size_t carried() const noexcept { return bytes - frame_header_bytes; }
 };
+
+/// The first message of a framed payload: its size, where its header is, and how many of the
+/// payload's bytes it carries (the continuation starts there).
+struct frame_plan {
+  std::size_t bytes;
+  std::size_t header_at;
+  std::size_t carried;
+  /// The first message a sender makes for a payload of `total` bytes (a frame or more): short
+  /// from two frames up where elements have one, else full.
+  [[nodiscard]] static frame_plan sent_for(const frame_shape& shape, std::size_t total) noexcept {
+    return shape.short_bytes != 0 && total >= 2 * shape.bytes
+               ? frame_plan{shape.short_bytes, 0, 0}
+               : frame_plan{shape.bytes, shape.carried(), shape.carried()};
+  }
+  [[nodiscard]] bool is_short() const noexcept { return carried == 0; }
+};
+
+/// Bytes of a short frame for elements of `element_size` bytes: the header rounded up to whole
+/// elements, and one byte more. 0 for bytes, or where it would not fit in a full frame.
+[[nodiscard]] constexpr std::size_t short_frame_bytes(std::size_t element_size,
+                                                      std::size_t frame_bytes) noexcept {
+  if (element_size < 2) return 0;
+  const std::size_t size =
+      (frame_header_bytes + element_size - 1) / element_size * element_size + 1;
+  return size < frame_bytes ? size : 0;
+}
 
 /// Why a frame of T cannot be formed (cold: only after a check below failed).
 [[noreturn, gnu::cold, gnu::noinline]] inline void raise_frame_problem(bool padded,
@@ -74,7 +110,8 @@ struct frame_shape {
 /// and at least one element. Two comparisons on the hot path (one for predefined types).
 template <class T>
 [[gnu::always_inline]] inline frame_shape frame_for(std::size_t frame_size, const char* operation) {
-  const frame_shape shape{frame_size / sizeof(T), frame_size / sizeof(T) * sizeof(T)};
+  const std::size_t bytes = frame_size / sizeof(T) * sizeof(T);
+  const frame_shape shape{frame_size / sizeof(T), bytes, short_frame_bytes(sizeof(T), bytes)};
   const bool padded = wire_size<T>() != sizeof(T);
   if (padded || shape.bytes <= frame_header_bytes) [[unlikely]] {
     raise_frame_problem(padded, frame_size, sizeof(T), datatype_of<T>(), operation);
@@ -120,23 +157,26 @@ Container copied_from(const std::byte* bytes, std::size_t count) {
   return Container(first, first + count);
 }
 
-/// The header at the end of a full frame.
-[[nodiscard]] inline frame_header header_of(const std::byte* frame, const frame_shape& shape) {
+/// The header of a first message received as `plan` says.
+[[nodiscard]] inline frame_header header_of(const std::byte* frame, const frame_plan& plan) {
   frame_header header{};
-  std::memcpy(&header, frame + shape.carried(), sizeof header);
+  std::memcpy(&header, frame + plan.header_at, sizeof header);
   return header;
 }
 
 /// Throws unless `header` is one framed_channel::send wrote for elements of `element_size`
-/// bytes: a plain message of exactly one frame, or a frame of another frame size, is reported,
-/// never misread.
+/// bytes: a plain message of exactly one frame, a message of partial elements of the short
+/// frame's size, or a frame of another frame size, is reported, never misread.
 inline void check_header(const frame_header& header, const frame_shape& shape,
-                         std::size_t element_size, int tag_ub, const char* operation, MPI_Comm comm,
-                         int source, int tag) {
+                         const frame_plan& plan, std::size_t element_size, int tag_ub,
+                         const char* operation, MPI_Comm comm, int source, int tag) {
   std::string problem;
   if (header.magic != frame_header::frame_magic) {
-    problem = "a message of exactly one frame (" + std::to_string(shape.bytes) +
-              " bytes) arrived without a frame header: a payload of one frame or more must be "
+    problem = (plan.is_short()
+                   ? "a message of " + std::to_string(plan.bytes) + " bytes (partial elements of " +
+                         std::to_string(element_size) + " bytes, a short frame's size)"
+                   : "a message of exactly one frame (" + std::to_string(shape.bytes) + " bytes)") +
+              " arrived without a frame header: a payload of one frame or more must be "
               "sent with framed_channel::send() with the same frame size";
   } else if (header.total_bytes < shape.bytes || header.total_bytes % element_size != 0 ||
              header.continuation_tag > static_cast<std::uint32_t>(tag_ub)) {
@@ -151,7 +191,7 @@ inline void check_header(const frame_header& header, const frame_shape& shape,
                                   .peer_role = "source",
                                   .peer = source,
                                   .tag = tag,
-                                  .incoming_bytes = shape.bytes,
+                                  .incoming_bytes = plan.bytes,
                                   .problem = problem});
 }
 
@@ -169,11 +209,14 @@ inline void check_header(const frame_header& header, const frame_shape& shape,
                               std::to_string(expected)});
 }
 
-/// Fills `frame` (shape.bytes) with the payload's first bytes and the header.
-inline void write_frame(std::byte* frame, const frame_shape& shape, const void* payload,
+/// Fills `frame` (plan.bytes) with the payload's first bytes (a full frame), the header, and
+/// zeros after it (a short frame's last bytes).
+inline void write_frame(std::byte* frame, const frame_plan& plan, const void* payload,
                         const frame_header& header) {
-  std::memcpy(frame, payload, shape.carried());
-  std::memcpy(frame + shape.carried(), &header, sizeof header);
+  std::memcpy(frame, payload, plan.carried);
+  std::memcpy(frame + plan.header_at, &header, sizeof header);
+  const std::size_t end = plan.header_at + sizeof header;
+  std::memset(frame + end, 0, plan.bytes - end);
 }
 
 }  // namespace thinmpi::detail
