@@ -1,12 +1,14 @@
 #pragma once
 /// \file
 /// framed_channel: an opt-in protocol for receives of unknown size that costs what a receive of
-/// known size costs. A payload smaller than the frame size F is sent as itself (one message,
-/// byte-identical to send()); the receiver posts one MPI_Recv of F bytes and needs no probe.
-/// A payload of F bytes or more goes as one full frame of F bytes (its first bytes, then a
-/// 16-byte header with its length) and one continuation of the rest, which only this channel's
-/// private communicator carries. detail/frame.hpp has the wire format. A serialized value
-/// (thinmpi::serialized, reached through detail/serialized_hook.hpp) travels as its encoded bytes.
+/// known size costs. A payload smaller than the frame size F is sent as itself (one message of
+/// its bytes, the bytes send() sends); the receiver posts one MPI_Recv of F bytes and needs no
+/// probe. A payload of F bytes or more goes as a frame that the receive tells by its size (a
+/// full frame of F bytes: its first bytes, then a 16-byte header with its length; or, for
+/// elements wider than a byte from 2F up, a short frame of the header and one byte) and one
+/// continuation, which only this channel's private communicator carries. detail/frame.hpp has
+/// the wire format. A serialized value (thinmpi::serialized, reached through
+/// detail/serialized_hook.hpp) travels as its encoded bytes.
 ///
 ///     thinmpi::framed_channel channel(world);             // collective: one MPI_Comm_dup
 ///     channel.send(values, 1, tag);                         // 1 message, 2 from F bytes up
@@ -58,8 +60,9 @@ struct announced {
 };
 
 /// After a first frame arrived at `frame` with status `raw`: makes `result` the whole payload if
-/// it was small (returns true), or sizes `result` for the whole payload, places a full frame's
-/// bytes at its start and fills `next` with the continuation to receive (returns false).
+/// it was small (returns true), or, for a full or a short frame, sizes `result` for the whole
+/// payload, places a full frame's bytes at its start and fills `next` with the continuation to
+/// receive (returns false).
 /// In place (receives_in_place), `frame` is result.data() and a full frame is not copied.
 template <class Container>
 bool accept_frame(Container& result, const std::byte* frame, const MPI_Status& raw,
@@ -147,8 +150,8 @@ void receive_framed(Container& result, std::byte* frame, const frame_shape& shap
 }  // namespace detail
 
 /// A framed receive in progress (framed_channel::irecv): one MPI_Irecv of a frame, and, when a
-/// full frame arrives, one MPI_Irecv of the continuation from the frame's source. Works with
-/// wait_all/wait_any. Must complete before its channel is destroyed. Move-only.
+/// full or short frame arrives, one MPI_Irecv of the continuation from the frame's source. Works
+/// with wait_all/wait_any. Must complete before its channel is destroyed. Move-only.
 ///
 ///     auto r = channel.irecv<std::vector<int>>(thinmpi::any_source, 7);
 ///     std::vector<int> got = r.wait();
