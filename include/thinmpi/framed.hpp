@@ -83,8 +83,7 @@ bool accept_frame(Container& result, const std::byte* frame, const MPI_Status& r
     raise_problem(receive_problem::partial_element, call,
                   {nullptr, shape.count, datatype_of<element>()}, raw);
   }
-  const frame_plan plan = whole_elements ? frame_plan{shape.bytes, shape.carried(), shape.carried()}
-                                         : frame_plan{shape.short_bytes, 0, 0};
+  const frame_plan plan = whole_elements ? frame_plan::full(shape) : frame_plan::shortened(shape);
   next = {header_of(frame, plan), plan.carried};
   check_header(next.header, shape, plan, sizeof(element), route.tag_ub, call.operation, call.comm,
                raw.MPI_SOURCE, raw.MPI_TAG);

@@ -63,12 +63,18 @@ struct frame_plan {
   std::size_t bytes;
   std::size_t header_at;
   std::size_t carried;
+  /// A full frame: the payload's first bytes, the header at its end.
+  [[nodiscard]] static frame_plan full(const frame_shape& shape) noexcept {
+    return {shape.bytes, shape.carried(), shape.carried()};
+  }
+  /// A short frame: the header, then padding; it carries none of the payload.
+  [[nodiscard]] static frame_plan shortened(const frame_shape& shape) noexcept {
+    return {shape.short_bytes, 0, 0};
+  }
   /// The first message a sender makes for a payload of `total` bytes (a frame or more): short
   /// from two frames up where elements have one, else full.
   [[nodiscard]] static frame_plan sent_for(const frame_shape& shape, std::size_t total) noexcept {
-    return shape.short_bytes != 0 && total >= 2 * shape.bytes
-               ? frame_plan{shape.short_bytes, 0, 0}
-               : frame_plan{shape.bytes, shape.carried(), shape.carried()};
+    return shape.short_bytes != 0 && total >= 2 * shape.bytes ? shortened(shape) : full(shape);
   }
   [[nodiscard]] bool is_short() const noexcept { return carried == 0; }
 };
