@@ -37,7 +37,6 @@
 #include "thinmpi/detail/request_access.hpp"
 #include "thinmpi/detail/serialized_hook.hpp"
 #include "thinmpi/p2p/recv.hpp"
-#include "thinmpi/p2p/send.hpp"
 #include "thinmpi/request.hpp"
 #include "thinmpi/status.hpp"
 
@@ -117,6 +116,14 @@ inline void finish_continuation(MPI_Status& first, const MPI_Status& rest,
   }
   const auto total = static_cast<MPI_Count>(carried + expected.count);
   check(MPI_Status_set_elements_x(&first, MPI_BYTE, total), "MPI_Status_set_elements_x");
+}
+
+/// What a sender posts after the first message: the payload's bytes from where the frame's
+/// carried bytes end (the twin of continuation_of on the receiving side).
+inline const_buffer continuation_sent(const const_buffer& whole, const frame_plan& plan,
+                                      const frame_header& header) noexcept {
+  return {static_cast<const std::byte*>(whole.data) + plan.carried,
+          static_cast<std::size_t>(header.total_bytes) - plan.carried, MPI_BYTE};
 }
 
 /// The blocking framed receive once the frame's storage is chosen: `frame` is where the first
@@ -580,8 +587,7 @@ void framed_channel::send_range(const Payload& payload, int dest, int tag) const
   const detail::frame_header header{whole.count * sizeof(element),
                                     static_cast<std::uint32_t>(next_continuation_tag())};
   const detail::frame_plan plan = detail::frame_plan::sent_for(shape, header.total_bytes);
-  const detail::const_buffer rest{static_cast<const std::byte*>(whole.data) + plan.carried,
-                                  header.total_bytes - plan.carried, MPI_BYTE};
+  const detail::const_buffer rest = detail::continuation_sent(whole, plan, header);
   const int continuation_tag = static_cast<int>(header.continuation_tag);
   // The frame goes with MPI_Isend so that the continuation follows it at once rather than after
   // the frame's completion (one latency less from the receiver's view); it is waited for before
@@ -659,9 +665,8 @@ void framed_channel::start_isend(framed_send_request& sending, const Payload& pa
   sending.frame_ = detail::frame_storage(plan.bytes);
   detail::write_frame(sending.frame_.get(), plan, whole.data, header);
   post({sending.frame_.get(), plan.bytes, MPI_BYTE}, comm_.native(), tag, sending.handles_[0]);
-  post({static_cast<const std::byte*>(whole.data) + plan.carried, header.total_bytes - plan.carried,
-        MPI_BYTE},
-       continuation_.native(), static_cast<int>(header.continuation_tag), sending.handles_[1]);
+  post(detail::continuation_sent(whole, plan, header), continuation_.native(),
+       static_cast<int>(header.continuation_tag), sending.handles_[1]);
 }
 
 template <class Container>
