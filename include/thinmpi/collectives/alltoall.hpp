@@ -15,19 +15,19 @@
 #include <utility>
 #include <vector>
 
-#include "thinmpi/collective_request.hpp"
+#include "thinmpi/collectives/detail/collective_buffers.hpp"
+#include "thinmpi/collectives/detail/collective_call.hpp"
+#include "thinmpi/collectives/detail/displacements.hpp"
+#include "thinmpi/collectives/detail/persistent_calls.hpp"
+#include "thinmpi/collectives/detail/v_calls.hpp"
 #include "thinmpi/collectives/exchange_counts.hpp"
-#include "thinmpi/concepts.hpp"
-#include "thinmpi/detail/buffers.hpp"
-#include "thinmpi/detail/collective_buffers.hpp"
-#include "thinmpi/detail/collective_call.hpp"
-#include "thinmpi/detail/displacements.hpp"
-#include "thinmpi/detail/large_count.hpp"
-#include "thinmpi/detail/mpi.hpp"
-#include "thinmpi/detail/persistent_calls.hpp"
-#include "thinmpi/detail/serialized_hook.hpp"
-#include "thinmpi/detail/v_calls.hpp"
-#include "thinmpi/persistent_request.hpp"
+#include "thinmpi/core/concepts.hpp"
+#include "thinmpi/core/detail/buffers.hpp"
+#include "thinmpi/core/detail/large_count.hpp"
+#include "thinmpi/core/detail/mpi.hpp"
+#include "thinmpi/core/detail/serialized_hook.hpp"
+#include "thinmpi/requests/collective_request.hpp"
+#include "thinmpi/requests/persistent_request.hpp"
 
 namespace thinmpi {
 

@@ -4,12 +4,12 @@
 
 #include <memory>
 
-#include "thinmpi/collective_request.hpp"
-#include "thinmpi/concepts.hpp"
-#include "thinmpi/detail/mpi.hpp"
-#include "thinmpi/detail/persistent_calls.hpp"
-#include "thinmpi/detail/raise.hpp"
-#include "thinmpi/persistent_request.hpp"
+#include "thinmpi/collectives/detail/persistent_calls.hpp"
+#include "thinmpi/core/concepts.hpp"
+#include "thinmpi/core/detail/mpi.hpp"
+#include "thinmpi/core/detail/raise.hpp"
+#include "thinmpi/requests/collective_request.hpp"
+#include "thinmpi/requests/persistent_request.hpp"
 
 namespace thinmpi {
 

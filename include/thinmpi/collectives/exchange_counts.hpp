@@ -8,7 +8,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "thinmpi/detail/buffers.hpp"
+#include "thinmpi/core/detail/buffers.hpp"
 
 namespace thinmpi {
 

@@ -12,17 +12,17 @@
 #include <string>
 #include <type_traits>
 
-#include "thinmpi/collective_request.hpp"
-#include "thinmpi/concepts.hpp"
-#include "thinmpi/detail/buffers.hpp"
-#include "thinmpi/detail/collective_call.hpp"
-#include "thinmpi/detail/mpi.hpp"
-#include "thinmpi/detail/persistent_calls.hpp"
-#include "thinmpi/detail/reduction_call.hpp"
-#include "thinmpi/detail/reduction_op.hpp"
-#include "thinmpi/detail/reduction_request.hpp"
-#include "thinmpi/ops.hpp"
-#include "thinmpi/persistent_request.hpp"
+#include "thinmpi/collectives/detail/collective_call.hpp"
+#include "thinmpi/collectives/detail/persistent_calls.hpp"
+#include "thinmpi/collectives/detail/reduction_call.hpp"
+#include "thinmpi/collectives/detail/reduction_op.hpp"
+#include "thinmpi/collectives/detail/reduction_request.hpp"
+#include "thinmpi/collectives/ops.hpp"
+#include "thinmpi/core/concepts.hpp"
+#include "thinmpi/core/detail/buffers.hpp"
+#include "thinmpi/core/detail/mpi.hpp"
+#include "thinmpi/requests/collective_request.hpp"
+#include "thinmpi/requests/persistent_request.hpp"
 
 namespace thinmpi {
 
@@ -133,8 +133,8 @@ class collective_reduce {
     detail::require_reduction<Send, Op>();
     detail::require_nonblocking_target<Send, Recv>();
     return detail::start_reduction(
-        {"MPI_Iallreduce", comm()}, detail::hold(std::forward<Send>(send)),
-        detail::hold(std::forward<Recv>(recv)), std::move(op), detail::post_all<&MPI_Iallreduce>{});
+        {"MPI_Iallreduce", comm()}, detail::held(std::forward<Send>(send)),
+        detail::held(std::forward<Recv>(recv)), std::move(op), detail::post_all<&MPI_Iallreduce>{});
   }
 
   /// Starts an allreduce whose result wait() hands back (as allreduce(send, op) returns it).
@@ -147,8 +147,8 @@ class collective_reduce {
     using result_type = detail::reduction_result_t<Send>;
     auto result = detail::make_result<result_type>(detail::send_buffer(send).count);
     return detail::start_reduction({"MPI_Iallreduce", comm()},
-                                   detail::hold(std::forward<Send>(send)),
-                                   detail::owned<result_type>{std::move(result)}, std::move(op),
+                                   detail::held(std::forward<Send>(send)),
+                                   detail::held<result_type>(std::move(result)), std::move(op),
                                    detail::post_all<&MPI_Iallreduce>{});
   }
 
@@ -158,7 +158,7 @@ class collective_reduce {
     detail::require_reduction<Buffer, Op>();
     detail::require_writable<Buffer>();
     return detail::start_reduction({"MPI_Iallreduce", comm()}, detail::no_send{},
-                                   detail::hold(std::forward<Buffer>(buffer)), std::move(op),
+                                   detail::held(std::forward<Buffer>(buffer)), std::move(op),
                                    detail::post_all<&MPI_Iallreduce>{});
   }
 
@@ -169,8 +169,8 @@ class collective_reduce {
     detail::require_reduction<Send, Op>();
     detail::require_nonblocking_target<Send, Recv>();
     return detail::start_reduction(
-        {"MPI_Ireduce", comm(), root}, detail::hold(std::forward<Send>(send)),
-        detail::hold(std::forward<Recv>(recv)), std::move(op),
+        {"MPI_Ireduce", comm(), root}, detail::held(std::forward<Send>(send)),
+        detail::held(std::forward<Recv>(recv)), std::move(op),
         [root](auto& s, MPI_Request* request) {
           const auto [in, out] = detail::rooted_buffers(s, true);
           return MPI_Ireduce(in, out, detail::reduction_count(s.count, s.call, s.type), s.type,
@@ -187,8 +187,8 @@ class collective_reduce {
     const bool is_root = detail::rank_in(comm()) == root;
     auto result = detail::make_result<result_type>(is_root ? detail::send_buffer(send).count : 0);
     return detail::start_reduction<collective_request, detail::result_on::some_ranks>(
-        {"MPI_Ireduce", comm(), root}, detail::hold(std::forward<Send>(send)),
-        detail::owned<result_type>{std::move(result)}, std::move(op),
+        {"MPI_Ireduce", comm(), root}, detail::held(std::forward<Send>(send)),
+        detail::held<result_type>(std::move(result)), std::move(op),
         [root, is_root](auto& s, MPI_Request* request) {
           const auto [in, out] = detail::rooted_buffers(s, is_root);
           return MPI_Ireduce(in, is_root ? out : nullptr,
@@ -205,7 +205,7 @@ class collective_reduce {
     detail::require_writable<Buffer>();
     const bool is_root = detail::rank_in(comm()) == root;
     return detail::start_reduction({"MPI_Ireduce", comm(), root}, detail::no_send{},
-                                   detail::hold(std::forward<Buffer>(buffer)), std::move(op),
+                                   detail::held(std::forward<Buffer>(buffer)), std::move(op),
                                    [root, is_root](auto& s, MPI_Request* request) {
                                      const auto [in, out] = detail::rooted_buffers(s, is_root);
                                      return MPI_Ireduce(
@@ -229,7 +229,7 @@ class collective_reduce {
     detail::require_named_buffer<Recv&&>();
 #if THINMPI_HAS_PERSISTENT_COLLECTIVES
     return detail::start_reduction<persistent_request>(
-        {"MPI_Allreduce_init", comm()}, detail::hold(send), detail::hold(recv), std::move(op),
+        {"MPI_Allreduce_init", comm()}, detail::held(send), detail::held(recv), std::move(op),
         detail::init_all<&THINMPI_PERSISTENT_CALL(Allreduce_init)>{});
 #else
     static_assert(detail::dependent_false<Comm>,
@@ -247,7 +247,7 @@ class collective_reduce {
     detail::require_named_buffer<Buffer&&>();
 #if THINMPI_HAS_PERSISTENT_COLLECTIVES
     return detail::start_reduction<persistent_request>(
-        {"MPI_Allreduce_init", comm()}, detail::no_send{}, detail::hold(buffer), std::move(op),
+        {"MPI_Allreduce_init", comm()}, detail::no_send{}, detail::held(buffer), std::move(op),
         detail::init_all<&THINMPI_PERSISTENT_CALL(Allreduce_init)>{});
 #else
     static_assert(detail::dependent_false<Comm>,
@@ -267,7 +267,7 @@ class collective_reduce {
     detail::require_named_buffer<Recv&&>();
 #if THINMPI_HAS_PERSISTENT_COLLECTIVES
     return detail::start_reduction<persistent_request>(
-        {"MPI_Reduce_init", comm(), root}, detail::hold(send), detail::hold(recv), std::move(op),
+        {"MPI_Reduce_init", comm(), root}, detail::held(send), detail::held(recv), std::move(op),
         [root](auto& s, MPI_Request* request) {
           const auto [in, out] = detail::rooted_buffers(s, true);
           return THINMPI_PERSISTENT_CALL(Reduce_init)(

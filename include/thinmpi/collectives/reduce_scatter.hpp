@@ -11,16 +11,16 @@
 #include <type_traits>
 #include <vector>
 
-#include "thinmpi/collective_request.hpp"
-#include "thinmpi/concepts.hpp"
-#include "thinmpi/detail/buffers.hpp"
-#include "thinmpi/detail/collective_call.hpp"
-#include "thinmpi/detail/mpi.hpp"
-#include "thinmpi/detail/persistent_calls.hpp"
-#include "thinmpi/detail/reduction_call.hpp"
-#include "thinmpi/detail/reduction_request.hpp"
-#include "thinmpi/ops.hpp"
-#include "thinmpi/persistent_request.hpp"
+#include "thinmpi/collectives/detail/collective_call.hpp"
+#include "thinmpi/collectives/detail/persistent_calls.hpp"
+#include "thinmpi/collectives/detail/reduction_call.hpp"
+#include "thinmpi/collectives/detail/reduction_request.hpp"
+#include "thinmpi/collectives/ops.hpp"
+#include "thinmpi/core/concepts.hpp"
+#include "thinmpi/core/detail/buffers.hpp"
+#include "thinmpi/core/detail/mpi.hpp"
+#include "thinmpi/requests/collective_request.hpp"
+#include "thinmpi/requests/persistent_request.hpp"
 
 namespace thinmpi {
 
@@ -194,8 +194,8 @@ class collective_reduce_scatter {
     detail::require_nonblocking_target<Send, Recv>();
     const int ranks = detail::size_of(comm());
     return detail::start_reduction(
-        {"MPI_Ireduce_scatter_block", comm()}, detail::hold(std::forward<Send>(send)),
-        detail::hold(std::forward<Recv>(recv)), std::move(op),
+        {"MPI_Ireduce_scatter_block", comm()}, detail::held(std::forward<Send>(send)),
+        detail::held(std::forward<Recv>(recv)), std::move(op),
         [ranks](auto& s, MPI_Request* request) {
           const detail::reduction_args a = detail::block_args(s, ranks);
           return MPI_Ireduce_scatter_block(a.in, a.out, a.count, a.type, s.bound.get(), s.call.comm,
@@ -222,8 +222,8 @@ class collective_reduce_scatter {
     detail::require_reduction<Send, Op>();
     detail::require_nonblocking_target<Send, Recv>();
     return detail::start_reduction(
-        {"MPI_Ireduce_scatter", comm()}, detail::hold(std::forward<Send>(send)),
-        detail::hold(std::forward<Recv>(recv)), std::move(op),
+        {"MPI_Ireduce_scatter", comm()}, detail::held(std::forward<Send>(send)),
+        detail::held(std::forward<Recv>(recv)), std::move(op),
         [counts](auto& s, MPI_Request* request) {
           const detail::reduction_args a = detail::scatter_args(s, counts);
           return MPI_Ireduce_scatter(a.in, a.out, s.counts.data(), a.type, s.bound.get(),
@@ -257,7 +257,7 @@ class collective_reduce_scatter {
 #if THINMPI_HAS_PERSISTENT_COLLECTIVES
     const int ranks = detail::size_of(comm());
     return detail::start_reduction<persistent_request>(
-        {"MPI_Reduce_scatter_block_init", comm()}, detail::hold(send), detail::hold(recv),
+        {"MPI_Reduce_scatter_block_init", comm()}, detail::held(send), detail::held(recv),
         std::move(op), [ranks](auto& s, MPI_Request* request) {
           const detail::reduction_args a = detail::block_args(s, ranks);
           return THINMPI_PERSISTENT_CALL(Reduce_scatter_block_init)(
@@ -285,7 +285,7 @@ class collective_reduce_scatter {
     detail::require_named_buffer<Recv&&>();
 #if THINMPI_HAS_PERSISTENT_COLLECTIVES
     return detail::start_reduction<persistent_request>(
-        {"MPI_Reduce_scatter_init", comm()}, detail::hold(send), detail::hold(recv), std::move(op),
+        {"MPI_Reduce_scatter_init", comm()}, detail::held(send), detail::held(recv), std::move(op),
         [counts](auto& s, MPI_Request* request) {
           const detail::reduction_args a = detail::scatter_args(s, counts);
           return THINMPI_PERSISTENT_CALL(Reduce_scatter_init)(a.in, a.out, s.counts.data(), a.type,

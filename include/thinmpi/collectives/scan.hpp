@@ -6,16 +6,16 @@
 
 #include <optional>
 
-#include "thinmpi/collective_request.hpp"
-#include "thinmpi/concepts.hpp"
-#include "thinmpi/detail/buffers.hpp"
-#include "thinmpi/detail/collective_call.hpp"
-#include "thinmpi/detail/mpi.hpp"
-#include "thinmpi/detail/persistent_calls.hpp"
-#include "thinmpi/detail/reduction_call.hpp"
-#include "thinmpi/detail/reduction_request.hpp"
-#include "thinmpi/ops.hpp"
-#include "thinmpi/persistent_request.hpp"
+#include "thinmpi/collectives/detail/collective_call.hpp"
+#include "thinmpi/collectives/detail/persistent_calls.hpp"
+#include "thinmpi/collectives/detail/reduction_call.hpp"
+#include "thinmpi/collectives/detail/reduction_request.hpp"
+#include "thinmpi/collectives/ops.hpp"
+#include "thinmpi/core/concepts.hpp"
+#include "thinmpi/core/detail/buffers.hpp"
+#include "thinmpi/core/detail/mpi.hpp"
+#include "thinmpi/requests/collective_request.hpp"
+#include "thinmpi/requests/persistent_request.hpp"
 
 namespace thinmpi {
 
@@ -96,8 +96,8 @@ class collective_scan {
   [[nodiscard]] auto iscan(Send&& send, Recv&& recv, Op op) const {
     detail::require_reduction<Send, Op>();
     detail::require_nonblocking_target<Send, Recv>();
-    return detail::start_reduction({"MPI_Iscan", comm()}, detail::hold(std::forward<Send>(send)),
-                                   detail::hold(std::forward<Recv>(recv)), std::move(op),
+    return detail::start_reduction({"MPI_Iscan", comm()}, detail::held(std::forward<Send>(send)),
+                                   detail::held(std::forward<Recv>(recv)), std::move(op),
                                    detail::post_all<&MPI_Iscan>{});
   }
 
@@ -107,8 +107,8 @@ class collective_scan {
     detail::require_reduction<Send, Op>();
     using result_type = detail::reduction_result_t<Send>;
     auto result = detail::make_result<result_type>(detail::send_buffer(send).count);
-    return detail::start_reduction({"MPI_Iscan", comm()}, detail::hold(std::forward<Send>(send)),
-                                   detail::owned<result_type>{std::move(result)}, std::move(op),
+    return detail::start_reduction({"MPI_Iscan", comm()}, detail::held(std::forward<Send>(send)),
+                                   detail::held<result_type>(std::move(result)), std::move(op),
                                    detail::post_all<&MPI_Iscan>{});
   }
 
@@ -118,7 +118,7 @@ class collective_scan {
     detail::require_reduction<Buffer, Op>();
     detail::require_writable<Buffer>();
     return detail::start_reduction({"MPI_Iscan", comm()}, detail::no_send{},
-                                   detail::hold(std::forward<Buffer>(buffer)), std::move(op),
+                                   detail::held(std::forward<Buffer>(buffer)), std::move(op),
                                    detail::post_all<&MPI_Iscan>{});
   }
 
@@ -127,8 +127,8 @@ class collective_scan {
   [[nodiscard]] auto iexscan(Send&& send, Recv&& recv, Op op) const {
     detail::require_reduction<Send, Op>();
     detail::require_nonblocking_target<Send, Recv>();
-    return detail::start_reduction({"MPI_Iexscan", comm()}, detail::hold(std::forward<Send>(send)),
-                                   detail::hold(std::forward<Recv>(recv)), std::move(op),
+    return detail::start_reduction({"MPI_Iexscan", comm()}, detail::held(std::forward<Send>(send)),
+                                   detail::held(std::forward<Recv>(recv)), std::move(op),
                                    detail::post_all<&MPI_Iexscan>{});
   }
 
@@ -141,8 +141,8 @@ class collective_scan {
     auto result = detail::make_result<result_type>(detail::send_buffer(send).count);
     const bool first_rank = detail::rank_in(comm()) == 0;
     return detail::start_reduction<collective_request, detail::result_on::some_ranks>(
-        {"MPI_Iexscan", comm()}, detail::hold(std::forward<Send>(send)),
-        detail::owned<result_type>{std::move(result)}, std::move(op),
+        {"MPI_Iexscan", comm()}, detail::held(std::forward<Send>(send)),
+        detail::held<result_type>(std::move(result)), std::move(op),
         [first_rank](auto& s, MPI_Request* request) {
           s.engaged = !first_rank;
           return detail::post_all<&MPI_Iexscan>{}(s, request);
@@ -155,7 +155,7 @@ class collective_scan {
     detail::require_reduction<Buffer, Op>();
     detail::require_writable<Buffer>();
     return detail::start_reduction({"MPI_Iexscan", comm()}, detail::no_send{},
-                                   detail::hold(std::forward<Buffer>(buffer)), std::move(op),
+                                   detail::held(std::forward<Buffer>(buffer)), std::move(op),
                                    detail::post_all<&MPI_Iexscan>{});
   }
 
@@ -174,7 +174,7 @@ class collective_scan {
     detail::require_named_buffer<Recv&&>();
 #if THINMPI_HAS_PERSISTENT_COLLECTIVES
     return detail::start_reduction<persistent_request>(
-        {"MPI_Scan_init", comm()}, detail::hold(send), detail::hold(recv), std::move(op),
+        {"MPI_Scan_init", comm()}, detail::held(send), detail::held(recv), std::move(op),
         detail::init_all<&THINMPI_PERSISTENT_CALL(Scan_init)>{});
 #else
     static_assert(detail::dependent_false<Comm>,
@@ -192,7 +192,7 @@ class collective_scan {
     detail::require_named_buffer<Buffer&&>();
 #if THINMPI_HAS_PERSISTENT_COLLECTIVES
     return detail::start_reduction<persistent_request>(
-        {"MPI_Scan_init", comm()}, detail::no_send{}, detail::hold(buffer), std::move(op),
+        {"MPI_Scan_init", comm()}, detail::no_send{}, detail::held(buffer), std::move(op),
         detail::init_all<&THINMPI_PERSISTENT_CALL(Scan_init)>{});
 #else
     static_assert(detail::dependent_false<Comm>,
@@ -212,7 +212,7 @@ class collective_scan {
     detail::require_named_buffer<Recv&&>();
 #if THINMPI_HAS_PERSISTENT_COLLECTIVES
     return detail::start_reduction<persistent_request>(
-        {"MPI_Exscan_init", comm()}, detail::hold(send), detail::hold(recv), std::move(op),
+        {"MPI_Exscan_init", comm()}, detail::held(send), detail::held(recv), std::move(op),
         detail::init_all<&THINMPI_PERSISTENT_CALL(Exscan_init)>{});
 #else
     static_assert(detail::dependent_false<Comm>,
@@ -230,7 +230,7 @@ class collective_scan {
     detail::require_named_buffer<Buffer&&>();
 #if THINMPI_HAS_PERSISTENT_COLLECTIVES
     return detail::start_reduction<persistent_request>(
-        {"MPI_Exscan_init", comm()}, detail::no_send{}, detail::hold(buffer), std::move(op),
+        {"MPI_Exscan_init", comm()}, detail::no_send{}, detail::held(buffer), std::move(op),
         detail::init_all<&THINMPI_PERSISTENT_CALL(Exscan_init)>{});
 #else
     static_assert(detail::dependent_false<Comm>,

@@ -6,14 +6,14 @@
 #include <type_traits>
 #include <utility>
 
-#include "thinmpi/concepts.hpp"
-#include "thinmpi/detail/buffers.hpp"
-#include "thinmpi/detail/mpi.hpp"
-#include "thinmpi/detail/p2p_calls.hpp"
-#include "thinmpi/detail/p2p_errors.hpp"
-#include "thinmpi/detail/request_access.hpp"
-#include "thinmpi/detail/serialized_hook.hpp"
-#include "thinmpi/request.hpp"
+#include "thinmpi/core/concepts.hpp"
+#include "thinmpi/core/detail/buffers.hpp"
+#include "thinmpi/core/detail/mpi.hpp"
+#include "thinmpi/core/detail/serialized_hook.hpp"
+#include "thinmpi/p2p/detail/calls.hpp"
+#include "thinmpi/p2p/detail/errors.hpp"
+#include "thinmpi/p2p/requests.hpp"
+#include "thinmpi/requests/detail/request_access.hpp"
 
 namespace thinmpi {
 
@@ -91,7 +91,7 @@ class p2p_nonblocking {
       return detail::post_receive(into, call, detail::finisher_for(into));
     } else {
       using owned = std::remove_cvref_t<Into>;
-      detail::pinned<owned> kept(std::move(into));
+      detail::held<owned, detail::holder_site::moving> kept(std::move(into));
       request posted = detail::post_receive(kept.get(), call);
       return owning_request<owned>(std::move(kept), std::move(posted), detail::fill::up_to);
     }
@@ -120,7 +120,7 @@ class p2p_nonblocking {
       return pending;
     } else {
       const detail::p2p_call call{"MPI_Irecv", comm(), source, tag};
-      detail::pinned<T> kept(T{});
+      detail::held<T, detail::holder_site::moving> kept(T{});
       request posted = detail::post_receive(kept.get(), call);
       return owning_request<T>(std::move(kept), std::move(posted), detail::fill::exact);
     }
@@ -145,7 +145,8 @@ class p2p_nonblocking {
       return start(detail::send_buffer(payload));
     } else {
       using owned = std::remove_cvref_t<Payload>;
-      detail::pinned<owned> buffer(owned(std::forward<Payload>(payload)));
+      detail::held<owned, detail::holder_site::moving> buffer(
+          owned(std::forward<Payload>(payload)));
       request posted = start(detail::send_buffer(buffer.get()));
       return owning_request<owned>(std::move(buffer), std::move(posted), detail::fill::up_to);
     }

@@ -4,11 +4,11 @@
 
 #include <optional>
 
-#include "thinmpi/detail/buffers.hpp"
-#include "thinmpi/detail/mpi.hpp"
-#include "thinmpi/detail/p2p_calls.hpp"
-#include "thinmpi/detail/p2p_errors.hpp"
-#include "thinmpi/status.hpp"
+#include "thinmpi/core/detail/buffers.hpp"
+#include "thinmpi/core/detail/mpi.hpp"
+#include "thinmpi/core/status.hpp"
+#include "thinmpi/p2p/detail/calls.hpp"
+#include "thinmpi/p2p/detail/errors.hpp"
 
 namespace thinmpi {
 

@@ -10,14 +10,14 @@
 #include <type_traits>
 #include <vector>
 
-#include "thinmpi/concepts.hpp"
-#include "thinmpi/datatype.hpp"
-#include "thinmpi/detail/buffers.hpp"
-#include "thinmpi/detail/mpi.hpp"
-#include "thinmpi/detail/p2p_calls.hpp"
-#include "thinmpi/detail/p2p_errors.hpp"
-#include "thinmpi/detail/status_bytes.hpp"
-#include "thinmpi/status.hpp"
+#include "thinmpi/core/concepts.hpp"
+#include "thinmpi/core/datatype.hpp"
+#include "thinmpi/core/detail/buffers.hpp"
+#include "thinmpi/core/detail/mpi.hpp"
+#include "thinmpi/core/detail/status_bytes.hpp"
+#include "thinmpi/core/status.hpp"
+#include "thinmpi/p2p/detail/calls.hpp"
+#include "thinmpi/p2p/detail/errors.hpp"
 
 namespace thinmpi {
 

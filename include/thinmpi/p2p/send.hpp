@@ -2,12 +2,12 @@
 /// \file
 /// send and ssend: one MPI_Send / MPI_Ssend of the payload's own bytes.
 
-#include "thinmpi/concepts.hpp"
-#include "thinmpi/detail/buffers.hpp"
-#include "thinmpi/detail/mpi.hpp"
-#include "thinmpi/detail/p2p_calls.hpp"
-#include "thinmpi/detail/p2p_errors.hpp"
-#include "thinmpi/detail/serialized_hook.hpp"
+#include "thinmpi/core/concepts.hpp"
+#include "thinmpi/core/detail/buffers.hpp"
+#include "thinmpi/core/detail/mpi.hpp"
+#include "thinmpi/core/detail/serialized_hook.hpp"
+#include "thinmpi/p2p/detail/calls.hpp"
+#include "thinmpi/p2p/detail/errors.hpp"
 
 namespace thinmpi {
 

@@ -2,13 +2,13 @@
 /// \file
 /// sendrecv and sendrecv_replace: a send and a receive in one MPI call.
 
-#include "thinmpi/concepts.hpp"
-#include "thinmpi/detail/buffers.hpp"
-#include "thinmpi/detail/mpi.hpp"
-#include "thinmpi/detail/p2p_calls.hpp"
-#include "thinmpi/detail/p2p_errors.hpp"
-#include "thinmpi/detail/serialized_hook.hpp"
-#include "thinmpi/status.hpp"
+#include "thinmpi/core/concepts.hpp"
+#include "thinmpi/core/detail/buffers.hpp"
+#include "thinmpi/core/detail/mpi.hpp"
+#include "thinmpi/core/detail/serialized_hook.hpp"
+#include "thinmpi/core/status.hpp"
+#include "thinmpi/p2p/detail/calls.hpp"
+#include "thinmpi/p2p/detail/errors.hpp"
 
 namespace thinmpi {
 

@@ -32,8 +32,8 @@
 #include <variant>
 #include <vector>
 
-#include "thinmpi/concepts.hpp"
-#include "thinmpi/detail/aggregate.hpp"
+#include "thinmpi/core/concepts.hpp"
+#include "thinmpi/core/detail/aggregate.hpp"
 #include "thinmpi/serialization/wire.hpp"
 
 namespace thinmpi::detail::serial {

@@ -25,13 +25,13 @@
 #include <type_traits>
 #include <vector>
 
-#include "thinmpi/concepts.hpp"
-#include "thinmpi/detail/collective_call.hpp"
-#include "thinmpi/detail/displacements.hpp"
-#include "thinmpi/detail/mpi.hpp"
-#include "thinmpi/detail/narrow.hpp"
-#include "thinmpi/detail/serialized_hook.hpp"
-#include "thinmpi/detail/v_calls.hpp"
+#include "thinmpi/collectives/detail/collective_call.hpp"
+#include "thinmpi/collectives/detail/displacements.hpp"
+#include "thinmpi/collectives/detail/v_calls.hpp"
+#include "thinmpi/core/concepts.hpp"
+#include "thinmpi/core/detail/mpi.hpp"
+#include "thinmpi/core/detail/narrow.hpp"
+#include "thinmpi/core/detail/serialized_hook.hpp"
 #include "thinmpi/serialization/codec.hpp"
 #include "thinmpi/serialization/wire.hpp"
 

@@ -16,18 +16,18 @@
 #include <utility>
 #include <vector>
 
-#include "thinmpi/detail/buffers.hpp"
-#include "thinmpi/detail/mpi.hpp"
-#include "thinmpi/detail/p2p_calls.hpp"
-#include "thinmpi/detail/p2p_errors.hpp"
-#include "thinmpi/detail/request_access.hpp"
-#include "thinmpi/detail/serialized_hook.hpp"
+#include "thinmpi/core/detail/buffers.hpp"
+#include "thinmpi/core/detail/mpi.hpp"
+#include "thinmpi/core/detail/serialized_hook.hpp"
+#include "thinmpi/core/status.hpp"
+#include "thinmpi/p2p/detail/calls.hpp"
+#include "thinmpi/p2p/detail/errors.hpp"
 #include "thinmpi/p2p/recv.hpp"
-#include "thinmpi/request.hpp"
+#include "thinmpi/p2p/requests.hpp"
+#include "thinmpi/requests/detail/request_access.hpp"
 #include "thinmpi/serialization/codec.hpp"
 #include "thinmpi/serialization/collectives.hpp"
 #include "thinmpi/serialization/wire.hpp"
-#include "thinmpi/status.hpp"
 
 namespace thinmpi {
 

@@ -15,9 +15,9 @@
 #include <string_view>
 #include <utility>
 
-#include "thinmpi/detail/mpi.hpp"
-#include "thinmpi/detail/raise.hpp"
-#include "thinmpi/error.hpp"
+#include "thinmpi/core/detail/mpi.hpp"
+#include "thinmpi/core/detail/raise.hpp"
+#include "thinmpi/core/error.hpp"
 
 namespace thinmpi {
 

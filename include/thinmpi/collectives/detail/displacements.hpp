@@ -1,0 +1,124 @@
+#pragma once
+/// \file
+/// The counts and displacements of the v-collectives (allgatherv, alltoallv, gatherv,
+/// scatterv), checked before MPI is called: one entry per rank, none negative, and the extent
+/// the blocks span, summed in 64 bits so that a displacement past INT_MAX is seen (and sent to
+/// the `_c` call, or reported with its size) instead of wrapping around.
+///
+///     std::vector<int> displs;
+///     const v_layout layout = packed_displacements(call, counts, size, "recvcounts", displs);
+///     check_room(call, room, layout.extent, type, "the sum of recvcounts");
+
+#include <algorithm>
+#include <climits>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "thinmpi/collectives/detail/collective_call.hpp"
+#include "thinmpi/core/detail/mpi.hpp"
+#include "thinmpi/core/detail/narrow.hpp"
+#include "thinmpi/core/detail/raise.hpp"
+
+namespace thinmpi::detail {
+
+/// How far a v-collective's blocks reach in a buffer.
+struct v_layout {
+  std::size_t extent = 0;  ///< elements the buffer must hold: the largest displacement + count
+  bool fits_int = true;    ///< every displacement fits an int (else only a `_c` call can do it)
+};
+
+/// The error of check_per_rank.
+[[noreturn, gnu::cold, gnu::noinline]] inline void raise_per_rank(const collective_call& call,
+                                                                  std::size_t entries, int ranks,
+                                                                  const char* what) {
+  raise_collective(MPI_ERR_ARG, call, std::nullopt, MPI_DATATYPE_NULL,
+                   std::string(what) + " has " + std::to_string(entries) +
+                       " entries; the communicator has " + std::to_string(ranks) + " ranks");
+}
+
+/// Throws MPI_ERR_ARG, before MPI is called, unless a per-rank array has one entry per rank.
+/// `what` names the array as MPI does ("recvcounts", "sdispls").
+[[gnu::always_inline]] inline void check_per_rank(const collective_call& call, std::size_t entries,
+                                                  int ranks, const char* what) {
+  if (entries != static_cast<std::size_t>(ranks)) [[unlikely]] {
+    raise_per_rank(call, entries, ranks, what);
+  }
+}
+
+/// Throws MPI_ERR_ARG naming the rank whose count or displacement is negative.
+[[noreturn, gnu::cold, gnu::noinline]] inline void raise_negative(const collective_call& call,
+                                                                  const char* what,
+                                                                  std::size_t rank, int value) {
+  raise_collective(MPI_ERR_ARG, call, std::nullopt, MPI_DATATYPE_NULL,
+                   std::string(what) + "[" + std::to_string(rank) + "] is " +
+                       std::to_string(value) + "; it must not be negative");
+}
+
+/// The error of a buffer, checked before MPI is called, with room for fewer than `needed`
+/// elements of `type`: "the receive buffer of 4 x MPI_INT = 16 bytes is too small for
+/// 6 x MPI_INT = 24 bytes (the sum of recvcounts)".
+[[noreturn, gnu::cold, gnu::noinline]] inline void raise_room(const collective_call& call,
+                                                              std::size_t room, std::size_t needed,
+                                                              MPI_Datatype type, const char* which,
+                                                              const char* why) {
+  raise_collective(MPI_ERR_COUNT, call, room, type,
+                   std::string("the ") + which + " of " + describe_elements(room, type) +
+                       " is too small for " + describe_elements(needed, type) + " (" + why + ")");
+}
+
+/// Throws MPI_ERR_COUNT (raise_room) unless room >= needed: one comparison on the hot path.
+[[gnu::always_inline]] inline void check_room(const collective_call& call, std::size_t room,
+                                              std::size_t needed, MPI_Datatype type,
+                                              const char* which, const char* why) {
+  if (room < needed) [[unlikely]] {
+    raise_room(call, room, needed, type, which, why);
+  }
+}
+
+/// Checks `counts` (one per rank, none negative) and writes their exclusive prefix sum (blocks
+/// laid end to end in rank order) into `displs`, resized to one per rank. When a displacement
+/// passes INT_MAX, `displs` is left empty and fits_int is false: only a `_c` call can say it.
+inline v_layout packed_displacements(const collective_call& call, std::span<const int> counts,
+                                     int ranks, const char* what, std::vector<int>& displs) {
+  check_per_rank(call, counts.size(), ranks, what);
+  displs.resize(counts.size());
+  std::int64_t next = 0;
+  bool fits = true;
+  for (std::size_t rank = 0; rank < counts.size(); ++rank) {
+    if (counts[rank] < 0) [[unlikely]] {
+      raise_negative(call, what, rank, counts[rank]);
+    }
+    fits = fits && next <= INT_MAX;
+    if (fits) displs[rank] = static_cast<int>(next);
+    next += counts[rank];
+  }
+  if (!fits) displs.clear();
+  return {static_cast<std::size_t>(next), fits};
+}
+
+/// Checks `counts` and the caller's `displs` (one per rank each, none negative) and returns the
+/// extent they span. Given displacements are ints, so they always fit a classic call.
+inline v_layout given_layout(const collective_call& call, std::span<const int> counts,
+                             std::span<const int> displs, int ranks, const char* counts_name,
+                             const char* displs_name) {
+  check_per_rank(call, counts.size(), ranks, counts_name);
+  check_per_rank(call, displs.size(), ranks, displs_name);
+  std::int64_t extent = 0;
+  for (std::size_t rank = 0; rank < counts.size(); ++rank) {
+    if (counts[rank] < 0) [[unlikely]] {
+      raise_negative(call, counts_name, rank, counts[rank]);
+    }
+    if (displs[rank] < 0) [[unlikely]] {
+      raise_negative(call, displs_name, rank, displs[rank]);
+    }
+    if (counts[rank] > 0) {
+      extent = std::max(extent, std::int64_t{displs[rank]} + counts[rank]);
+    }
+  }
+  return {static_cast<std::size_t>(extent), true};
+}
+
+}  // namespace thinmpi::detail

@@ -1,0 +1,160 @@
+#pragma once
+/// \file
+/// What the reduction families share: the payload checks, the result type of an allocating
+/// reduction, the size checks made before MPI is called, and the calls whose arguments are
+/// (send, recv, count, datatype, op, comm) (MPI_Allreduce, MPI_Scan, MPI_Exscan).
+
+#include <cstddef>
+#include <ranges>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "thinmpi/collectives/detail/collective_call.hpp"
+#include "thinmpi/collectives/detail/reduction_op.hpp"
+#include "thinmpi/core/concepts.hpp"
+#include "thinmpi/core/datatype.hpp"
+#include "thinmpi/core/detail/buffers.hpp"
+#include "thinmpi/core/detail/comm_queries.hpp"
+#include "thinmpi/core/detail/mpi.hpp"
+#include "thinmpi/core/detail/narrow.hpp"
+
+namespace thinmpi::detail {
+
+/// Fails to compile, with one sentence naming the fix, unless Op can reduce payload Send.
+template <class Send, class Op>
+consteval void require_reduction() {
+  require_sendable<Send>();
+  if constexpr (payload<std::remove_cvref_t<Send>>) {
+    require_reduction_op<std::remove_cvref_t<Op>, element_t<Send>>();
+  }
+}
+
+/// Fails to compile unless Send and Recv hold the same element type.
+template <class Send, class Recv>
+consteval void require_same_elements() {
+  if constexpr (payload<std::remove_cvref_t<Send>> && payload<std::remove_cvref_t<Recv>>) {
+    static_assert(std::is_same_v<element_t<Send>, element_t<Recv>>,
+                  "thinmpi: a reduction's send and receive buffers must hold the same element "
+                  "type");
+  }
+}
+
+/// Fails to compile, with one sentence naming the fix, unless a blocking reduction of Send
+/// can write into Recv (a named object or a view).
+template <class Send, class Recv>
+consteval void require_reduction_target() {
+  require_receivable<Recv>();
+  require_same_elements<Send, Recv>();
+}
+
+/// Fails to compile, with one sentence naming the fix, unless a nonblocking reduction of Send
+/// can write into Recv (a named object, borrowed, or a temporary, moved in and handed back).
+template <class Send, class Recv>
+consteval void require_nonblocking_target() {
+  require_writable<Recv>();
+  require_same_elements<Send, Recv>();
+}
+
+/// Fails to compile, with one sentence naming the fix, unless P is a named buffer: a
+/// persistent reduction reads and writes the same buffers on every round.
+template <class P>
+consteval void require_named_buffer() {
+  static_assert(std::is_lvalue_reference_v<P>,
+                "thinmpi: a persistent reduction uses the same buffers on every round; pass named "
+                "buffers that outlive the request, not temporaries");
+}
+
+/// The element count of a reduction as MPI's int; thinmpi's reductions stop at INT_MAX
+/// (MPI-3 has no large-count reduction, and a derived datatype cannot carry a predefined op).
+[[noreturn, gnu::cold, gnu::noinline]] inline void raise_too_many(const collective_call& call,
+                                                                  std::size_t count,
+                                                                  MPI_Datatype type) {
+  raise_collective(MPI_ERR_COUNT, call, count, type,
+                   "thinmpi reduces at most INT_MAX elements in one call; split the reduction");
+}
+
+[[nodiscard, gnu::always_inline]] inline int reduction_count(std::size_t count,
+                                                             const collective_call& call,
+                                                             MPI_Datatype type) {
+  if (!fits_int(count)) [[unlikely]] {
+    raise_too_many(call, count, type);
+  }
+  return to_int(count);
+}
+
+/// A receive buffer of `room` elements for a reduction of `count`.
+[[noreturn, gnu::cold, gnu::noinline]] inline void raise_recv_too_small(const collective_call& call,
+                                                                        std::size_t count,
+                                                                        MPI_Datatype type,
+                                                                        std::size_t room) {
+  raise_collective(MPI_ERR_BUFFER, call, count, type,
+                   "the receive buffer holds " + std::to_string(room) +
+                       " elements, fewer than the " + std::to_string(count) +
+                       " the reduction produces");
+}
+
+/// Where a reduction of `count` elements writes in `recv`: checks the room before MPI is
+/// called and shrinks a larger resizable container to `count`.
+template <class Recv>
+[[nodiscard, gnu::always_inline]] inline void* reduction_target(Recv& recv, std::size_t count,
+                                                                const collective_call& call,
+                                                                MPI_Datatype type) {
+  mutable_buffer out = recv_buffer(recv);
+  if (out.count != count) [[unlikely]] {
+    if (out.count < count) raise_recv_too_small(call, count, type, out.count);
+    if constexpr (resizable_payload<std::remove_cvref_t<Recv>>) {
+      recv.resize(count);
+      out.data = std::ranges::data(recv);
+    }
+  }
+  return out.data;
+}
+
+/// What an allocating reduction of Send returns: a scalar or std::array as it is, a vector or
+/// string of the same type, any other range (span, C array) as a std::vector of its elements.
+template <class Send>
+struct reduction_result {
+  using P = std::remove_cvref_t<Send>;
+  using type = std::conditional_t<!contiguous_payload<P> || is_std_array<P>::value ||
+                                      (resizable_payload<P> && std::is_default_constructible_v<P>),
+                                  P, std::vector<element_t<P>>>;
+};
+template <class Send>
+using reduction_result_t = typename reduction_result<Send>::type;
+
+/// A result of `count` elements, to be written by MPI.
+template <class R>
+[[nodiscard]] R make_result(std::size_t count) {
+  R result{};
+  if constexpr (resizable_payload<R>) result.resize(count);
+  return result;
+}
+
+/// The calls of one shape: Call(send, recv, count, type, op, comm).
+using reduce_all_function = int(const void*, void*, int, MPI_Datatype, MPI_Op, MPI_Comm);
+
+/// One MPI call (Call) reducing send into recv on every rank.
+template <reduce_all_function* Call, class Send, class Recv, class Op>
+[[gnu::always_inline]] inline void reduce_into(const collective_call& call, const Send& send,
+                                               Recv& recv, const Op& op) {
+  const const_buffer in = send_buffer(send);
+  void* const out = reduction_target(recv, in.count, call, in.type);
+  const auto bound = bind_op<element_t<Send>>(op);
+  check_collective(
+      Call(in.data, out, reduction_count(in.count, call, in.type), in.type, bound.get(), call.comm),
+      call, in.count, in.type);
+}
+
+/// One MPI call (Call) reducing buffer in place (MPI_IN_PLACE) on every rank.
+template <reduce_all_function* Call, class Buffer, class Op>
+[[gnu::always_inline]] inline void reduce_in_place(const collective_call& call, Buffer& buffer,
+                                                   const Op& op) {
+  const mutable_buffer io = recv_buffer(buffer);
+  const auto bound = bind_op<element_t<Buffer>>(op);
+  check_collective(Call(MPI_IN_PLACE, io.data, reduction_count(io.count, call, io.type), io.type,
+                        bound.get(), call.comm),
+                   call, io.count, io.type);
+}
+
+}  // namespace thinmpi::detail

@@ -1,0 +1,169 @@
+#pragma once
+/// \file
+/// The State of a nonblocking or persistent reduction (collective_request, persistent_request):
+/// one heap block that owns what MPI reads or writes until completion: the buffers moved in
+/// (a named buffer is borrowed, by address), the operation with its captured state, and the
+/// operation's MPI_Op or trampoline slot (released when the block is destroyed, after MPI has
+/// completed).
+
+#include <cstddef>
+#include <memory>
+#include <optional>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "thinmpi/collectives/detail/collective_call.hpp"
+#include "thinmpi/collectives/detail/reduction_call.hpp"
+#include "thinmpi/collectives/detail/reduction_op.hpp"
+#include "thinmpi/core/detail/buffers.hpp"
+#include "thinmpi/core/detail/held.hpp"
+#include "thinmpi/core/detail/mpi.hpp"
+#include "thinmpi/requests/collective_request.hpp"
+#include "thinmpi/requests/persistent_request.hpp"
+
+namespace thinmpi::detail {
+
+/// The send side of an in-place reduction: nothing.
+struct no_send {};
+
+/// Whether take() hands back the result or, for a result only some ranks get (reduce's root,
+/// exscan's ranks after 0), a std::optional of it.
+enum class result_on { every_rank, some_ranks };
+
+/// What a nonblocking or persistent reduction owns.
+template <class Element, class Op, class Send, class Recv, result_on Result>
+struct reduction_state {
+  reduction_state(Send sent, Recv received, Op operation, const collective_call& context)
+      : send(std::move(sent)),
+        recv(std::move(received)),
+        op(std::move(operation)),
+        bound(bind_op<Element>(op)),
+        call(context) {}
+  reduction_state(const reduction_state&) = delete;
+  reduction_state& operator=(const reduction_state&) = delete;
+
+  Send send;
+  Recv recv;
+  Op op;
+  bound_op_t<Element, Op> bound;  ///< points at op: declared after it
+  collective_call call;
+  std::size_t count = 0;  ///< for the error report
+  MPI_Datatype type = MPI_DATATYPE_NULL;
+  bool engaged = true;      ///< this rank gets a result (result_on::some_ranks)
+  std::vector<int> counts;  ///< reduce_scatter's counts, which MPI reads until completion
+
+  [[noreturn]] void raise(int rc) const { raise_collective(rc, call, count, type); }
+  auto take() {
+    if constexpr (Result == result_on::some_ranks) {
+      using value = decltype(recv.take());
+      return engaged ? std::optional<value>(recv.take()) : std::nullopt;
+    } else {
+      return recv.take();
+    }
+  }
+};
+
+/// Builds the state and posts the MPI call, post(state, &handle) -> rc, returning a Request
+/// (collective_request, or persistent_request for an `_init` call).
+template <template <class> class Request = collective_request,
+          result_on Result = result_on::every_rank, class Send, class Recv, class Op, class Post>
+[[nodiscard]] auto start_reduction(const collective_call& call, Send send, Recv recv, Op op,
+                                   Post post) {
+  using element = element_t<decltype(recv.get())>;
+  using state_type = reduction_state<element, Op, Send, Recv, Result>;
+  auto state = std::make_unique<state_type>(std::move(send), std::move(recv), std::move(op), call);
+  MPI_Request handle = MPI_REQUEST_NULL;
+  if (const int rc = post(*state, &handle); rc != MPI_SUCCESS) [[unlikely]] {
+    state->raise(rc);
+  }
+  return Request<state_type>(std::move(state), handle);
+}
+
+/// The buffers, count and datatype of one reduction call, as MPI takes them.
+struct reduction_args {
+  const void* in;
+  void* out;
+  int count;
+  MPI_Datatype type;
+};
+
+/// A reduction whose result has send's size on every rank (allreduce, scan, exscan): send (or
+/// MPI_IN_PLACE) and recv, checked; sets the state's count and type for its error report.
+template <class State>
+[[nodiscard]] reduction_args all_args(State& s) {
+  if constexpr (std::is_same_v<decltype(s.send), no_send>) {
+    const mutable_buffer io = recv_buffer(s.recv.get());
+    s.count = io.count;
+    s.type = io.type;
+    return {MPI_IN_PLACE, io.data, reduction_count(io.count, s.call, io.type), io.type};
+  } else {
+    const const_buffer in = send_buffer(s.send.get());
+    s.count = in.count;
+    s.type = in.type;
+    void* out = reduction_target(s.recv.get(), in.count, s.call, in.type);
+    return {in.data, out, reduction_count(in.count, s.call, in.type), in.type};
+  }
+}
+
+/// The nonblocking calls of one shape: Call(send, recv, count, type, op, comm, request).
+using ireduce_all_function = int(const void*, void*, int, MPI_Datatype, MPI_Op, MPI_Comm,
+                                 MPI_Request*);
+
+/// Posts Call for a state: reduces send (or recv in place) into recv on every rank.
+template <ireduce_all_function* Call>
+struct post_all {
+  template <class State>
+  int operator()(State& s, MPI_Request* request) const {
+    const reduction_args a = all_args(s);
+    return Call(a.in, a.out, a.count, a.type, s.bound.get(), s.call.comm, request);
+  }
+};
+
+/// The persistent calls of the same shape, with MPI-4's info argument: Call(send, recv,
+/// count, type, op, comm, info, request).
+using reduce_all_init_function = int(const void*, void*, int, MPI_Datatype, MPI_Op, MPI_Comm,
+                                     MPI_Info, MPI_Request*);
+
+/// Sets up the persistent Call for a state (MPI_Allreduce_init, MPI_Scan_init, ...).
+template <reduce_all_init_function* Call>
+struct init_all {
+  template <class State>
+  int operator()(State& s, MPI_Request* request) const {
+    const reduction_args a = all_args(s);
+    return Call(a.in, a.out, a.count, a.type, s.bound.get(), s.call.comm, MPI_INFO_NULL, request);
+  }
+};
+
+/// Where a reduction to root lands in `recv`: checked and shrunk on the root only (another
+/// rank's buffer is not used). Asks for the rank only when the sizes differ.
+template <class Recv>
+[[nodiscard, gnu::always_inline]] inline void* root_target(Recv& recv, std::size_t count,
+                                                           const collective_call& call,
+                                                           MPI_Datatype type) {
+  const mutable_buffer out = recv_buffer(recv);
+  if (out.count == count || rank_in(call.comm) != *call.root) [[likely]] {
+    return out.data;
+  }
+  return reduction_target(recv, count, call, type);
+}
+
+/// A reduction to root's send side and receive address on this rank, in place or not; sets
+/// the state's count and type for its error report.
+template <class State>
+[[nodiscard]] std::pair<const void*, void*> rooted_buffers(State& s, bool is_root) {
+  if constexpr (std::is_same_v<decltype(s.send), no_send>) {
+    const mutable_buffer io = recv_buffer(s.recv.get());
+    s.count = io.count;
+    s.type = io.type;
+    return {is_root ? MPI_IN_PLACE : io.data, io.data};
+  } else {
+    const const_buffer in = send_buffer(s.send.get());
+    s.count = in.count;
+    s.type = in.type;
+    s.engaged = is_root;
+    return {in.data, root_target(s.recv.get(), in.count, s.call, in.type)};
+  }
+}
+
+}  // namespace thinmpi::detail

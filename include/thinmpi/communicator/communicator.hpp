@@ -1,0 +1,242 @@
+#pragma once
+/// \file
+/// comm_view (a non-owning handle, e.g. world()) and communicator (owns what it frees).
+///
+/// Each family of operations owns its declarations and definitions in its own header, as a
+/// class template that comm_view derives from (p2p/send.hpp defines p2p_send<Comm> with send
+/// and ssend, collectives/bcast.hpp the broadcasts, ...). This header only lists the families:
+/// it includes them, they never include it, and adding an operation touches only its family.
+
+#include <cstddef>
+#include <initializer_list>
+#include <optional>
+#include <span>
+#include <type_traits>
+#include <utility>
+
+#include "thinmpi/collectives/allgather.hpp"
+#include "thinmpi/collectives/alltoall.hpp"
+#include "thinmpi/collectives/barrier.hpp"
+#include "thinmpi/collectives/bcast.hpp"
+#include "thinmpi/collectives/gather.hpp"
+#include "thinmpi/collectives/reduce.hpp"
+#include "thinmpi/collectives/reduce_scatter.hpp"
+#include "thinmpi/collectives/scan.hpp"
+#include "thinmpi/collectives/scatter.hpp"
+#include "thinmpi/core/detail/comm_queries.hpp"
+#include "thinmpi/core/detail/mpi.hpp"
+#include "thinmpi/core/detail/raise.hpp"
+#include "thinmpi/p2p/nonblocking.hpp"
+#include "thinmpi/p2p/probe.hpp"
+#include "thinmpi/p2p/recv.hpp"
+#include "thinmpi/p2p/recv_reuse.hpp"
+#include "thinmpi/p2p/send.hpp"
+#include "thinmpi/p2p/sendrecv.hpp"
+
+namespace thinmpi {
+
+/// The split() color of ranks that want no new communicator.
+inline constexpr int undefined = MPI_UNDEFINED;
+
+class communicator;
+
+namespace detail {
+/// Tag for handles whose error handler is already MPI_ERRORS_RETURN (world(), self()).
+struct errors_return_already_set {};
+}  // namespace detail
+
+/// A non-owning handle of an MPI communicator, with every operation thinmpi offers (from the
+/// family classes it derives from). Copying it copies the handle, never the communicator.
+/// Operations throw thinmpi::mpi_error on failure.
+///
+///     auto world = thinmpi::world();
+///     world.send(std::vector<double>{1, 2, 3}, 1, 0);
+class comm_view : public p2p_send<comm_view>,
+                  public p2p_recv<comm_view>,
+                  public p2p_recv_reuse<comm_view>,
+                  public p2p_sendrecv<comm_view>,
+                  public p2p_probe<comm_view>,
+                  public p2p_nonblocking<comm_view>,
+                  public collective_barrier<comm_view>,
+                  public collective_bcast<comm_view>,
+                  public collective_gather<comm_view>,
+                  public collective_scatter<comm_view>,
+                  public collective_allgather<comm_view>,
+                  public collective_alltoall<comm_view>,
+                  public collective_reduce<comm_view>,
+                  public collective_reduce_scatter<comm_view>,
+                  public collective_scan<comm_view> {
+ public:
+  /// The null communicator.
+  comm_view() noexcept = default;
+  /// Wraps comm and makes MPI return errors on it (MPI_ERRORS_RETURN) so thinmpi can throw them.
+  explicit comm_view(MPI_Comm comm) : comm_(comm) {
+    if (comm_ != MPI_COMM_NULL) {
+      detail::check(MPI_Comm_set_errhandler(comm_, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler",
+                    comm_);
+    }
+  }
+  /// Wraps comm whose error handler is already MPI_ERRORS_RETURN.
+  comm_view(MPI_Comm comm, detail::errors_return_already_set) noexcept : comm_(comm) {}
+
+  /// The MPI handle, for calling MPI directly.
+  [[nodiscard]] MPI_Comm native() const noexcept { return comm_; }
+  /// Whether this is the null communicator (e.g. a split() with color undefined).
+  [[nodiscard]] bool is_null() const noexcept { return comm_ == MPI_COMM_NULL; }
+  /// This process's rank.
+  [[nodiscard]] int rank() const { return detail::rank_in(comm_); }
+  /// The number of ranks.
+  [[nodiscard]] int size() const { return detail::size_of(comm_); }
+  /// The largest tag MPI accepts (at least 32767; MPI_TAG_UB of MPI_COMM_WORLD).
+  [[nodiscard]] int tag_ub() const;
+  /// Ends every process of this communicator's job with `code` (MPI_Abort).
+  [[noreturn]] void abort(int code) const;
+
+  /// A new communicator with the same ranks (MPI_Comm_dup): the only way thinmpi duplicates.
+  [[nodiscard]] communicator dup() const;
+  /// Ranks with the same color form a new communicator, ordered by key then old rank; a rank
+  /// passing thinmpi::undefined gets the null communicator.
+  [[nodiscard]] communicator split(int color, int key = 0) const;
+  /// The ranks that share memory with this one (MPI_COMM_TYPE_SHARED).
+  [[nodiscard]] communicator split_shared(int key = 0) const;
+  /// A communicator of the listed ranks, in that order (collective over this communicator);
+  /// ranks not listed get the null communicator.
+  [[nodiscard]] communicator subset(std::span<const int> ranks) const;
+  /// subset({0, 2, 4})
+  [[nodiscard]] communicator subset(std::initializer_list<int> ranks) const;
+
+ protected:
+  MPI_Comm comm_ = MPI_COMM_NULL;
+};
+
+/// Two views are equal when they hold the same handle.
+[[nodiscard]] inline bool operator==(const comm_view& a, const comm_view& b) noexcept {
+  return a.native() == b.native();
+}
+
+/// An owned MPI communicator, freed (MPI_Comm_free) when destroyed. Move-only: copying would
+/// need a hidden MPI_Comm_dup, so it does not compile; call dup() to duplicate.
+class communicator : public comm_view {
+ public:
+  /// The null communicator.
+  communicator() noexcept = default;
+  /// Takes ownership of comm (it will be freed) and sets MPI_ERRORS_RETURN on it.
+  [[nodiscard]] static communicator adopt(MPI_Comm comm) { return communicator(comm); }
+
+  communicator(const communicator&) = delete;
+  communicator& operator=(const communicator&) = delete;
+  communicator(communicator&& other) noexcept : comm_view() {
+    comm_ = std::exchange(other.comm_, MPI_COMM_NULL);
+  }
+  communicator& operator=(communicator&& other) noexcept {
+    if (this != &other) {
+      free();
+      comm_ = std::exchange(other.comm_, MPI_COMM_NULL);
+    }
+    return *this;
+  }
+  ~communicator() { free(); }
+
+  /// Gives up ownership: the caller frees the returned handle.
+  [[nodiscard]] MPI_Comm release() noexcept { return std::exchange(comm_, MPI_COMM_NULL); }
+
+ private:
+  explicit communicator(MPI_Comm comm) : comm_view(comm) {}
+
+  void free() noexcept {
+    if (comm_ == MPI_COMM_NULL) return;
+    int finalized = 0;
+    MPI_Finalized(&finalized);
+    if (finalized == 0) MPI_Comm_free(&comm_);
+    comm_ = MPI_COMM_NULL;
+  }
+};
+
+namespace detail {
+
+/// Sets MPI_ERRORS_RETURN on a predefined communicator once MPI is running.
+inline bool make_errors_return(MPI_Comm comm, const char* which) {
+  int initialized = 0;
+  MPI_Initialized(&initialized);
+  if (initialized == 0) {
+    raise(MPI_ERR_OTHER,
+          error_site{.operation = which,
+                     .problem = "MPI is not initialized: construct a thinmpi::environment first"});
+  }
+  check(MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler", comm);
+  return true;
+}
+
+}  // namespace detail
+
+/// MPI_COMM_WORLD, with MPI_ERRORS_RETURN set on first use.
+[[nodiscard]] inline comm_view world() {
+  static const bool ready = detail::make_errors_return(MPI_COMM_WORLD, "thinmpi::world");
+  static_cast<void>(ready);
+  return comm_view(MPI_COMM_WORLD, detail::errors_return_already_set{});
+}
+
+/// MPI_COMM_SELF, with MPI_ERRORS_RETURN set on first use.
+[[nodiscard]] inline comm_view self() {
+  static const bool ready = detail::make_errors_return(MPI_COMM_SELF, "thinmpi::self");
+  static_cast<void>(ready);
+  return comm_view(MPI_COMM_SELF, detail::errors_return_already_set{});
+}
+
+inline int comm_view::tag_ub() const {
+  int* value = nullptr;
+  int found = 0;
+  // MPI_TAG_UB is an attribute of MPI_COMM_WORLD only, and the same for every communicator.
+  detail::check(MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &value, &found), "MPI_Comm_get_attr");
+  return found != 0 && value != nullptr ? *value : 32767;
+}
+
+inline void comm_view::abort(int code) const {
+  MPI_Abort(comm_ == MPI_COMM_NULL ? MPI_COMM_WORLD : comm_, code);
+  std::abort();  // MPI_Abort does not return; this tells the compiler so
+}
+
+inline communicator comm_view::dup() const {
+  MPI_Comm out = MPI_COMM_NULL;
+  detail::check(MPI_Comm_dup(comm_, &out), "MPI_Comm_dup", comm_);
+  return communicator::adopt(out);
+}
+
+inline communicator comm_view::split(int color, int key) const {
+  MPI_Comm out = MPI_COMM_NULL;
+  detail::check(MPI_Comm_split(comm_, color, key, &out), "MPI_Comm_split", comm_);
+  return communicator::adopt(out);
+}
+
+inline communicator comm_view::split_shared(int key) const {
+  MPI_Comm out = MPI_COMM_NULL;
+  detail::check(MPI_Comm_split_type(comm_, MPI_COMM_TYPE_SHARED, key, MPI_INFO_NULL, &out),
+                "MPI_Comm_split_type", comm_);
+  return communicator::adopt(out);
+}
+
+inline communicator comm_view::subset(std::span<const int> ranks) const {
+  MPI_Group all = MPI_GROUP_NULL;
+  MPI_Group chosen = MPI_GROUP_NULL;
+  detail::check(MPI_Comm_group(comm_, &all), "MPI_Comm_group", comm_);
+  const int rc = MPI_Group_incl(all, static_cast<int>(ranks.size()), ranks.data(), &chosen);
+  MPI_Group_free(&all);
+  if (rc != MPI_SUCCESS) {
+    detail::raise(rc, detail::error_site{.operation = "MPI_Group_incl",
+                                         .comm = comm_,
+                                         .count = ranks.size(),
+                                         .problem = "a listed rank is outside the communicator "
+                                                    "or listed twice"});
+  }
+  MPI_Comm out = MPI_COMM_NULL;
+  const int created = MPI_Comm_create(comm_, chosen, &out);
+  MPI_Group_free(&chosen);
+  detail::check(created, "MPI_Comm_create", comm_);
+  return communicator::adopt(out);
+}
+
+inline communicator comm_view::subset(std::initializer_list<int> ranks) const {
+  return subset(std::span<const int>(ranks.begin(), ranks.size()));
+}
+
+}  // namespace thinmpi

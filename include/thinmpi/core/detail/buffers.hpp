@@ -1,0 +1,111 @@
+#pragma once
+/// \file
+/// A payload as MPI sees it (address, count, datatype), and what a receive does once data has
+/// arrived: check that whole elements came, shrink a bounded container, check a scalar is full.
+
+#include <cstddef>
+#include <memory>
+#include <optional>
+#include <ranges>
+#include <type_traits>
+
+#include "thinmpi/core/concepts.hpp"
+#include "thinmpi/core/datatype.hpp"
+#include "thinmpi/core/detail/mpi.hpp"
+#include "thinmpi/core/detail/status_bytes.hpp"
+
+namespace thinmpi::detail {
+
+/// Address, element count and datatype of a payload to send.
+struct const_buffer {
+  const void* data;
+  std::size_t count;
+  MPI_Datatype type;
+};
+
+/// Address, room in elements, and datatype of a receive target.
+struct mutable_buffer {
+  void* data;
+  std::size_t count;
+  MPI_Datatype type;
+};
+
+/// The count of a target that does not exist yet (a probe, a receive of unknown size).
+inline constexpr std::size_t unknown_count = static_cast<std::size_t>(-1);
+
+/// The target of a call that has none yet: errors report its element type but no count.
+[[nodiscard]] inline mutable_buffer no_buffer(MPI_Datatype type) noexcept {
+  return {nullptr, unknown_count, type};
+}
+
+/// The count an error report states for a target: none if it is unknown.
+[[nodiscard]] inline std::optional<std::size_t> known_count(const mutable_buffer& b) noexcept {
+  if (b.count == unknown_count) return std::nullopt;
+  return b.count;
+}
+
+/// The element type of a payload: the range's value type, or the scalar itself.
+template <class P>
+struct element_of {
+  using type = std::remove_cvref_t<P>;
+};
+template <class P>
+requires contiguous_payload<std::remove_cvref_t<P>>
+struct element_of<P> {
+  using type = std::ranges::range_value_t<std::remove_cvref_t<P>>;
+};
+template <class P>
+using element_t = typename element_of<P>::type;
+
+template <class P>
+[[nodiscard]] const_buffer send_buffer(const P& payload) noexcept {
+  if constexpr (contiguous_payload<P>) {
+    return {std::ranges::data(payload), std::ranges::size(payload), datatype_of<element_t<P>>()};
+  } else {
+    return {std::addressof(payload), 1, datatype_of<P>()};
+  }
+}
+
+template <class P>
+[[nodiscard]] mutable_buffer recv_buffer(P& into) noexcept {
+  if constexpr (contiguous_payload<std::remove_cvref_t<P>>) {
+    return {std::ranges::data(into), std::ranges::size(into), datatype_of<element_t<P>>()};
+  } else {
+    return {std::addressof(into), 1, datatype_of<std::remove_cvref_t<P>>()};
+  }
+}
+
+/// What a completed receive found wrong, if anything.
+enum class receive_problem {
+  none,
+  partial_element,  ///< the byte count is not a whole number of elements
+  too_short,        ///< fewer elements than a full target (scalars, recv<std::array>) needs
+};
+
+/// Whether a receive must fill its target completely.
+enum class fill { up_to, exact };
+
+/// After a receive into `into` completed with `status`: checks that whole elements arrived,
+/// shrinks a resizable container to them, and, for `fill::exact`, that the target is full.
+template <class Into>
+[[nodiscard]] receive_problem finish_receive(Into& into, const MPI_Status& status, fill mode) {
+  using element = element_t<Into>;
+  const std::size_t bytes = status_bytes(status);
+  const std::size_t element_bytes = wire_size<element>();
+  if (bytes % element_bytes != 0) [[unlikely]] {
+    return receive_problem::partial_element;
+  }
+  const std::size_t count = bytes / element_bytes;
+  if constexpr (resizable_payload<std::remove_cvref_t<Into>>) {
+    into.resize(count);  // never grows: count <= the bound MPI was given
+  } else if constexpr (contiguous_payload<std::remove_cvref_t<Into>>) {
+    if (mode == fill::exact && count != std::ranges::size(into)) [[unlikely]] {
+      return receive_problem::too_short;
+    }
+  } else if (count != 1) [[unlikely]] {
+    return receive_problem::too_short;
+  }
+  return receive_problem::none;
+}
+
+}  // namespace thinmpi::detail

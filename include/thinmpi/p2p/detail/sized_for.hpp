@@ -1,0 +1,50 @@
+#pragma once
+/// \file
+/// The container an allocating receive of unknown size receives into: exactly the size of the
+/// message a matched probe found.
+
+#include <cstddef>
+#include <ranges>
+#include <type_traits>
+#include <vector>
+
+#include "thinmpi/core/datatype.hpp"
+#include "thinmpi/core/detail/buffers.hpp"
+#include "thinmpi/core/detail/mpi.hpp"
+#include "thinmpi/core/detail/status_bytes.hpp"
+#include "thinmpi/p2p/detail/calls.hpp"
+#include "thinmpi/p2p/detail/errors.hpp"
+
+namespace thinmpi::detail {
+
+/// A new container of `count` elements, sized by its constructor: one allocation and one
+/// value-initialization (none with default_init_allocator). Default construction followed by
+/// resize() does the same work through std::vector's growth path (capacity arithmetic, a
+/// relocation loop and a deallocation check that an empty vector never needs), which cost a
+/// visible share of a tiny allocating receive (docs/library.md, "Receives of unknown size").
+template <class Container>
+Container with_count(std::size_t count) {
+  if constexpr (std::is_constructible_v<Container, std::size_t>) {
+    return Container(count);
+  } else {  // std::string has no count-only constructor
+    return Container(count, std::ranges::range_value_t<Container>{});
+  }
+}
+
+/// A container of exactly the matched message's size; if its bytes are not whole elements,
+/// receives the message (so it is not left matched and pending) and throws.
+template <class Container>
+Container sized_for(MPI_Message& message, const MPI_Status& probed, const p2p_call& call) {
+  using element = std::ranges::range_value_t<Container>;
+  const std::size_t bytes = status_bytes(probed);
+  if (bytes % wire_size<element>() != 0) [[unlikely]] {
+    std::vector<std::byte> discarded(bytes);
+    MPI_Status raw{};
+    static_cast<void>(mrecv(discarded.data(), bytes, MPI_BYTE, &message, &raw));
+    raise_problem(receive_problem::partial_element, call, no_buffer(datatype_of<element>()),
+                  probed);
+  }
+  return with_count<Container>(bytes / wire_size<element>());
+}
+
+}  // namespace thinmpi::detail
