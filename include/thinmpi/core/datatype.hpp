@@ -22,6 +22,7 @@
 #include "thinmpi/core/detail/at_finalize.hpp"
 #include "thinmpi/core/detail/mpi.hpp"
 #include "thinmpi/core/detail/raise.hpp"
+#include "thinmpi/core/detail/type_name.hpp"
 
 namespace thinmpi {
 
@@ -161,7 +162,7 @@ std::string type_name() {
   int status = 0;
   std::unique_ptr<char, decltype(&std::free)> readable(
       abi::__cxa_demangle(mangled, nullptr, nullptr, &status), &std::free);
-  if (status == 0 && readable) return readable.get();
+  if (status == 0 && readable) return readable_name(readable.get());
 #endif
   return mangled;
 }

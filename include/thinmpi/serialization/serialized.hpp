@@ -25,8 +25,10 @@
 #include "thinmpi/p2p/recv.hpp"
 #include "thinmpi/p2p/requests.hpp"
 #include "thinmpi/requests/detail/request_access.hpp"
+#include "thinmpi/requests/request_face.hpp"
 #include "thinmpi/serialization/codec.hpp"
 #include "thinmpi/serialization/collectives.hpp"
+#include "thinmpi/serialization/decoding_request.hpp"
 #include "thinmpi/serialization/wire.hpp"
 
 namespace thinmpi {
@@ -48,20 +50,6 @@ template <class T>
 [[nodiscard]] serialized_bytes to_bytes(const T& value) {
   return detail::serial::encode<serialized_bytes>(value);
 }
-
-namespace detail::serial {
-
-/// Decodes a received message as T, naming the receive in the error.
-template <class T>
-T decode_received(std::span<const std::byte> bytes, MPI_Comm comm, const MPI_Status& raw) {
-  return decode_in<T>(bytes, {.operation = "thinmpi::decode",
-                              .comm = comm,
-                              .peer_role = "source",
-                              .peer = raw.MPI_SOURCE,
-                              .tag = raw.MPI_TAG});
-}
-
-}  // namespace detail::serial
 
 /// Decodes bytes made by to_bytes as a T. Every read is checked against the bytes left and
 /// every length before anything is allocated; a malformed input (too short, a length past the
@@ -182,62 +170,26 @@ serialized(T&&) -> serialized<T>;
 
 /// A nonblocking receive of a serialized T of unknown size: as probing_request, it matches the
 /// message when tested or waited on (MPI_Improbe / MPI_Mprobe), receives its bytes (MPI_Imrecv)
-/// and decodes them once they have arrived. Works with wait_all / wait_any. Move-only.
+/// and decodes them once they have arrived; wait() and test() hand over the T, last_status()
+/// reports the message (its count in bytes). Works with wait_all / wait_any. Move-only.
 ///
 ///     auto r = world.irecv<thinmpi::serialized<std::vector<std::string>>>(0, 7);
 ///     std::vector<std::string> names = r.wait();
 template <class T>
-class [[nodiscard]] serialized_request {
+class [[nodiscard]] serialized_request
+    : public detail::request_face<
+          detail::decoding_receive<detail::probing_receive<serialized_bytes>, T>> {
+  using face =
+      detail::request_face<detail::decoding_receive<detail::probing_receive<serialized_bytes>, T>>;
+
  public:
   /// A request that matches nothing.
   serialized_request() = default;
   /// Will receive from source with tag on comm; asks once (MPI_Improbe) whether it is there.
-  serialized_request(MPI_Comm comm, int source, int tag) : bytes_(comm, source, tag), comm_(comm) {
+  serialized_request(MPI_Comm comm, int source, int tag)
+      : face(std::in_place, detail::probing_receive<serialized_bytes>(comm, source, tag)) {
     static_cast<void>(detail::request_access::try_start(*this));
   }
-  serialized_request(serialized_request&&) noexcept = default;
-  serialized_request& operator=(serialized_request&&) noexcept = default;
-  ~serialized_request() = default;  // bytes_ completes itself if still active
-
-  /// Blocks until the message has arrived and been decoded, then hands the value over.
-  T wait() {
-    detail::progress(*this, true);
-    return take();
-  }
-  /// The value if the message has arrived, else nothing (never blocks).
-  [[nodiscard]] std::optional<T> test() {
-    if (!detail::progress(*this, false)) return std::nullopt;
-    return take();
-  }
-  /// Whether the message is still awaited.
-  [[nodiscard]] bool active() const noexcept { return bytes_.active(); }
-  /// Blocks until complete (as wait() does, the value staying in the request), then returns
-  /// the status (its count is in bytes).
-  [[nodiscard]] status last_status() {
-    detail::progress(*this, true);
-    return bytes_.last_status();
-  }
-
- private:
-  friend struct detail::request_access;
-  using access = detail::request_access;
-
-  MPI_Request& posted_handle() noexcept { return access::handle(bytes_); }
-  [[nodiscard]] bool awaiting_start() const noexcept { return access::awaiting_start(bytes_); }
-  bool try_start() { return access::try_start(bytes_); }
-  void start() { access::start(bytes_); }
-  void give_up() noexcept { access::give_up(bytes_); }
-  void complete_stage(int rc, const MPI_Status& raw) {
-    access::complete(bytes_, rc, raw);
-    if (access::active(bytes_) || detail::was_cancelled(raw)) return;
-    const serialized_bytes bytes = bytes_.wait();
-    value_ = detail::serial::decode_received<T>(bytes, comm_, raw);
-  }
-  T take() { return value_ ? std::move(*std::exchange(value_, std::nullopt)) : T{}; }
-
-  probing_request<serialized_bytes> bytes_;
-  MPI_Comm comm_ = MPI_COMM_NULL;
-  std::optional<T> value_;
 };
 
 }  // namespace thinmpi

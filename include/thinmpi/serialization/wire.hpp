@@ -17,6 +17,7 @@
 
 #include "thinmpi/core/detail/mpi.hpp"
 #include "thinmpi/core/detail/raise.hpp"
+#include "thinmpi/core/detail/type_name.hpp"
 #include "thinmpi/core/error.hpp"
 
 namespace thinmpi {
@@ -51,16 +52,6 @@ class serialization_error : public mpi_error {
 
 namespace detail::serial {
 
-/// The name of T as the compiler spells it, e.g. "std::vector<int>", from __PRETTY_FUNCTION__
-/// (GCC: "... [with T = X; ...]", Clang: "... [T = X]").
-template <class T>
-constexpr std::string_view spelled_name() noexcept {
-  constexpr std::string_view whole = __PRETTY_FUNCTION__;
-  constexpr std::size_t start = whole.find("T = ") + 4;
-  constexpr std::size_t end = whole.find_first_of(";]", start);
-  return whole.substr(start, end - start);
-}
-
 /// Why decoding stopped, before the receive that got the bytes adds where they came from.
 struct decode_failure {
   std::string_view type;  ///< the innermost type being read
@@ -68,17 +59,6 @@ struct decode_failure {
   std::size_t message_bytes = 0;
   std::string problem;
 };
-
-/// A type's name as users write it: libstdc++'s inline namespace dropped.
-inline std::string readable_name(std::string_view spelled) {
-  std::string name(spelled);
-  const std::string_view inline_namespace = "__cxx11::";
-  for (auto at = name.find(inline_namespace); at != std::string::npos;
-       at = name.find(inline_namespace, at)) {
-    name.erase(at, inline_namespace.size());
-  }
-  return name;
-}
 
 /// Throws the serialization_error for a failure, with the context of the receive (operation,
 /// communicator, source, tag) when there was one.
