@@ -15,9 +15,11 @@
 
 #include "thinmpi/collectives/detail/collective_buffers.hpp"
 #include "thinmpi/collectives/detail/collective_call.hpp"
+#include "thinmpi/collectives/detail/count_exchange_state.hpp"
 #include "thinmpi/collectives/detail/displacements.hpp"
 #include "thinmpi/collectives/detail/persistent_calls.hpp"
 #include "thinmpi/collectives/detail/v_calls.hpp"
+#include "thinmpi/collectives/detail/v_state.hpp"
 #include "thinmpi/collectives/exchange_counts.hpp"
 #include "thinmpi/core/concepts.hpp"
 #include "thinmpi/core/detail/buffers.hpp"
@@ -54,93 +56,40 @@ namespace detail {
   }
 }
 
-/// One MPI_Allgatherv; past INT_MAX the MPI-4 MPI_Allgatherv_c (MPICH), else an error.
-inline int allgatherv_call(const const_buffer& out, const mutable_buffer& in,
-                           std::span<const int> counts, std::span<const int> displs,
-                           const v_layout& layout, const collective_call& call) {
-  if (layout.fits_int) [[likely]] {
-    return MPI_Allgatherv(out.data, to_int(out.count), out.type, in.data, counts.data(),
-                          displs.data(), in.type, call.comm);
-  }
-#if THINMPI_HAS_LARGE_COUNT_CALLS
-  const wide_layout wide = wide_packed(counts);
-  return MPI_Allgatherv_c(out.data, static_cast<MPI_Count>(out.count), out.type, in.data,
-                          wide.counts.data(), wide.displs.data(), in.type, call.comm);
-#else
-  raise_past_int(call, layout.extent, in.type, "the sum of recvcounts", "MPI_Allgatherv_c");
-#endif
+/// The stages of iallgatherv(send, exchange_counts) (count_exchange_state): an MPI_Iallgather
+/// of this rank's one count, then the MPI_Iallgatherv.
+inline int iallgather_counts(const int* sent, int* received, MPI_Comm comm, MPI_Request* request) {
+  return MPI_Iallgather(sent, 1, MPI_INT, received, 1, MPI_INT, comm, request);
+}
+inline int iallgatherv_blocks(const const_buffer& out, const v_spans& arrays, void* into,
+                              MPI_Comm comm, MPI_Request* request) {
+  return MPI_Iallgatherv(out.data, arrays.send_counts[0], out.type, into, arrays.recv_counts.data(),
+                         arrays.recv_displs.data(), out.type, comm, request);
 }
 
-/// What iallgather, iallgatherv and their persistent forms own: the payloads (borrowed or
-/// owned), the counts and displacements MPI reads until completion, and the error context.
-/// A resizable receive buffer is shrunk to what will arrive before the call is posted (a
-/// shrinking resize never moves the elements).
-template <class Send, class Into, bool Persistent = false>
-struct allgather_state {
-  allgather_state(Send&& send_payload, Into&& into_payload, collective_call context)
-      : send(std::forward<Send>(send_payload)),
-        into(std::forward<Into>(into_payload)),
-        call(context) {}
-
-  held<Send> send;
-  held<Into> into;
-  collective_call call;
-  std::size_t arrived = 0;  ///< elements the receive buffer holds once complete
-  std::vector<int> counts{};
-  std::vector<int> displs{};
-
-  [[noreturn]] void raise(int rc) const {
-    raise_collective(rc, call, std::nullopt, datatype_of<element_t<Into>>());
-  }
-  /// A nonblocking call hands back an owned receive buffer (a borrowed one is the caller's
-  /// already); a persistent one, kept for the next round, a view of the received elements.
-  auto take() {
-    if constexpr (Persistent) {
-      return std::span<element_t<Into>>(static_cast<element_t<Into>*>(recv_buffer(into.get()).data),
-                                        arrived);
-    } else if constexpr (held<Into>::owned) {
-      return into.take();
+/// Sets up a persistent allgather on a checked state. On MPICH, an MPI_Allgatherv_init of
+/// equal blocks (persistent_allgather_resends_first_round says why), reading counts and
+/// displacements the state owns.
+template <class State>
+int allgather_init_call(State& s, int ranks, MPI_Request* handle) {
+  const const_buffer out = s.out();
+  const mutable_buffer in = s.in();
+  const int count = to_int(out.count);
+  if constexpr (persistent_allgather_resends_first_round) {
+    check_int_count(s.call, s.arrived, out.type);  // the displacements fit
+    s.arrays.recv_counts.assign(static_cast<std::size_t>(ranks), count);
+    s.arrays.recv_displs.resize(s.arrays.recv_counts.size());
+    for (std::size_t r = 0; r < s.arrays.recv_displs.size(); ++r) {
+      s.arrays.recv_displs[r] = static_cast<int>(r) * count;
     }
+    return persistent_call<persistent_collective::allgatherv>(
+        out.data, count, out.type, in.data, s.arrays.recv_counts.data(),
+        s.arrays.recv_displs.data(), in.type, s.call.comm, MPI_INFO_NULL, handle);
+  } else {
+    return persistent_call<persistent_collective::allgather>(
+        out.data, count, out.type, in.data, count, in.type, s.call.comm, MPI_INFO_NULL, handle);
   }
-};
-
-/// What iallgatherv(send, exchange_counts) owns: the send payload, this rank's count, and the
-/// result the two stages fill (MPI_Iallgather of the counts, then MPI_Iallgatherv).
-template <class Send, class Data>
-struct allgatherv_exchange_state {
-  allgatherv_exchange_state(Send&& send_payload, collective_call context, int ranks)
-      : send(std::forward<Send>(send_payload)), call(context) {
-    result.counts.resize(static_cast<std::size_t>(ranks));
-  }
-
-  held<Send> send;
-  collective_call call;
-  int mine = 0;
-  bool data_posted = false;
-  varying_for<Data, Send> result{};
-
-  [[noreturn]] void raise(int rc) const {
-    raise_collective(rc, call, std::nullopt, datatype_of<element_t<Send>>());
-  }
-  /// After the counts arrived: sizes the result and posts the MPI_Iallgatherv.
-  void next_stage(MPI_Request& handle) {
-    if (data_posted) return;
-    data_posted = true;
-    const v_layout layout = packed_displacements(
-        call, result.counts, static_cast<int>(result.counts.size()), "recvcounts", result.displs);
-    const const_buffer out = send_buffer(send.get());
-    check_varying_fits(layout, call, out.type);
-    result.data.resize(layout.extent);
-    call.operation = "MPI_Iallgatherv";
-    const int rc =
-        MPI_Iallgatherv(out.data, mine, out.type, result.data.data(), result.counts.data(),
-                        result.displs.data(), out.type, call.comm, &handle);
-    if (rc != MPI_SUCCESS) [[unlikely]] {
-      raise(rc);
-    }
-  }
-  varying_for<Data, Send> take() { return std::move(result); }
-};
+}
 
 }  // namespace detail
 
@@ -205,20 +154,7 @@ class collective_allgather {
   template <class Send, class Into>
   void allgatherv(const Send& send, Into&& into, std::span<const int> recvcounts,
                   std::span<const int> displs) const {
-    detail::require_sendable<Send>();
-    detail::require_receivable<Into&&>();
-    detail::require_same_element<Send, Into>();
-    const detail::collective_call call{"MPI_Allgatherv", comm()};
-    const detail::const_buffer out = detail::send_buffer(send);
-    const detail::mutable_buffer in = detail::recv_buffer(into);
-    const detail::v_layout layout =
-        detail::given_layout(call, recvcounts, displs, ranks(), "recvcounts", "displs");
-    detail::check_room(call, in.count, layout.extent, in.type, "receive buffer",
-                       "the blocks at displs");
-    detail::check_own_count(call, recvcounts, rank(), out.count, out.type);
-    const int rc = detail::allgatherv_call(out, in, recvcounts, displs, layout, call);
-    detail::check_collective(rc, call, out.count, out.type);
-    detail::shrink_to(into, layout.extent);
+    allgatherv_into(send, std::forward<Into>(into), recvcounts, &displs);
   }
   /// allgatherv with the blocks laid end to end in rank order. It allocates the displacements
   /// (the exclusive prefix sum of recvcounts) and makes one MPI_Allgatherv; when they pass
@@ -226,22 +162,7 @@ class collective_allgather {
   /// on Open MPI 4.1 (raised before MPI is called).
   template <class Send, class Into>
   void allgatherv(const Send& send, Into&& into, std::span<const int> recvcounts) const {
-    detail::require_sendable<Send>();
-    detail::require_receivable<Into&&>();
-    detail::require_same_element<Send, Into>();
-    const detail::collective_call call{"MPI_Allgatherv", comm()};
-    const detail::const_buffer out = detail::send_buffer(send);
-    const detail::mutable_buffer in = detail::recv_buffer(into);
-    std::vector<int> displs;
-    const detail::v_layout layout =
-        detail::packed_displacements(call, recvcounts, ranks(), "recvcounts", displs);
-    detail::check_packed_fits(layout, call, in.type, "the sum of recvcounts", "MPI_Allgatherv_c");
-    detail::check_room(call, in.count, layout.extent, in.type, "receive buffer",
-                       "the sum of recvcounts");
-    detail::check_own_count(call, recvcounts, rank(), out.count, out.type);
-    const int rc = detail::allgatherv_call(out, in, recvcounts, displs, layout, call);
-    detail::check_collective(rc, call, out.count, out.type);
-    detail::shrink_to(into, layout.extent);
+    allgatherv_into(send, std::forward<Into>(into), recvcounts, nullptr);
   }
   /// allgatherv of blocks whose sizes the ranks do not know: an MPI_Allgather of the counts
   /// (one int per rank), then the MPI_Allgatherv into a new vector. Returns the data with the
@@ -290,24 +211,14 @@ class collective_allgather {
   /// Destroying the request while active waits for the collective (it cannot be cancelled).
   template <class Send, class Into>
   [[nodiscard]] auto iallgather(Send&& send, Into&& into) const {
-    detail::require_sendable<Send>();
-    detail::require_writable<Into&&>();
-    detail::require_same_element<Send, Into>();
-    using state_type = detail::allgather_state<Send, Into>;
-    auto state = std::make_unique<state_type>(std::forward<Send>(send), std::forward<Into>(into),
-                                              detail::collective_call{"MPI_Iallgather", comm()});
-    const detail::const_buffer out = detail::send_buffer(state->send.get());
-    const detail::mutable_buffer in = detail::recv_buffer(state->into.get());
-    detail::check_int_count(state->call, out.count, out.type);
-    state->arrived = times_ranks(out.count);
-    detail::check_room(state->call, in.count, state->arrived, in.type, "receive buffer",
-                       "one block per rank");
-    detail::shrink_to(state->into.get(), state->arrived);
-    MPI_Request handle = MPI_REQUEST_NULL;
-    const int rc = MPI_Iallgather(out.data, detail::to_int(out.count), out.type, in.data,
-                                  detail::to_int(out.count), in.type, comm(), &handle);
-    detail::check_collective(rc, state->call, out.count, out.type);
-    return collective_request<state_type>(std::move(state), handle);
+    auto state = prepare_allgather<false>(std::forward<Send>(send), std::forward<Into>(into),
+                                          "MPI_Iallgather");
+    return detail::post_state<collective_request>(std::move(state), [](auto& s, MPI_Request* h) {
+      const detail::const_buffer out = s.out();
+      const detail::mutable_buffer in = s.in();
+      const int count = detail::to_int(out.count);
+      return MPI_Iallgather(out.data, count, out.type, in.data, count, in.type, s.call.comm, h);
+    });
   }
   /// Starts an allgather into a new std::vector, which wait() hands back.
   template <class Send>
@@ -339,17 +250,15 @@ class collective_allgather {
   [[nodiscard]] auto iallgatherv(Send&& send, exchange_counts_t) const {
     detail::require_sendable<Send>();
     detail::require_varying_data<Data, detail::element_t<Send>>();
-    using state_type = detail::allgatherv_exchange_state<Send, Data>;
-    auto state = std::make_unique<state_type>(
-        std::forward<Send>(send), detail::collective_call{"MPI_Iallgather", comm()}, ranks());
-    const detail::const_buffer out = detail::send_buffer(state->send.get());
+    using state_type = detail::count_exchange_state<Send, Data, &detail::iallgather_counts,
+                                                    &detail::iallgatherv_blocks>;
+    auto state = std::make_unique<state_type>(std::forward<Send>(send),
+                                              detail::collective_call{"MPI_Iallgather", comm()},
+                                              "MPI_Iallgatherv", ranks());
+    const detail::const_buffer out = state->out();
     detail::check_int_count(state->call, out.count, out.type);
-    state->mine = detail::to_int(out.count);
-    MPI_Request handle = MPI_REQUEST_NULL;
-    const int rc = MPI_Iallgather(&state->mine, 1, MPI_INT, state->result.counts.data(), 1, MPI_INT,
-                                  comm(), &handle);
-    detail::check_collective(rc, state->call);
-    return collective_request<state_type>(std::move(state), handle);
+    state->send_counts.assign(1, detail::to_int(out.count));
+    return detail::post_count_exchange(std::move(state));
   }
 
   /// A persistent allgather (MPI-4 MPI_Allgather_init; Open MPI 4.1: MPIX_Allgather_init;
@@ -360,135 +269,118 @@ class collective_allgather {
   /// std::span of the received elements, valid while the request lives.
   template <class Send, class Into>
   [[nodiscard]] auto allgather_init(Send&& send, Into&& into) const {
-    detail::require_sendable<Send>();
-    detail::require_writable<Into&&>();
-    detail::require_same_element<Send, Into>();
-    using state_type = detail::allgather_state<Send, Into, true>;
-#if THINMPI_HAS_PERSISTENT_COLLECTIVES
-    auto state =
-        std::make_unique<state_type>(std::forward<Send>(send), std::forward<Into>(into),
-                                     detail::collective_call{"MPI_Allgather_init", comm()});
-    const detail::const_buffer out = detail::send_buffer(state->send.get());
-    const detail::mutable_buffer in = detail::recv_buffer(state->into.get());
-    detail::check_int_count(state->call, out.count, out.type);
-    state->arrived = times_ranks(out.count);
-    detail::check_room(state->call, in.count, state->arrived, in.type, "receive buffer",
-                       "one block per rank");
-    detail::shrink_to(state->into.get(), state->arrived);
-    MPI_Request handle = MPI_REQUEST_NULL;
-#if defined(MPICH_NUMVERSION)
-    // MPICH 4.0.2's MPI_Allgather_init (recursive doubling, on 2 and 4 ranks) copies each
-    // rank's own block once, at init: later rounds send the first round's data (reproduced in
-    // plain C; pmodels/mpich#6423, #7078 for gather). Its MPI_Allgatherv_init with equal
-    // blocks is correct, so that is the call here; the request owns the counts it reads.
-    detail::check_int_count(state->call, state->arrived, out.type);  // the displacements fit
-    const int count = detail::to_int(out.count);
-    state->counts.assign(static_cast<std::size_t>(ranks()), count);
-    state->displs.resize(state->counts.size());
-    for (std::size_t r = 0; r < state->displs.size(); ++r) {
-      state->displs[r] = static_cast<int>(r) * count;
-    }
-    const int rc =
-        MPI_Allgatherv_init(out.data, count, out.type, in.data, state->counts.data(),
-                            state->displs.data(), in.type, comm(), MPI_INFO_NULL, &handle);
-#else
-    const int rc = THINMPI_PERSISTENT_CALL(Allgather_init)(
-        out.data, detail::to_int(out.count), out.type, in.data, detail::to_int(out.count), in.type,
-        comm(), MPI_INFO_NULL, &handle);
-#endif
-    detail::check_collective(rc, state->call, out.count, out.type);
-    return persistent_request<state_type>(std::move(state), handle);
-#else
-    static_assert(detail::dependent_false<Send>,
-                  "thinmpi: this MPI library has no persistent collectives (MPI-4 "
-                  "MPI_Allgather_init, or Open MPI's MPIX_ extension); use iallgather()");
-#endif
+    auto state = prepare_allgather<true>(std::forward<Send>(send), std::forward<Into>(into),
+                                         "MPI_Allgather_init");
+    return detail::post_state<persistent_request>(
+        std::move(state),
+        [n = ranks()](auto& s, MPI_Request* h) { return detail::allgather_init_call(s, n, h); });
   }
   /// A persistent allgatherv with counts and displacements given (MPI_Allgatherv_init); the
   /// request keeps its own copies of them.
   template <class Send, class Into>
   [[nodiscard]] auto allgatherv_init(Send&& send, Into&& into, std::span<const int> recvcounts,
                                      std::span<const int> displs) const {
-    using state_type = detail::allgather_state<Send, Into, true>;
-#if THINMPI_HAS_PERSISTENT_COLLECTIVES
     auto state = prepare_allgatherv<true>(std::forward<Send>(send), std::forward<Into>(into),
                                           recvcounts, &displs, "MPI_Allgatherv_init");
-    const detail::const_buffer out = detail::send_buffer(state->send.get());
-    const detail::mutable_buffer in = detail::recv_buffer(state->into.get());
-    MPI_Request handle = MPI_REQUEST_NULL;
-    const int rc = THINMPI_PERSISTENT_CALL(Allgatherv_init)(
-        out.data, detail::to_int(out.count), out.type, in.data, state->counts.data(),
-        state->displs.data(), in.type, comm(), MPI_INFO_NULL, &handle);
-    detail::check_collective(rc, state->call, out.count, out.type);
-    return persistent_request<state_type>(std::move(state), handle);
-#else
-    static_assert(detail::dependent_false<Send>,
-                  "thinmpi: this MPI library has no persistent collectives (MPI-4 "
-                  "MPI_Allgatherv_init, or Open MPI's MPIX_ extension); use iallgatherv()");
-#endif
+    return detail::post_state<persistent_request>(std::move(state), [](auto& s, MPI_Request* h) {
+      const detail::const_buffer out = s.out();
+      const detail::mutable_buffer in = s.in();
+      return detail::persistent_call<detail::persistent_collective::allgatherv>(
+          out.data, detail::to_int(out.count), out.type, in.data, s.arrays.recv_counts.data(),
+          s.arrays.recv_displs.data(), in.type, s.call.comm, MPI_INFO_NULL, h);
+    });
   }
 
  private:
-  [[nodiscard]] MPI_Comm comm() const noexcept {
-    return static_cast<const Comm&>(*this).native();
-  }
-  [[nodiscard]] int ranks() const {
-    return static_cast<const Comm&>(*this).size();
-  }
+  [[nodiscard]] MPI_Comm comm() const noexcept { return static_cast<const Comm&>(*this).native(); }
+  [[nodiscard]] int ranks() const { return static_cast<const Comm&>(*this).size(); }
   /// One element per rank of a block of `count`: the size of everything gathered.
   [[nodiscard]] std::size_t times_ranks(std::size_t count) const {
     return count * static_cast<std::size_t>(ranks());
   }
-  [[nodiscard]] int rank() const {
-    return static_cast<const Comm&>(*this).rank();
-  }
+  [[nodiscard]] int rank() const { return static_cast<const Comm&>(*this).rank(); }
 
+  /// A blocking allgatherv at the given displacements, or (displs null) laid end to end.
+  template <class Send, class Into>
+  void allgatherv_into(const Send& send, Into&& into, std::span<const int> recvcounts,
+                       const std::span<const int>* displs) const {
+    detail::require_sendable<Send>();
+    detail::require_receivable<Into&&>();
+    detail::require_same_element<Send, Into>();
+    const detail::collective_call call{"MPI_Allgatherv", comm()};
+    const detail::const_buffer out = detail::send_buffer(send);
+    const detail::mutable_buffer in = detail::recv_buffer(into);
+    std::vector<int> packed;
+    const detail::v_layout layout =
+        displs != nullptr
+            ? detail::given_layout(call, recvcounts, *displs, ranks(), "recvcounts", "displs")
+            : detail::packed_displacements(call, recvcounts, ranks(), "recvcounts", packed);
+    if (displs == nullptr) {
+      detail::check_packed_fits(layout, call, in.type, "the sum of recvcounts", "MPI_Allgatherv_c");
+    }
+    detail::check_room(call, in.count, layout.extent, in.type, "receive buffer",
+                       displs != nullptr ? "the blocks at displs" : "the sum of recvcounts");
+    detail::check_own_count(call, recvcounts, rank(), out.count, out.type);
+    const int rc = detail::allgatherv_call(out, in, recvcounts,
+                                           displs != nullptr ? *displs : packed, layout, call);
+    detail::check_collective(rc, call, out.count, out.type);
+    detail::shrink_to(into, layout.extent);
+  }
+  /// The state of an allgather, its sizes checked and the receive buffer shrunk.
+  template <bool Persistent, class Send, class Into>
+  auto prepare_allgather(Send&& send, Into&& into, const char* operation) const {
+    auto state =
+        detail::make_v_state<Persistent>(std::forward<Send>(send), std::forward<Into>(into),
+                                         detail::collective_call{operation, comm()});
+    const detail::const_buffer out = state->out();
+    detail::check_int_count(state->call, out.count, out.type);
+    const std::size_t all = times_ranks(out.count);
+    detail::check_room(state->call, state->in().count, all, out.type, "receive buffer",
+                       "one block per rank");
+    state->receive(all);
+    return state;
+  }
   /// The state of an allgatherv with counts (and displacements, if given) checked and copied.
-  template <bool Persistent = false, class Send, class Into>
+  template <bool Persistent, class Send, class Into>
   auto prepare_allgatherv(Send&& send, Into&& into, std::span<const int> recvcounts,
                           const std::span<const int>* displs, const char* operation) const {
-    detail::require_sendable<Send>();
-    detail::require_writable<Into&&>();
-    detail::require_same_element<Send, Into>();
-    using state_type = detail::allgather_state<Send, Into, Persistent>;
-    auto state = std::make_unique<state_type>(std::forward<Send>(send), std::forward<Into>(into),
-                                              detail::collective_call{operation, comm()});
-    const detail::const_buffer out = detail::send_buffer(state->send.get());
-    const detail::mutable_buffer in = detail::recv_buffer(state->into.get());
+    auto state =
+        detail::make_v_state<Persistent>(std::forward<Send>(send), std::forward<Into>(into),
+                                         detail::collective_call{operation, comm()});
+    const detail::const_buffer out = state->out();
+    const detail::mutable_buffer in = state->in();
+    detail::v_arrays& arrays = state->arrays;
     const int n = ranks();
     detail::v_layout layout;
     if (displs != nullptr) {
       layout = detail::given_layout(state->call, recvcounts, *displs, n, "recvcounts", "displs");
-      state->displs.assign(displs->begin(), displs->end());
+      arrays.recv_displs.assign(displs->begin(), displs->end());
     } else {
-      layout =
-          detail::packed_displacements(state->call, recvcounts, n, "recvcounts", state->displs);
+      layout = detail::packed_displacements(state->call, recvcounts, n, "recvcounts",
+                                            arrays.recv_displs);
       if (!layout.fits_int) [[unlikely]] {
         detail::raise_int_count(state->call, layout.extent, in.type);
       }
     }
-    state->counts.assign(recvcounts.begin(), recvcounts.end());
-    state->arrived = layout.extent;
+    arrays.recv_counts.assign(recvcounts.begin(), recvcounts.end());
     detail::check_room(state->call, in.count, layout.extent, in.type, "receive buffer",
                        displs != nullptr ? "the blocks at displs" : "the sum of recvcounts");
     detail::check_own_count(state->call, recvcounts, rank(), out.count, out.type);
-    detail::shrink_to(state->into.get(), layout.extent);
+    state->receive(layout.extent);
     return state;
   }
   template <class Send, class Into>
   auto start_allgatherv(Send&& send, Into&& into, std::span<const int> recvcounts,
                         const std::span<const int>* displs) const {
-    using state_type = detail::allgather_state<Send, Into>;
-    auto state = prepare_allgatherv(std::forward<Send>(send), std::forward<Into>(into), recvcounts,
-                                    displs, "MPI_Iallgatherv");
-    const detail::const_buffer out = detail::send_buffer(state->send.get());
-    const detail::mutable_buffer in = detail::recv_buffer(state->into.get());
-    MPI_Request handle = MPI_REQUEST_NULL;
-    const int rc =
-        MPI_Iallgatherv(out.data, detail::to_int(out.count), out.type, in.data,
-                        state->counts.data(), state->displs.data(), in.type, comm(), &handle);
-    detail::check_collective(rc, state->call, out.count, out.type);
-    return collective_request<state_type>(std::move(state), handle);
+    auto state = prepare_allgatherv<false>(std::forward<Send>(send), std::forward<Into>(into),
+                                           recvcounts, displs, "MPI_Iallgatherv");
+    return detail::post_state<collective_request>(std::move(state), [](auto& s, MPI_Request* h) {
+      const detail::const_buffer out = s.out();
+      const detail::mutable_buffer in = s.in();
+      return MPI_Iallgatherv(out.data, detail::to_int(out.count), out.type, in.data,
+                             s.arrays.recv_counts.data(), s.arrays.recv_displs.data(), in.type,
+                             s.call.comm, h);
+    });
   }
 };
 

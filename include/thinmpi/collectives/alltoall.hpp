@@ -17,9 +17,11 @@
 
 #include "thinmpi/collectives/detail/collective_buffers.hpp"
 #include "thinmpi/collectives/detail/collective_call.hpp"
+#include "thinmpi/collectives/detail/count_exchange_state.hpp"
 #include "thinmpi/collectives/detail/displacements.hpp"
 #include "thinmpi/collectives/detail/persistent_calls.hpp"
 #include "thinmpi/collectives/detail/v_calls.hpp"
+#include "thinmpi/collectives/detail/v_state.hpp"
 #include "thinmpi/collectives/exchange_counts.hpp"
 #include "thinmpi/core/concepts.hpp"
 #include "thinmpi/core/detail/buffers.hpp"
@@ -33,57 +35,11 @@ namespace thinmpi {
 
 namespace detail {
 
-/// The counts and displacements of both sides of an alltoallv, owned where a request needs them
-/// until completion.
-/// The counts and displacements of both sides of an alltoallv, as MPI reads them.
-struct alltoallv_spans {
-  std::span<const int> send_counts;
-  std::span<const int> send_displs;
-  std::span<const int> recv_counts;
-  std::span<const int> recv_displs;
-};
-
-struct alltoallv_arrays {
-  std::vector<int> send_counts{};
-  std::vector<int> send_displs{};
-  std::vector<int> recv_counts{};
-  std::vector<int> recv_displs{};
-
-  [[nodiscard]] alltoallv_spans spans() const noexcept {
-    return {send_counts, send_displs, recv_counts, recv_displs};
-  }
-};
-
-/// One MPI_Alltoallv; blocks laid end to end past INT_MAX take MPI-4's MPI_Alltoallv_c (MPICH),
-/// else an error (given displacements are ints, so only packed ones can pass INT_MAX).
-inline int alltoallv_call(const const_buffer& out, const mutable_buffer& in,
-                          const alltoallv_spans& arrays, const v_layout& sent,
-                          const v_layout& received, const collective_call& call) {
-  if (sent.fits_int && received.fits_int) [[likely]] {
-    return MPI_Alltoallv(out.data, arrays.send_counts.data(), arrays.send_displs.data(), out.type,
-                         in.data, arrays.recv_counts.data(), arrays.recv_displs.data(), in.type,
-                         call.comm);
-  }
-#if THINMPI_HAS_LARGE_COUNT_CALLS
-  const wide_layout wide_send = wide_packed(arrays.send_counts);
-  const wide_layout wide_recv = wide_packed(arrays.recv_counts);
-  return MPI_Alltoallv_c(out.data, wide_send.counts.data(), wide_send.displs.data(), out.type,
-                         in.data, wide_recv.counts.data(), wide_recv.displs.data(), in.type,
-                         call.comm);
-#else
-  const v_layout& past = sent.fits_int ? received : sent;
-  raise_past_int(call, past.extent, in.type,
-                 sent.fits_int ? "the sum of recvcounts" : "the sum of sendcounts",
-                 "MPI_Alltoallv_c");
-#endif
-}
-
 /// Checks both sides of an alltoallv against its buffers, before MPI is called: one entry per
 /// rank, none negative, each buffer large enough; computes (and owns) the displacements not
 /// given. Returns the layouts of the send and the receive side.
 inline std::pair<v_layout, v_layout> plan_alltoallv(const collective_call& call, int ranks,
-                                                    alltoallv_arrays& arrays,
-                                                    const const_buffer& out,
+                                                    v_arrays& arrays, const const_buffer& out,
                                                     const mutable_buffer& in, bool displs_given) {
   v_layout sent;
   v_layout received;
@@ -110,75 +66,17 @@ inline std::pair<v_layout, v_layout> plan_alltoallv(const collective_call& call,
   return {sent, received};
 }
 
-/// What ialltoall, ialltoallv and their persistent forms own: the payloads (borrowed or
-/// owned), the counts and displacements MPI reads until completion, and the error context. A
-/// resizable receive buffer is shrunk to what will arrive before the call is posted.
-template <class Send, class Into, bool Persistent = false>
-struct alltoall_state {
-  alltoall_state(Send&& send_payload, Into&& into_payload, collective_call context)
-      : send(std::forward<Send>(send_payload)),
-        into(std::forward<Into>(into_payload)),
-        call(context) {}
-
-  held<Send> send;
-  held<Into> into;
-  collective_call call;
-  std::size_t arrived = 0;  ///< elements the receive buffer holds once complete
-  alltoallv_arrays arrays{};
-
-  [[noreturn]] void raise(int rc) const {
-    raise_collective(rc, call, std::nullopt, datatype_of<element_t<Into>>());
-  }
-  /// A nonblocking call hands back an owned receive buffer; a persistent one, kept for the next
-  /// round, a view of the received elements.
-  auto take() {
-    if constexpr (Persistent) {
-      return std::span<element_t<Into>>(static_cast<element_t<Into>*>(recv_buffer(into.get()).data),
-                                        arrived);
-    } else if constexpr (held<Into>::owned) {
-      return into.take();
-    }
-  }
-};
-
-/// What ialltoallv(send, sendcounts, exchange_counts) owns: the send payload, the counts and
-/// displacements, and the result the two stages fill (MPI_Ialltoall of the counts, then
-/// MPI_Ialltoallv).
-template <class Send, class Data>
-struct alltoallv_exchange_state {
-  alltoallv_exchange_state(Send&& send_payload, collective_call context)
-      : send(std::forward<Send>(send_payload)), call(context) {}
-
-  held<Send> send;
-  collective_call call;
-  std::vector<int> send_counts{};
-  std::vector<int> send_displs{};
-  bool data_posted = false;
-  varying_for<Data, Send> result{};
-
-  [[noreturn]] void raise(int rc) const {
-    raise_collective(rc, call, std::nullopt, datatype_of<element_t<Send>>());
-  }
-  /// After the counts arrived: sizes the result and posts the MPI_Ialltoallv.
-  void next_stage(MPI_Request& handle) {
-    if (data_posted) return;
-    data_posted = true;
-    call.operation = "MPI_Ialltoallv";
-    const int ranks = static_cast<int>(send_counts.size());
-    const v_layout layout =
-        packed_displacements(call, result.counts, ranks, "recvcounts", result.displs);
-    const const_buffer out = send_buffer(send.get());
-    check_varying_fits(layout, call, out.type);
-    result.data.resize(layout.extent);
-    const int rc = MPI_Ialltoallv(out.data, send_counts.data(), send_displs.data(), out.type,
-                                  result.data.data(), result.counts.data(), result.displs.data(),
-                                  out.type, call.comm, &handle);
-    if (rc != MPI_SUCCESS) [[unlikely]] {
-      raise(rc);
-    }
-  }
-  varying_for<Data, Send> take() { return std::move(result); }
-};
+/// The stages of ialltoallv(send, sendcounts, exchange_counts) (count_exchange_state): an
+/// MPI_Ialltoall of the counts, one int per pair of ranks, then the MPI_Ialltoallv.
+inline int ialltoall_counts(const int* sent, int* received, MPI_Comm comm, MPI_Request* request) {
+  return MPI_Ialltoall(sent, 1, MPI_INT, received, 1, MPI_INT, comm, request);
+}
+inline int ialltoallv_blocks(const const_buffer& out, const v_spans& arrays, void* into,
+                             MPI_Comm comm, MPI_Request* request) {
+  return MPI_Ialltoallv(out.data, arrays.send_counts.data(), arrays.send_displs.data(), out.type,
+                        into, arrays.recv_counts.data(), arrays.recv_displs.data(), out.type, comm,
+                        request);
+}
 
 }  // namespace detail
 
@@ -274,7 +172,7 @@ class collective_alltoall {
     const detail::collective_call call{"MPI_Alltoallv", comm()};
     const detail::const_buffer out = detail::send_buffer(send);
     const detail::mutable_buffer in = detail::recv_buffer(into);
-    detail::alltoallv_arrays arrays{
+    detail::v_arrays arrays{
         {sendcounts.begin(), sendcounts.end()}, {}, {recvcounts.begin(), recvcounts.end()}, {}};
     const auto [sent, received] = detail::plan_alltoallv(call, ranks(), arrays, out, in, false);
     const int rc = detail::alltoallv_call(out, in, arrays.spans(), sent, received, call);
@@ -332,17 +230,15 @@ class collective_alltoall {
   /// request while active waits for the collective (it cannot be cancelled).
   template <class Send, class Into>
   [[nodiscard]] auto ialltoall(Send&& send, Into&& into) const {
-    using state_type = detail::alltoall_state<Send, Into>;
     auto state = prepare_alltoall<false>(std::forward<Send>(send), std::forward<Into>(into),
                                          "MPI_Ialltoall");
-    const detail::const_buffer out = detail::send_buffer(state->send.get());
-    const detail::mutable_buffer in = detail::recv_buffer(state->into.get());
-    const int block = detail::to_int(out.count / static_cast<std::size_t>(ranks()));
-    MPI_Request handle = MPI_REQUEST_NULL;
-    const int rc =
-        MPI_Ialltoall(out.data, block, out.type, in.data, block, in.type, comm(), &handle);
-    detail::check_collective(rc, state->call, out.count, out.type);
-    return collective_request<state_type>(std::move(state), handle);
+    const int block = block_of(*state);
+    return detail::post_state<collective_request>(
+        std::move(state), [block](auto& s, MPI_Request* h) {
+          const detail::const_buffer out = s.out();
+          const detail::mutable_buffer in = s.in();
+          return MPI_Ialltoall(out.data, block, out.type, in.data, block, in.type, s.call.comm, h);
+        });
   }
   /// Starts an alltoall into a new std::vector, which wait() hands back.
   template <class Send>
@@ -358,22 +254,20 @@ class collective_alltoall {
                                 std::span<const int> sdispls, Into&& into,
                                 std::span<const int> recvcounts,
                                 std::span<const int> rdispls) const {
-    detail::alltoallv_arrays arrays{{sendcounts.begin(), sendcounts.end()},
-                                    {sdispls.begin(), sdispls.end()},
-                                    {recvcounts.begin(), recvcounts.end()},
-                                    {rdispls.begin(), rdispls.end()}};
-    return start_alltoallv(std::forward<Send>(send), std::forward<Into>(into), std::move(arrays),
-                           true);
+    auto state = prepare_alltoallv<false>(std::forward<Send>(send), std::forward<Into>(into),
+                                          copied(sendcounts, sdispls, recvcounts, rdispls), true,
+                                          "MPI_Ialltoallv");
+    return detail::post_state<collective_request>(std::move(state), post_ialltoallv{});
   }
   /// Starts an alltoallv with the blocks laid end to end; the request computes and owns the
   /// displacements. Displacements past INT_MAX are an mpi_error (the blocking form takes them).
   template <class Send, class Into>
   [[nodiscard]] auto ialltoallv(Send&& send, std::span<const int> sendcounts, Into&& into,
                                 std::span<const int> recvcounts) const {
-    detail::alltoallv_arrays arrays{
-        {sendcounts.begin(), sendcounts.end()}, {}, {recvcounts.begin(), recvcounts.end()}, {}};
-    return start_alltoallv(std::forward<Send>(send), std::forward<Into>(into), std::move(arrays),
-                           false);
+    auto state =
+        prepare_alltoallv<false>(std::forward<Send>(send), std::forward<Into>(into),
+                                 copied(sendcounts, {}, recvcounts, {}), false, "MPI_Ialltoallv");
+    return detail::post_state<collective_request>(std::move(state), post_ialltoallv{});
   }
   /// Starts an alltoallv that exchanges counts first: MPI_Ialltoall of the counts, and, once
   /// they arrive (in whichever wait or test completes that stage), MPI_Ialltoallv. wait() hands
@@ -383,11 +277,13 @@ class collective_alltoall {
                                 exchange_counts_t) const {
     detail::require_sendable<Send>();
     detail::require_varying_data<Data, detail::element_t<Send>>();
-    using state_type = detail::alltoallv_exchange_state<Send, Data>;
-    auto state = std::make_unique<state_type>(std::forward<Send>(send),
-                                              detail::collective_call{"MPI_Ialltoall", comm()});
-    const detail::const_buffer out = detail::send_buffer(state->send.get());
+    using state_type = detail::count_exchange_state<Send, Data, &detail::ialltoall_counts,
+                                                    &detail::ialltoallv_blocks>;
     const int n = ranks();
+    auto state = std::make_unique<state_type>(std::forward<Send>(send),
+                                              detail::collective_call{"MPI_Ialltoall", comm()},
+                                              "MPI_Ialltoallv", n);
+    const detail::const_buffer out = state->out();
     state->send_counts.assign(sendcounts.begin(), sendcounts.end());
     const detail::v_layout sent =
         detail::packed_displacements(state->call, sendcounts, n, "sendcounts", state->send_displs);
@@ -396,12 +292,7 @@ class collective_alltoall {
     }
     detail::check_room(state->call, out.count, sent.extent, out.type, "send buffer",
                        "the sum of sendcounts");
-    state->result.counts.resize(static_cast<std::size_t>(n));
-    MPI_Request handle = MPI_REQUEST_NULL;
-    const int rc = MPI_Ialltoall(state->send_counts.data(), 1, MPI_INT, state->result.counts.data(),
-                                 1, MPI_INT, comm(), &handle);
-    detail::check_collective(rc, state->call);
-    return collective_request<state_type>(std::move(state), handle);
+    return detail::post_count_exchange(std::move(state));
   }
 
   /// A persistent alltoall (MPI-4 MPI_Alltoall_init; Open MPI 4.1: MPIX_Alltoall_init): each
@@ -409,23 +300,16 @@ class collective_alltoall {
   /// data between rounds; wait() hands back a std::span of the received elements.
   template <class Send, class Into>
   [[nodiscard]] auto alltoall_init(Send&& send, Into&& into) const {
-    using state_type = detail::alltoall_state<Send, Into, true>;
-#if THINMPI_HAS_PERSISTENT_COLLECTIVES
     auto state = prepare_alltoall<true>(std::forward<Send>(send), std::forward<Into>(into),
                                         "MPI_Alltoall_init");
-    const detail::const_buffer out = detail::send_buffer(state->send.get());
-    const detail::mutable_buffer in = detail::recv_buffer(state->into.get());
-    const int block = detail::to_int(out.count / static_cast<std::size_t>(ranks()));
-    MPI_Request handle = MPI_REQUEST_NULL;
-    const int rc = THINMPI_PERSISTENT_CALL(Alltoall_init)(out.data, block, out.type, in.data, block,
-                                                          in.type, comm(), MPI_INFO_NULL, &handle);
-    detail::check_collective(rc, state->call, out.count, out.type);
-    return persistent_request<state_type>(std::move(state), handle);
-#else
-    static_assert(detail::dependent_false<Send>,
-                  "thinmpi: this MPI library has no persistent collectives (MPI-4 "
-                  "MPI_Alltoall_init, or Open MPI's MPIX_ extension); use ialltoall()");
-#endif
+    const int block = block_of(*state);
+    return detail::post_state<persistent_request>(
+        std::move(state), [block](auto& s, MPI_Request* h) {
+          const detail::const_buffer out = s.out();
+          const detail::mutable_buffer in = s.in();
+          return detail::persistent_call<detail::persistent_collective::alltoall>(
+              out.data, block, out.type, in.data, block, in.type, s.call.comm, MPI_INFO_NULL, h);
+        });
   }
   /// A persistent alltoallv with counts and displacements given (MPI_Alltoallv_init); the
   /// request keeps its own copies of them.
@@ -434,95 +318,81 @@ class collective_alltoall {
                                     std::span<const int> sdispls, Into&& into,
                                     std::span<const int> recvcounts,
                                     std::span<const int> rdispls) const {
-    using state_type = detail::alltoall_state<Send, Into, true>;
-#if THINMPI_HAS_PERSISTENT_COLLECTIVES
-    detail::alltoallv_arrays arrays{{sendcounts.begin(), sendcounts.end()},
-                                    {sdispls.begin(), sdispls.end()},
-                                    {recvcounts.begin(), recvcounts.end()},
-                                    {rdispls.begin(), rdispls.end()}};
     auto state = prepare_alltoallv<true>(std::forward<Send>(send), std::forward<Into>(into),
-                                         std::move(arrays), true, "MPI_Alltoallv_init");
-    const detail::const_buffer out = detail::send_buffer(state->send.get());
-    const detail::mutable_buffer in = detail::recv_buffer(state->into.get());
-    const detail::alltoallv_arrays& a = state->arrays;
-    MPI_Request handle = MPI_REQUEST_NULL;
-    const int rc = THINMPI_PERSISTENT_CALL(Alltoallv_init)(
-        out.data, a.send_counts.data(), a.send_displs.data(), out.type, in.data,
-        a.recv_counts.data(), a.recv_displs.data(), in.type, comm(), MPI_INFO_NULL, &handle);
-    detail::check_collective(rc, state->call, out.count, out.type);
-    return persistent_request<state_type>(std::move(state), handle);
-#else
-    static_assert(detail::dependent_false<Send>,
-                  "thinmpi: this MPI library has no persistent collectives (MPI-4 "
-                  "MPI_Alltoallv_init, or Open MPI's MPIX_ extension); use ialltoallv()");
-#endif
+                                         copied(sendcounts, sdispls, recvcounts, rdispls), true,
+                                         "MPI_Alltoallv_init");
+    return detail::post_state<persistent_request>(std::move(state), [](auto& s, MPI_Request* h) {
+      const detail::const_buffer out = s.out();
+      const detail::mutable_buffer in = s.in();
+      const detail::v_arrays& a = s.arrays;
+      return detail::persistent_call<detail::persistent_collective::alltoallv>(
+          out.data, a.send_counts.data(), a.send_displs.data(), out.type, in.data,
+          a.recv_counts.data(), a.recv_displs.data(), in.type, s.call.comm, MPI_INFO_NULL, h);
+    });
   }
 
  private:
-  [[nodiscard]] MPI_Comm comm() const noexcept {
-    return static_cast<const Comm&>(*this).native();
-  }
-  [[nodiscard]] int ranks() const {
-    return static_cast<const Comm&>(*this).size();
-  }
+  [[nodiscard]] MPI_Comm comm() const noexcept { return static_cast<const Comm&>(*this).native(); }
+  [[nodiscard]] int ranks() const { return static_cast<const Comm&>(*this).size(); }
   [[nodiscard]] static std::size_t as_size(int ranks) noexcept {
     return static_cast<std::size_t>(ranks);
   }
+  /// The block an alltoall state sends to each rank (checked to split evenly and fit an int).
+  template <class State>
+  [[nodiscard]] int block_of(State& state) const {
+    return detail::to_int(state.out().count / as_size(ranks()));
+  }
+  /// The request's own copies of the four arrays (an array not given stays empty).
+  [[nodiscard]] static detail::v_arrays copied(std::span<const int> sendcounts,
+                                               std::span<const int> sdispls,
+                                               std::span<const int> recvcounts,
+                                               std::span<const int> rdispls) {
+    return {{sendcounts.begin(), sendcounts.end()},
+            {sdispls.begin(), sdispls.end()},
+            {recvcounts.begin(), recvcounts.end()},
+            {rdispls.begin(), rdispls.end()}};
+  }
+  /// Posts the MPI_Ialltoallv of a prepared state.
+  struct post_ialltoallv {
+    template <class State>
+    int operator()(State& s, MPI_Request* handle) const {
+      const detail::const_buffer out = s.out();
+      const detail::mutable_buffer in = s.in();
+      const detail::v_arrays& a = s.arrays;
+      return MPI_Ialltoallv(out.data, a.send_counts.data(), a.send_displs.data(), out.type, in.data,
+                            a.recv_counts.data(), a.recv_displs.data(), in.type, s.call.comm,
+                            handle);
+    }
+  };
 
   template <bool Persistent, class Send, class Into>
   auto prepare_alltoall(Send&& send, Into&& into, const char* operation) const {
-    detail::require_sendable<Send>();
-    detail::require_writable<Into&&>();
-    detail::require_same_element<Send, Into>();
-    using state_type = detail::alltoall_state<Send, Into, Persistent>;
-    auto state = std::make_unique<state_type>(std::forward<Send>(send), std::forward<Into>(into),
-                                              detail::collective_call{operation, comm()});
-    const detail::const_buffer out = detail::send_buffer(state->send.get());
-    const detail::mutable_buffer in = detail::recv_buffer(state->into.get());
+    auto state =
+        detail::make_v_state<Persistent>(std::forward<Send>(send), std::forward<Into>(into),
+                                         detail::collective_call{operation, comm()});
+    const detail::const_buffer out = state->out();
     detail::check_int_count(state->call, out.count, out.type);
     detail::equal_blocks(state->call, out.count, out.type, as_size(ranks()), "send buffer");
-    detail::check_room(state->call, in.count, out.count, in.type, "receive buffer",
+    detail::check_room(state->call, state->in().count, out.count, out.type, "receive buffer",
                        "one block from each rank");
-    state->arrived = out.count;
-    detail::shrink_to(state->into.get(), out.count);
+    state->receive(out.count);
     return state;
   }
   template <bool Persistent, class Send, class Into>
-  auto prepare_alltoallv(Send&& send, Into&& into, detail::alltoallv_arrays&& arrays,
-                         bool displs_given, const char* operation) const {
-    detail::require_sendable<Send>();
-    detail::require_writable<Into&&>();
-    detail::require_same_element<Send, Into>();
-    using state_type = detail::alltoall_state<Send, Into, Persistent>;
-    auto state = std::make_unique<state_type>(std::forward<Send>(send), std::forward<Into>(into),
-                                              detail::collective_call{operation, comm()});
+  auto prepare_alltoallv(Send&& send, Into&& into, detail::v_arrays&& arrays, bool displs_given,
+                         const char* operation) const {
+    auto state =
+        detail::make_v_state<Persistent>(std::forward<Send>(send), std::forward<Into>(into),
+                                         detail::collective_call{operation, comm()});
     state->arrays = std::move(arrays);
-    const detail::const_buffer out = detail::send_buffer(state->send.get());
-    const detail::mutable_buffer in = detail::recv_buffer(state->into.get());
+    const detail::mutable_buffer in = state->in();
     const auto [sent, received] =
-        detail::plan_alltoallv(state->call, ranks(), state->arrays, out, in, displs_given);
+        detail::plan_alltoallv(state->call, ranks(), state->arrays, state->out(), in, displs_given);
     if (!sent.fits_int || !received.fits_int) [[unlikely]] {
       detail::raise_int_count(state->call, std::max(sent.extent, received.extent), in.type);
     }
-    state->arrived = received.extent;
-    detail::shrink_to(state->into.get(), received.extent);
+    state->receive(received.extent);
     return state;
-  }
-  template <class Send, class Into>
-  auto start_alltoallv(Send&& send, Into&& into, detail::alltoallv_arrays&& arrays,
-                       bool displs_given) const {
-    using state_type = detail::alltoall_state<Send, Into>;
-    auto state = prepare_alltoallv<false>(std::forward<Send>(send), std::forward<Into>(into),
-                                          std::move(arrays), displs_given, "MPI_Ialltoallv");
-    const detail::const_buffer out = detail::send_buffer(state->send.get());
-    const detail::mutable_buffer in = detail::recv_buffer(state->into.get());
-    const detail::alltoallv_arrays& a = state->arrays;
-    MPI_Request handle = MPI_REQUEST_NULL;
-    const int rc =
-        MPI_Ialltoallv(out.data, a.send_counts.data(), a.send_displs.data(), out.type, in.data,
-                       a.recv_counts.data(), a.recv_displs.data(), in.type, comm(), &handle);
-    detail::check_collective(rc, state->call, out.count, out.type);
-    return collective_request<state_type>(std::move(state), handle);
   }
 };
 

@@ -24,6 +24,27 @@
 
 namespace thinmpi::detail {
 
+/// The counts and displacements of both sides of a v-collective, as MPI reads them (a side a
+/// call does not read is empty: allgatherv sends one count and has no send displacements).
+struct v_spans {
+  std::span<const int> send_counts;
+  std::span<const int> send_displs;
+  std::span<const int> recv_counts;
+  std::span<const int> recv_displs;
+};
+
+/// The same arrays, owned where a request needs them until completion.
+struct v_arrays {
+  std::vector<int> send_counts{};
+  std::vector<int> send_displs{};
+  std::vector<int> recv_counts{};
+  std::vector<int> recv_displs{};
+
+  [[nodiscard]] v_spans spans() const noexcept {
+    return {send_counts, send_displs, recv_counts, recv_displs};
+  }
+};
+
 /// How far a v-collective's blocks reach in a buffer.
 struct v_layout {
   std::size_t extent = 0;  ///< elements the buffer must hold: the largest displacement + count

@@ -12,6 +12,9 @@
 ///     #else
 ///       raise_past_int(call, layout.extent, type, "the sum of recvcounts");
 ///     #endif
+///
+/// allgatherv_call and alltoallv_call, below, are that choice for the blocking allgatherv and
+/// alltoallv.
 
 #include <cstddef>
 #include <span>
@@ -20,7 +23,9 @@
 
 #include "thinmpi/collectives/detail/collective_call.hpp"
 #include "thinmpi/collectives/detail/displacements.hpp"
+#include "thinmpi/core/detail/buffers.hpp"
 #include "thinmpi/core/detail/mpi.hpp"
+#include "thinmpi/core/detail/narrow.hpp"
 #include "thinmpi/core/detail/raise.hpp"
 
 namespace thinmpi::detail {
@@ -88,6 +93,47 @@ inline void check_varying_fits(const v_layout& layout, const collective_call& ca
   if (!layout.fits_int) [[unlikely]] {
     raise_varying_past_int(layout, call, type);
   }
+}
+
+/// One MPI_Allgatherv; past INT_MAX the MPI-4 MPI_Allgatherv_c (MPICH), else an error.
+inline int allgatherv_call(const const_buffer& out, const mutable_buffer& in,
+                           std::span<const int> counts, std::span<const int> displs,
+                           const v_layout& layout, const collective_call& call) {
+  if (layout.fits_int) [[likely]] {
+    return MPI_Allgatherv(out.data, to_int(out.count), out.type, in.data, counts.data(),
+                          displs.data(), in.type, call.comm);
+  }
+#if THINMPI_HAS_LARGE_COUNT_CALLS
+  const wide_layout wide = wide_packed(counts);
+  return MPI_Allgatherv_c(out.data, static_cast<MPI_Count>(out.count), out.type, in.data,
+                          wide.counts.data(), wide.displs.data(), in.type, call.comm);
+#else
+  raise_past_int(call, layout.extent, in.type, "the sum of recvcounts", "MPI_Allgatherv_c");
+#endif
+}
+
+/// One MPI_Alltoallv; blocks laid end to end past INT_MAX take MPI-4's MPI_Alltoallv_c (MPICH),
+/// else an error (given displacements are ints, so only packed ones can pass INT_MAX).
+inline int alltoallv_call(const const_buffer& out, const mutable_buffer& in, const v_spans& arrays,
+                          const v_layout& sent, const v_layout& received,
+                          const collective_call& call) {
+  if (sent.fits_int && received.fits_int) [[likely]] {
+    return MPI_Alltoallv(out.data, arrays.send_counts.data(), arrays.send_displs.data(), out.type,
+                         in.data, arrays.recv_counts.data(), arrays.recv_displs.data(), in.type,
+                         call.comm);
+  }
+#if THINMPI_HAS_LARGE_COUNT_CALLS
+  const wide_layout wide_send = wide_packed(arrays.send_counts);
+  const wide_layout wide_recv = wide_packed(arrays.recv_counts);
+  return MPI_Alltoallv_c(out.data, wide_send.counts.data(), wide_send.displs.data(), out.type,
+                         in.data, wide_recv.counts.data(), wide_recv.displs.data(), in.type,
+                         call.comm);
+#else
+  const v_layout& past = sent.fits_int ? received : sent;
+  raise_past_int(call, past.extent, in.type,
+                 sent.fits_int ? "the sum of recvcounts" : "the sum of sendcounts",
+                 "MPI_Alltoallv_c");
+#endif
 }
 
 }  // namespace thinmpi::detail
