@@ -44,24 +44,17 @@ class collective_barrier {
   /// A persistent barrier (MPI-4 MPI_Barrier_init; Open MPI 4.1: MPIX_Barrier_init): each
   /// start() / wait() round is one barrier.
   [[nodiscard]] persistent_request<detail::ibarrier_state> barrier_init() const {
-#if THINMPI_HAS_PERSISTENT_COLLECTIVES
     auto state = std::make_unique<detail::ibarrier_state>(
         detail::ibarrier_state{comm(), "MPI_Barrier_init"});
     MPI_Request handle = MPI_REQUEST_NULL;
-    detail::check(THINMPI_PERSISTENT_CALL(Barrier_init)(comm(), MPI_INFO_NULL, &handle),
+    detail::check(detail::persistent_call<detail::persistent_collective::barrier>(
+                      comm(), MPI_INFO_NULL, &handle),
                   "MPI_Barrier_init", comm());
     return {std::move(state), handle};
-#else
-    static_assert(detail::dependent_false<Comm>,
-                  "thinmpi: this MPI library has no persistent collectives (MPI-4 "
-                  "MPI_Barrier_init, or Open MPI's MPIX_ extension); use ibarrier()");
-#endif
   }
 
  private:
-  [[nodiscard]] MPI_Comm comm() const noexcept {
-    return static_cast<const Comm&>(*this).native();
-  }
+  [[nodiscard]] MPI_Comm comm() const noexcept { return static_cast<const Comm&>(*this).native(); }
 };
 
 }  // namespace thinmpi

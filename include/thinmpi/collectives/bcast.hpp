@@ -94,7 +94,6 @@ class collective_bcast {
   [[nodiscard]] auto bcast_init(Buffer& buffer, int root) const {
     detail::require_writable<Buffer&>();
     using state = detail::payload_state<Buffer&>;
-#if THINMPI_HAS_PERSISTENT_COLLECTIVES
     auto kept =
         std::make_unique<state>(buffer, detail::collective_call{"MPI_Bcast_init", comm(), root});
     const detail::mutable_buffer b = detail::recv_buffer(buffer);
@@ -103,22 +102,14 @@ class collective_bcast {
     detail::check_int_count(kept->call, b.count, b.type);
     MPI_Request handle = MPI_REQUEST_NULL;
     detail::check_collective(
-        THINMPI_PERSISTENT_CALL(Bcast_init)(b.data, detail::to_int(b.count), b.type, root, comm(),
-                                            MPI_INFO_NULL, &handle),
+        detail::persistent_call<detail::persistent_collective::bcast>(
+            b.data, detail::to_int(b.count), b.type, root, comm(), MPI_INFO_NULL, &handle),
         kept->call, b.count, b.type);
     return persistent_request<state>(std::move(kept), handle);
-#else
-    static_assert(detail::dependent_false<Buffer>,
-                  "thinmpi: this MPI library has no persistent collectives (MPI-4 "
-                  "MPI_Bcast_init, or Open MPI's MPIX_ extension); use ibcast()");
-    return persistent_request<state>();
-#endif
   }
 
  private:
-  [[nodiscard]] MPI_Comm comm() const noexcept {
-    return static_cast<const Comm&>(*this).native();
-  }
+  [[nodiscard]] MPI_Comm comm() const noexcept { return static_cast<const Comm&>(*this).native(); }
 };
 
 }  // namespace thinmpi

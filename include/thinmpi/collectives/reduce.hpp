@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 #include <type_traits>
+#include <utility>
 
 #include "thinmpi/collectives/detail/collective_call.hpp"
 #include "thinmpi/collectives/detail/persistent_calls.hpp"
@@ -37,9 +38,8 @@ class collective_reduce {
   ///     world.allreduce(local, totals, std::plus<>{});
   template <class Send, class Recv, class Op>
   void allreduce(const Send& send, Recv&& recv, Op op) const {
-    detail::require_reduction<Send, Op>();
-    detail::require_reduction_target<Send, Recv>();
-    detail::reduce_into<&MPI_Allreduce>({"MPI_Allreduce", comm()}, send, recv, op);
+    detail::reduce_all<&MPI_Allreduce>({"MPI_Allreduce", comm()}, send, std::forward<Recv>(recv),
+                                       op);
   }
 
   /// The reduction of every rank's send, on every rank: a value for a scalar, a container of
@@ -48,19 +48,14 @@ class collective_reduce {
   ///     double total = world.allreduce(mine, std::plus<>{});
   template <class Send, class Op>
   [[nodiscard]] detail::reduction_result_t<Send> allreduce(const Send& send, Op op) const {
-    detail::require_reduction<Send, Op>();
-    auto result =
-        detail::make_result<detail::reduction_result_t<Send>>(detail::send_buffer(send).count);
-    detail::reduce_into<&MPI_Allreduce>({"MPI_Allreduce", comm()}, send, result, op);
-    return result;
+    return detail::reduce_all_result<&MPI_Allreduce>({"MPI_Allreduce", comm()}, send, op);
   }
 
   /// Replaces buffer on every rank with the reduction of every rank's buffer (MPI_IN_PLACE).
   template <class Buffer, class Op>
   void allreduce_in_place(Buffer&& buffer, Op op) const {
-    detail::require_reduction<Buffer, Op>();
-    detail::require_receivable<Buffer>();
-    detail::reduce_in_place<&MPI_Allreduce>({"MPI_Allreduce", comm()}, buffer, op);
+    detail::reduce_all_in_place<&MPI_Allreduce>({"MPI_Allreduce", comm()},
+                                                std::forward<Buffer>(buffer), op);
   }
 
   /// Reduces every rank's send with op into recv on root (one MPI_Reduce); recv is not used
@@ -130,11 +125,9 @@ class collective_reduce {
   ///     std::vector<double> sums = r.wait();
   template <class Send, class Recv, class Op>
   [[nodiscard]] auto iallreduce(Send&& send, Recv&& recv, Op op) const {
-    detail::require_reduction<Send, Op>();
-    detail::require_nonblocking_target<Send, Recv>();
-    return detail::start_reduction(
-        {"MPI_Iallreduce", comm()}, detail::held(std::forward<Send>(send)),
-        detail::held(std::forward<Recv>(recv)), std::move(op), detail::post_all<&MPI_Iallreduce>{});
+    return detail::ireduce_all<&MPI_Iallreduce>({"MPI_Iallreduce", comm()},
+                                                std::forward<Send>(send), std::forward<Recv>(recv),
+                                                std::move(op));
   }
 
   /// Starts an allreduce whose result wait() hands back (as allreduce(send, op) returns it).
@@ -143,31 +136,22 @@ class collective_reduce {
   ///     std::vector<double> totals = r.wait();
   template <class Send, class Op>
   [[nodiscard]] auto iallreduce(Send&& send, Op op) const {
-    detail::require_reduction<Send, Op>();
-    using result_type = detail::reduction_result_t<Send>;
-    auto result = detail::make_result<result_type>(detail::send_buffer(send).count);
-    return detail::start_reduction({"MPI_Iallreduce", comm()},
-                                   detail::held(std::forward<Send>(send)),
-                                   detail::held<result_type>(std::move(result)), std::move(op),
-                                   detail::post_all<&MPI_Iallreduce>{});
+    return detail::ireduce_all_result<&MPI_Iallreduce>({"MPI_Iallreduce", comm()},
+                                                       std::forward<Send>(send), std::move(op));
   }
 
   /// Starts an allreduce in place (MPI_IN_PLACE); a buffer moved in is handed back by wait().
   template <class Buffer, class Op>
   [[nodiscard]] auto iallreduce_in_place(Buffer&& buffer, Op op) const {
-    detail::require_reduction<Buffer, Op>();
-    detail::require_writable<Buffer>();
-    return detail::start_reduction({"MPI_Iallreduce", comm()}, detail::no_send{},
-                                   detail::held(std::forward<Buffer>(buffer)), std::move(op),
-                                   detail::post_all<&MPI_Iallreduce>{});
+    return detail::ireduce_all_in_place<&MPI_Iallreduce>(
+        {"MPI_Iallreduce", comm()}, std::forward<Buffer>(buffer), std::move(op));
   }
 
   /// Starts a reduce to root into recv (one MPI_Ireduce); buffers held as for iallreduce, sizes
   /// checked as for reduce.
   template <class Send, class Recv, class Op>
   [[nodiscard]] auto ireduce(Send&& send, Recv&& recv, Op op, int root) const {
-    detail::require_reduction<Send, Op>();
-    detail::require_nonblocking_target<Send, Recv>();
+    detail::require_nonblocking_reduction<Send, Recv, Op>();
     return detail::start_reduction(
         {"MPI_Ireduce", comm(), root}, detail::held(std::forward<Send>(send)),
         detail::held(std::forward<Recv>(recv)), std::move(op),
@@ -223,37 +207,17 @@ class collective_reduce {
   ///     for (...) { update(local); sum.start(); sum.wait(); use(totals); }
   template <class Send, class Recv, class Op>
   [[nodiscard]] auto allreduce_init(Send&& send, Recv&& recv, Op op) const {
-    detail::require_reduction<Send, Op>();
-    detail::require_nonblocking_target<Send, Recv>();
-    detail::require_named_buffer<Send&&>();
-    detail::require_named_buffer<Recv&&>();
-#if THINMPI_HAS_PERSISTENT_COLLECTIVES
-    return detail::start_reduction<persistent_request>(
-        {"MPI_Allreduce_init", comm()}, detail::held(send), detail::held(recv), std::move(op),
-        detail::init_all<&THINMPI_PERSISTENT_CALL(Allreduce_init)>{});
-#else
-    static_assert(detail::dependent_false<Comm>,
-                  "thinmpi: this MPI library has no persistent collectives (MPI-4 "
-                  "MPI_Allreduce_init, or Open MPI's MPIX_ extension); use iallreduce()");
-#endif
+    return detail::reduce_all_init<detail::persistent_collective::allreduce>(
+        {"MPI_Allreduce_init", comm()}, std::forward<Send>(send), std::forward<Recv>(recv),
+        std::move(op));
   }
 
   /// A persistent allreduce in place: each round replaces buffer with the reduction of every
   /// rank's buffer (MPI_IN_PLACE).
   template <class Buffer, class Op>
   [[nodiscard]] auto allreduce_in_place_init(Buffer&& buffer, Op op) const {
-    detail::require_reduction<Buffer, Op>();
-    detail::require_writable<Buffer>();
-    detail::require_named_buffer<Buffer&&>();
-#if THINMPI_HAS_PERSISTENT_COLLECTIVES
-    return detail::start_reduction<persistent_request>(
-        {"MPI_Allreduce_init", comm()}, detail::no_send{}, detail::held(buffer), std::move(op),
-        detail::init_all<&THINMPI_PERSISTENT_CALL(Allreduce_init)>{});
-#else
-    static_assert(detail::dependent_false<Comm>,
-                  "thinmpi: this MPI library has no persistent collectives (MPI-4 "
-                  "MPI_Allreduce_init, or Open MPI's MPIX_ extension); use iallreduce_in_place()");
-#endif
+    return detail::reduce_all_in_place_init<detail::persistent_collective::allreduce>(
+        {"MPI_Allreduce_init", comm()}, std::forward<Buffer>(buffer), std::move(op));
   }
 
   /// A persistent reduce to root (MPI_Reduce_init / MPIX_Reduce_init): each round reduces
@@ -261,30 +225,19 @@ class collective_reduce {
   /// reduce.
   template <class Send, class Recv, class Op>
   [[nodiscard]] auto reduce_init(Send&& send, Recv&& recv, Op op, int root) const {
-    detail::require_reduction<Send, Op>();
-    detail::require_nonblocking_target<Send, Recv>();
-    detail::require_named_buffer<Send&&>();
-    detail::require_named_buffer<Recv&&>();
-#if THINMPI_HAS_PERSISTENT_COLLECTIVES
+    detail::require_persistent_reduction<Send, Recv, Op>();
     return detail::start_reduction<persistent_request>(
         {"MPI_Reduce_init", comm(), root}, detail::held(send), detail::held(recv), std::move(op),
         [root](auto& s, MPI_Request* request) {
           const auto [in, out] = detail::rooted_buffers(s, true);
-          return THINMPI_PERSISTENT_CALL(Reduce_init)(
+          return detail::persistent_call<detail::persistent_collective::reduce>(
               in, out, detail::reduction_count(s.count, s.call, s.type), s.type, s.bound.get(),
               root, s.call.comm, MPI_INFO_NULL, request);
         });
-#else
-    static_assert(detail::dependent_false<Comm>,
-                  "thinmpi: this MPI library has no persistent collectives (MPI-4 "
-                  "MPI_Reduce_init, or Open MPI's MPIX_ extension); use ireduce()");
-#endif
   }
 
  private:
-  [[nodiscard]] MPI_Comm comm() const noexcept {
-    return static_cast<const Comm&>(*this).native();
-  }
+  [[nodiscard]] MPI_Comm comm() const noexcept { return static_cast<const Comm&>(*this).native(); }
 };
 
 /// Reduces in into inout element-wise on this process, inout[i] = op(in[i], inout[i]), with

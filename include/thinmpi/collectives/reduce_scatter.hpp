@@ -5,13 +5,13 @@
 /// `..._init`). Operations as for allreduce (collectives/reduce.hpp).
 
 #include <cstddef>
-#include <numeric>
 #include <span>
 #include <string>
 #include <type_traits>
 #include <vector>
 
 #include "thinmpi/collectives/detail/collective_call.hpp"
+#include "thinmpi/collectives/detail/displacements.hpp"
 #include "thinmpi/collectives/detail/persistent_calls.hpp"
 #include "thinmpi/collectives/detail/reduction_call.hpp"
 #include "thinmpi/collectives/detail/reduction_request.hpp"
@@ -39,27 +39,24 @@ namespace detail {
   return count / parts;
 }
 
-/// Checks the counts of a reduce_scatter against the communicator and the send buffer (before
-/// MPI is called) and returns this rank's count.
+/// The error of reduce_scatter counts that do not add up to what is sent.
+[[noreturn, gnu::cold, gnu::noinline]] inline void raise_counts_sum(const collective_call& call,
+                                                                    std::size_t total,
+                                                                    std::size_t sent,
+                                                                    MPI_Datatype type) {
+  raise_collective(MPI_ERR_COUNT, call, sent, type,
+                   "the counts add up to " + std::to_string(total) + " elements, but " +
+                       std::to_string(sent) + " are sent; they must be equal");
+}
+
+/// Checks the counts of a reduce_scatter against the communicator (one per rank, none
+/// negative: the checks of every v-collective, detail/displacements.hpp) and the send buffer
+/// (their sum), before MPI is called, and returns this rank's count.
 [[nodiscard]] inline std::size_t scatter_count(std::span<const int> counts, std::size_t sent,
                                                const collective_call& call, MPI_Datatype type) {
-  const int ranks = size_of(call.comm);
-  if (counts.size() != static_cast<std::size_t>(ranks)) [[unlikely]] {
-    raise_collective(MPI_ERR_COUNT, call, sent, type,
-                     std::to_string(counts.size()) + " counts given for " + std::to_string(ranks) +
-                         " ranks; give one count per rank");
-  }
-  long long total = 0;
-  for (const int c : counts) {
-    if (c < 0) [[unlikely]] {
-      raise_collective(MPI_ERR_COUNT, call, sent, type, "a count is negative");
-    }
-    total += c;
-  }
-  if (static_cast<std::size_t>(total) != sent) [[unlikely]] {
-    raise_collective(MPI_ERR_COUNT, call, sent, type,
-                     "the counts add up to " + std::to_string(total) + " elements, but " +
-                         std::to_string(sent) + " are sent; they must be equal");
+  const std::size_t total = counts_total(call, counts, size_of(call.comm), "recvcounts");
+  if (total != sent) [[unlikely]] {
+    raise_counts_sum(call, total, sent, type);
   }
   return static_cast<std::size_t>(counts[static_cast<std::size_t>(rank_in(call.comm))]);
 }
@@ -175,11 +172,7 @@ class collective_reduce_scatter {
   [[nodiscard]] std::vector<detail::element_t<Send>> reduce_scatter(const Send& send,
                                                                     std::span<const int> counts,
                                                                     Op op) const {
-    std::vector<detail::element_t<Send>> result;
-    const int rank = detail::rank_in(comm());
-    if (rank < static_cast<int>(counts.size()) && counts[static_cast<std::size_t>(rank)] > 0) {
-      result.resize(static_cast<std::size_t>(counts[static_cast<std::size_t>(rank)]));
-    }
+    std::vector<detail::element_t<Send>> result(share_of(counts));
     reduce_scatter(send, result, counts, op);
     return result;
   }
@@ -190,8 +183,7 @@ class collective_reduce_scatter {
   /// reduce_scatter_block, before MPI is called.
   template <class Send, class Recv, class Op>
   [[nodiscard]] auto ireduce_scatter_block(Send&& send, Recv&& recv, Op op) const {
-    detail::require_reduction<Send, Op>();
-    detail::require_nonblocking_target<Send, Recv>();
+    detail::require_nonblocking_reduction<Send, Recv, Op>();
     const int ranks = detail::size_of(comm());
     return detail::start_reduction(
         {"MPI_Ireduce_scatter_block", comm()}, detail::held(std::forward<Send>(send)),
@@ -219,8 +211,7 @@ class collective_reduce_scatter {
   template <class Send, class Recv, class Op>
   [[nodiscard]] auto ireduce_scatter(Send&& send, Recv&& recv, std::span<const int> counts,
                                      Op op) const {
-    detail::require_reduction<Send, Op>();
-    detail::require_nonblocking_target<Send, Recv>();
+    detail::require_nonblocking_reduction<Send, Recv, Op>();
     return detail::start_reduction(
         {"MPI_Ireduce_scatter", comm()}, detail::held(std::forward<Send>(send)),
         detail::held(std::forward<Recv>(recv)), std::move(op),
@@ -235,11 +226,7 @@ class collective_reduce_scatter {
   /// elements as a std::vector.
   template <class Send, class Op>
   [[nodiscard]] auto ireduce_scatter(Send&& send, std::span<const int> counts, Op op) const {
-    std::vector<detail::element_t<Send>> result;
-    const int rank = detail::rank_in(comm());
-    if (rank < static_cast<int>(counts.size()) && counts[static_cast<std::size_t>(rank)] > 0) {
-      result.resize(static_cast<std::size_t>(counts[static_cast<std::size_t>(rank)]));
-    }
+    std::vector<detail::element_t<Send>> result(share_of(counts));
     return ireduce_scatter(std::forward<Send>(send), std::move(result), counts, std::move(op));
   }
 
@@ -250,25 +237,15 @@ class collective_reduce_scatter {
   /// op is owned. Sizes are checked once, here, as for reduce_scatter_block.
   template <class Send, class Recv, class Op>
   [[nodiscard]] auto reduce_scatter_block_init(Send&& send, Recv&& recv, Op op) const {
-    detail::require_reduction<Send, Op>();
-    detail::require_nonblocking_target<Send, Recv>();
-    detail::require_named_buffer<Send&&>();
-    detail::require_named_buffer<Recv&&>();
-#if THINMPI_HAS_PERSISTENT_COLLECTIVES
+    detail::require_persistent_reduction<Send, Recv, Op>();
     const int ranks = detail::size_of(comm());
     return detail::start_reduction<persistent_request>(
         {"MPI_Reduce_scatter_block_init", comm()}, detail::held(send), detail::held(recv),
         std::move(op), [ranks](auto& s, MPI_Request* request) {
           const detail::reduction_args a = detail::block_args(s, ranks);
-          return THINMPI_PERSISTENT_CALL(Reduce_scatter_block_init)(
+          return detail::persistent_call<detail::persistent_collective::reduce_scatter_block>(
               a.in, a.out, a.count, a.type, s.bound.get(), s.call.comm, MPI_INFO_NULL, request);
         });
-#else
-    static_assert(detail::dependent_false<Comm>,
-                  "thinmpi: this MPI library has no persistent collectives (MPI-4 "
-                  "MPI_Reduce_scatter_block_init, or Open MPI's MPIX_ extension); use "
-                  "ireduce_scatter_block()");
-#endif
   }
 
   /// A persistent reduce_scatter with counts (MPI_Reduce_scatter_init /
@@ -279,30 +256,24 @@ class collective_reduce_scatter {
   template <class Send, class Recv, class Op>
   [[nodiscard]] auto reduce_scatter_init(Send&& send, Recv&& recv, std::span<const int> counts,
                                          Op op) const {
-    detail::require_reduction<Send, Op>();
-    detail::require_nonblocking_target<Send, Recv>();
-    detail::require_named_buffer<Send&&>();
-    detail::require_named_buffer<Recv&&>();
-#if THINMPI_HAS_PERSISTENT_COLLECTIVES
+    detail::require_persistent_reduction<Send, Recv, Op>();
     return detail::start_reduction<persistent_request>(
         {"MPI_Reduce_scatter_init", comm()}, detail::held(send), detail::held(recv), std::move(op),
         [counts](auto& s, MPI_Request* request) {
           const detail::reduction_args a = detail::scatter_args(s, counts);
-          return THINMPI_PERSISTENT_CALL(Reduce_scatter_init)(a.in, a.out, s.counts.data(), a.type,
-                                                              s.bound.get(), s.call.comm,
-                                                              MPI_INFO_NULL, request);
+          return detail::persistent_call<detail::persistent_collective::reduce_scatter>(
+              a.in, a.out, s.counts.data(), a.type, s.bound.get(), s.call.comm, MPI_INFO_NULL,
+              request);
         });
-#else
-    static_assert(detail::dependent_false<Comm>,
-                  "thinmpi: this MPI library has no persistent collectives (MPI-4 "
-                  "MPI_Reduce_scatter_init, or Open MPI's MPIX_ extension); use "
-                  "ireduce_scatter()");
-#endif
   }
 
  private:
-  [[nodiscard]] MPI_Comm comm() const noexcept {
-    return static_cast<const Comm&>(*this).native();
+  [[nodiscard]] MPI_Comm comm() const noexcept { return static_cast<const Comm&>(*this).native(); }
+  /// The size of this rank's result for counts: counts[rank], or 0 where counts are wrong
+  /// (the call then reports them, before MPI is called).
+  [[nodiscard]] std::size_t share_of(std::span<const int> counts) const {
+    const auto rank = static_cast<std::size_t>(detail::rank_in(comm()));
+    return rank < counts.size() && counts[rank] > 0 ? static_cast<std::size_t>(counts[rank]) : 0;
   }
 };
 

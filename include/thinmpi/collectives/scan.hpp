@@ -5,6 +5,7 @@
 /// allreduce (collectives/reduce.hpp).
 
 #include <optional>
+#include <utility>
 
 #include "thinmpi/collectives/detail/collective_call.hpp"
 #include "thinmpi/collectives/detail/persistent_calls.hpp"
@@ -30,9 +31,7 @@ class collective_scan {
   ///     world.scan(mine, prefix, std::plus<>{});
   template <class Send, class Recv, class Op>
   void scan(const Send& send, Recv&& recv, Op op) const {
-    detail::require_reduction<Send, Op>();
-    detail::require_reduction_target<Send, Recv>();
-    detail::reduce_into<&MPI_Scan>({"MPI_Scan", comm()}, send, recv, op);
+    detail::reduce_all<&MPI_Scan>({"MPI_Scan", comm()}, send, std::forward<Recv>(recv), op);
   }
 
   /// The inclusive prefix reduction on this rank (one MPI_Scan), of send's type (a vector for
@@ -41,19 +40,13 @@ class collective_scan {
   ///     int offset_end = world.scan(my_count, std::plus<>{});
   template <class Send, class Op>
   [[nodiscard]] detail::reduction_result_t<Send> scan(const Send& send, Op op) const {
-    detail::require_reduction<Send, Op>();
-    auto result =
-        detail::make_result<detail::reduction_result_t<Send>>(detail::send_buffer(send).count);
-    detail::reduce_into<&MPI_Scan>({"MPI_Scan", comm()}, send, result, op);
-    return result;
+    return detail::reduce_all_result<&MPI_Scan>({"MPI_Scan", comm()}, send, op);
   }
 
   /// Replaces buffer with the inclusive prefix reduction (MPI_IN_PLACE, one MPI_Scan).
   template <class Buffer, class Op>
   void scan_in_place(Buffer&& buffer, Op op) const {
-    detail::require_reduction<Buffer, Op>();
-    detail::require_receivable<Buffer>();
-    detail::reduce_in_place<&MPI_Scan>({"MPI_Scan", comm()}, buffer, op);
+    detail::reduce_all_in_place<&MPI_Scan>({"MPI_Scan", comm()}, std::forward<Buffer>(buffer), op);
   }
 
   /// recv on rank r > 0 = send of ranks 0..r-1 reduced with op (one MPI_Exscan). On rank 0
@@ -61,9 +54,7 @@ class collective_scan {
   /// std::nullopt instead). Sizes checked as for scan.
   template <class Send, class Recv, class Op>
   void exscan(const Send& send, Recv&& recv, Op op) const {
-    detail::require_reduction<Send, Op>();
-    detail::require_reduction_target<Send, Recv>();
-    detail::reduce_into<&MPI_Exscan>({"MPI_Exscan", comm()}, send, recv, op);
+    detail::reduce_all<&MPI_Exscan>({"MPI_Exscan", comm()}, send, std::forward<Recv>(recv), op);
   }
 
   /// The exclusive prefix reduction on this rank, std::nullopt on rank 0 (where MPI defines
@@ -73,10 +64,7 @@ class collective_scan {
   template <class Send, class Op>
   [[nodiscard]] std::optional<detail::reduction_result_t<Send>> exscan(const Send& send,
                                                                        Op op) const {
-    detail::require_reduction<Send, Op>();
-    auto result =
-        detail::make_result<detail::reduction_result_t<Send>>(detail::send_buffer(send).count);
-    detail::reduce_into<&MPI_Exscan>({"MPI_Exscan", comm()}, send, result, op);
+    auto result = detail::reduce_all_result<&MPI_Exscan>({"MPI_Exscan", comm()}, send, op);
     if (detail::rank_in(comm()) == 0) return std::nullopt;
     return result;
   }
@@ -85,51 +73,37 @@ class collective_scan {
   /// 0's buffer is undefined afterwards, as MPI says.
   template <class Buffer, class Op>
   void exscan_in_place(Buffer&& buffer, Op op) const {
-    detail::require_reduction<Buffer, Op>();
-    detail::require_receivable<Buffer>();
-    detail::reduce_in_place<&MPI_Exscan>({"MPI_Exscan", comm()}, buffer, op);
+    detail::reduce_all_in_place<&MPI_Exscan>({"MPI_Exscan", comm()}, std::forward<Buffer>(buffer),
+                                             op);
   }
 
   /// Starts a scan into recv (one MPI_Iscan). A named send or recv is borrowed and must
   /// outlive the request; a temporary is moved in, and wait() hands recv back if it was.
   template <class Send, class Recv, class Op>
   [[nodiscard]] auto iscan(Send&& send, Recv&& recv, Op op) const {
-    detail::require_reduction<Send, Op>();
-    detail::require_nonblocking_target<Send, Recv>();
-    return detail::start_reduction({"MPI_Iscan", comm()}, detail::held(std::forward<Send>(send)),
-                                   detail::held(std::forward<Recv>(recv)), std::move(op),
-                                   detail::post_all<&MPI_Iscan>{});
+    return detail::ireduce_all<&MPI_Iscan>({"MPI_Iscan", comm()}, std::forward<Send>(send),
+                                           std::forward<Recv>(recv), std::move(op));
   }
 
   /// Starts a scan whose result wait() hands back (as scan(send, op) returns it).
   template <class Send, class Op>
   [[nodiscard]] auto iscan(Send&& send, Op op) const {
-    detail::require_reduction<Send, Op>();
-    using result_type = detail::reduction_result_t<Send>;
-    auto result = detail::make_result<result_type>(detail::send_buffer(send).count);
-    return detail::start_reduction({"MPI_Iscan", comm()}, detail::held(std::forward<Send>(send)),
-                                   detail::held<result_type>(std::move(result)), std::move(op),
-                                   detail::post_all<&MPI_Iscan>{});
+    return detail::ireduce_all_result<&MPI_Iscan>({"MPI_Iscan", comm()}, std::forward<Send>(send),
+                                                  std::move(op));
   }
 
   /// Starts a scan in place (MPI_IN_PLACE); a buffer moved in is handed back by wait().
   template <class Buffer, class Op>
   [[nodiscard]] auto iscan_in_place(Buffer&& buffer, Op op) const {
-    detail::require_reduction<Buffer, Op>();
-    detail::require_writable<Buffer>();
-    return detail::start_reduction({"MPI_Iscan", comm()}, detail::no_send{},
-                                   detail::held(std::forward<Buffer>(buffer)), std::move(op),
-                                   detail::post_all<&MPI_Iscan>{});
+    return detail::ireduce_all_in_place<&MPI_Iscan>({"MPI_Iscan", comm()},
+                                                    std::forward<Buffer>(buffer), std::move(op));
   }
 
   /// Starts an exscan into recv (one MPI_Iexscan); rank 0's recv is undefined afterwards.
   template <class Send, class Recv, class Op>
   [[nodiscard]] auto iexscan(Send&& send, Recv&& recv, Op op) const {
-    detail::require_reduction<Send, Op>();
-    detail::require_nonblocking_target<Send, Recv>();
-    return detail::start_reduction({"MPI_Iexscan", comm()}, detail::held(std::forward<Send>(send)),
-                                   detail::held(std::forward<Recv>(recv)), std::move(op),
-                                   detail::post_all<&MPI_Iexscan>{});
+    return detail::ireduce_all<&MPI_Iexscan>({"MPI_Iexscan", comm()}, std::forward<Send>(send),
+                                             std::forward<Recv>(recv), std::move(op));
   }
 
   /// Starts an exscan whose wait() hands back the result, std::nullopt on rank 0.
@@ -152,11 +126,8 @@ class collective_scan {
   /// Starts an exscan in place (MPI_IN_PLACE); rank 0's buffer is undefined afterwards.
   template <class Buffer, class Op>
   [[nodiscard]] auto iexscan_in_place(Buffer&& buffer, Op op) const {
-    detail::require_reduction<Buffer, Op>();
-    detail::require_writable<Buffer>();
-    return detail::start_reduction({"MPI_Iexscan", comm()}, detail::no_send{},
-                                   detail::held(std::forward<Buffer>(buffer)), std::move(op),
-                                   detail::post_all<&MPI_Iexscan>{});
+    return detail::ireduce_all_in_place<&MPI_Iexscan>({"MPI_Iexscan", comm()},
+                                                      std::forward<Buffer>(buffer), std::move(op));
   }
 
   /// A persistent scan of send into recv (MPI-4 MPI_Scan_init; Open MPI 4.1: MPIX_Scan_init):
@@ -168,37 +139,17 @@ class collective_scan {
   ///     for (...) { update(counts); prefix.start(); prefix.wait(); use(offsets); }
   template <class Send, class Recv, class Op>
   [[nodiscard]] auto scan_init(Send&& send, Recv&& recv, Op op) const {
-    detail::require_reduction<Send, Op>();
-    detail::require_nonblocking_target<Send, Recv>();
-    detail::require_named_buffer<Send&&>();
-    detail::require_named_buffer<Recv&&>();
-#if THINMPI_HAS_PERSISTENT_COLLECTIVES
-    return detail::start_reduction<persistent_request>(
-        {"MPI_Scan_init", comm()}, detail::held(send), detail::held(recv), std::move(op),
-        detail::init_all<&THINMPI_PERSISTENT_CALL(Scan_init)>{});
-#else
-    static_assert(detail::dependent_false<Comm>,
-                  "thinmpi: this MPI library has no persistent collectives (MPI-4 "
-                  "MPI_Scan_init, or Open MPI's MPIX_ extension); use iscan()");
-#endif
+    return detail::reduce_all_init<detail::persistent_collective::scan>(
+        {"MPI_Scan_init", comm()}, std::forward<Send>(send), std::forward<Recv>(recv),
+        std::move(op));
   }
 
   /// A persistent scan in place: each round replaces buffer with the inclusive prefix
   /// reduction of the buffers (MPI_IN_PLACE).
   template <class Buffer, class Op>
   [[nodiscard]] auto scan_in_place_init(Buffer&& buffer, Op op) const {
-    detail::require_reduction<Buffer, Op>();
-    detail::require_writable<Buffer>();
-    detail::require_named_buffer<Buffer&&>();
-#if THINMPI_HAS_PERSISTENT_COLLECTIVES
-    return detail::start_reduction<persistent_request>(
-        {"MPI_Scan_init", comm()}, detail::no_send{}, detail::held(buffer), std::move(op),
-        detail::init_all<&THINMPI_PERSISTENT_CALL(Scan_init)>{});
-#else
-    static_assert(detail::dependent_false<Comm>,
-                  "thinmpi: this MPI library has no persistent collectives (MPI-4 "
-                  "MPI_Scan_init, or Open MPI's MPIX_ extension); use iscan_in_place()");
-#endif
+    return detail::reduce_all_in_place_init<detail::persistent_collective::scan>(
+        {"MPI_Scan_init", comm()}, std::forward<Buffer>(buffer), std::move(op));
   }
 
   /// A persistent exscan of send into recv (MPI_Exscan_init / MPIX_Exscan_init): each round
@@ -206,43 +157,21 @@ class collective_scan {
   /// Buffers borrowed, sizes checked once, as for scan_init.
   template <class Send, class Recv, class Op>
   [[nodiscard]] auto exscan_init(Send&& send, Recv&& recv, Op op) const {
-    detail::require_reduction<Send, Op>();
-    detail::require_nonblocking_target<Send, Recv>();
-    detail::require_named_buffer<Send&&>();
-    detail::require_named_buffer<Recv&&>();
-#if THINMPI_HAS_PERSISTENT_COLLECTIVES
-    return detail::start_reduction<persistent_request>(
-        {"MPI_Exscan_init", comm()}, detail::held(send), detail::held(recv), std::move(op),
-        detail::init_all<&THINMPI_PERSISTENT_CALL(Exscan_init)>{});
-#else
-    static_assert(detail::dependent_false<Comm>,
-                  "thinmpi: this MPI library has no persistent collectives (MPI-4 "
-                  "MPI_Exscan_init, or Open MPI's MPIX_ extension); use iexscan()");
-#endif
+    return detail::reduce_all_init<detail::persistent_collective::exscan>(
+        {"MPI_Exscan_init", comm()}, std::forward<Send>(send), std::forward<Recv>(recv),
+        std::move(op));
   }
 
   /// A persistent exscan in place (MPI_IN_PLACE); rank 0's buffer is undefined after every
   /// round.
   template <class Buffer, class Op>
   [[nodiscard]] auto exscan_in_place_init(Buffer&& buffer, Op op) const {
-    detail::require_reduction<Buffer, Op>();
-    detail::require_writable<Buffer>();
-    detail::require_named_buffer<Buffer&&>();
-#if THINMPI_HAS_PERSISTENT_COLLECTIVES
-    return detail::start_reduction<persistent_request>(
-        {"MPI_Exscan_init", comm()}, detail::no_send{}, detail::held(buffer), std::move(op),
-        detail::init_all<&THINMPI_PERSISTENT_CALL(Exscan_init)>{});
-#else
-    static_assert(detail::dependent_false<Comm>,
-                  "thinmpi: this MPI library has no persistent collectives (MPI-4 "
-                  "MPI_Exscan_init, or Open MPI's MPIX_ extension); use iexscan_in_place()");
-#endif
+    return detail::reduce_all_in_place_init<detail::persistent_collective::exscan>(
+        {"MPI_Exscan_init", comm()}, std::forward<Buffer>(buffer), std::move(op));
   }
 
  private:
-  [[nodiscard]] MPI_Comm comm() const noexcept {
-    return static_cast<const Comm&>(*this).native();
-  }
+  [[nodiscard]] MPI_Comm comm() const noexcept { return static_cast<const Comm&>(*this).native(); }
 };
 
 }  // namespace thinmpi

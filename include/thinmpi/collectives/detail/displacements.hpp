@@ -99,6 +99,21 @@ struct v_layout {
   }
 }
 
+/// Checks `counts` (one per rank, none negative) and returns their sum, added in 64 bits: the
+/// extent of the blocks laid end to end.
+inline std::size_t counts_total(const collective_call& call, std::span<const int> counts, int ranks,
+                                const char* what) {
+  check_per_rank(call, counts.size(), ranks, what);
+  std::int64_t total = 0;
+  for (std::size_t rank = 0; rank < counts.size(); ++rank) {
+    if (counts[rank] < 0) [[unlikely]] {
+      raise_negative(call, what, rank, counts[rank]);
+    }
+    total += counts[rank];
+  }
+  return static_cast<std::size_t>(total);
+}
+
 /// Checks `counts` (one per rank, none negative) and writes their exclusive prefix sum (blocks
 /// laid end to end in rank order) into `displs`, resized to one per rank. When a displacement
 /// passes INT_MAX, `displs` is left empty and fits_int is false: only a `_c` call can say it.

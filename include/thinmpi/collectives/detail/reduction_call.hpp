@@ -134,10 +134,13 @@ template <class R>
 /// The calls of one shape: Call(send, recv, count, type, op, comm).
 using reduce_all_function = int(const void*, void*, int, MPI_Datatype, MPI_Op, MPI_Comm);
 
-/// One MPI call (Call) reducing send into recv on every rank.
+/// The blocking reduction of send into recv on every rank with Call (allreduce, scan,
+/// exscan): the payload checks, then one MPI call.
 template <reduce_all_function* Call, class Send, class Recv, class Op>
-[[gnu::always_inline]] inline void reduce_into(const collective_call& call, const Send& send,
-                                               Recv& recv, const Op& op) {
+[[gnu::always_inline]] inline void reduce_all(const collective_call& call, const Send& send,
+                                              Recv&& recv, const Op& op) {
+  require_reduction<Send, Op>();
+  require_reduction_target<Send, Recv>();
   const const_buffer in = send_buffer(send);
   void* const out = reduction_target(recv, in.count, call, in.type);
   const auto bound = bind_op<element_t<Send>>(op);
@@ -146,10 +149,23 @@ template <reduce_all_function* Call, class Send, class Recv, class Op>
       call, in.count, in.type);
 }
 
-/// One MPI call (Call) reducing buffer in place (MPI_IN_PLACE) on every rank.
+/// The same into a new result: a value for a scalar, a container of the same kind for a range
+/// (a std::vector for a span or C array).
+template <reduce_all_function* Call, class Send, class Op>
+[[nodiscard]] reduction_result_t<Send> reduce_all_result(const collective_call& call,
+                                                         const Send& send, const Op& op) {
+  require_reduction<Send, Op>();
+  auto result = make_result<reduction_result_t<Send>>(send_buffer(send).count);
+  reduce_all<Call>(call, send, result, op);
+  return result;
+}
+
+/// The same in place (MPI_IN_PLACE): buffer is replaced by the result on every rank.
 template <reduce_all_function* Call, class Buffer, class Op>
-[[gnu::always_inline]] inline void reduce_in_place(const collective_call& call, Buffer& buffer,
-                                                   const Op& op) {
+[[gnu::always_inline]] inline void reduce_all_in_place(const collective_call& call, Buffer&& buffer,
+                                                       const Op& op) {
+  require_reduction<Buffer, Op>();
+  require_receivable<Buffer>();
   const mutable_buffer io = recv_buffer(buffer);
   const auto bound = bind_op<element_t<Buffer>>(op);
   check_collective(Call(MPI_IN_PLACE, io.data, reduction_count(io.count, call, io.type), io.type,

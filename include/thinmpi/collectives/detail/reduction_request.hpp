@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "thinmpi/collectives/detail/collective_call.hpp"
+#include "thinmpi/collectives/detail/persistent_calls.hpp"
 #include "thinmpi/collectives/detail/reduction_call.hpp"
 #include "thinmpi/collectives/detail/reduction_op.hpp"
 #include "thinmpi/core/detail/buffers.hpp"
@@ -120,20 +121,75 @@ struct post_all {
   }
 };
 
-/// The persistent calls of the same shape, with MPI-4's info argument: Call(send, recv,
-/// count, type, op, comm, info, request).
-using reduce_all_init_function = int(const void*, void*, int, MPI_Datatype, MPI_Op, MPI_Comm,
-                                     MPI_Info, MPI_Request*);
-
-/// Sets up the persistent Call for a state (MPI_Allreduce_init, MPI_Scan_init, ...).
-template <reduce_all_init_function* Call>
+/// Sets up the persistent call of the same shape for a state (MPI_Allreduce_init,
+/// MPI_Scan_init, ...: detail/persistent_calls.hpp), MPI-4's info argument added.
+template <persistent_collective Which>
 struct init_all {
   template <class State>
   int operator()(State& s, MPI_Request* request) const {
     const reduction_args a = all_args(s);
-    return Call(a.in, a.out, a.count, a.type, s.bound.get(), s.call.comm, MPI_INFO_NULL, request);
+    return persistent_call<Which>(a.in, a.out, a.count, a.type, s.bound.get(), s.call.comm,
+                                  MPI_INFO_NULL, request);
   }
 };
+
+/// Fails to compile, with one sentence naming the fix, unless Op can reduce Send into Recv in
+/// a nonblocking call.
+template <class Send, class Recv, class Op>
+consteval void require_nonblocking_reduction() {
+  require_reduction<Send, Op>();
+  require_nonblocking_target<Send, Recv>();
+}
+/// The same for a persistent call, which also needs named buffers (P: as forwarded, T& or T).
+template <class Send, class Recv, class Op>
+consteval void require_persistent_reduction() {
+  require_nonblocking_reduction<Send, Recv, Op>();
+  require_named_buffer<Send&&>();
+  require_named_buffer<Recv&&>();
+}
+
+/// The nonblocking reduction of send into recv on every rank with Call (iallreduce, iscan,
+/// iexscan): a named buffer is borrowed, a temporary moved in and handed back by wait().
+template <ireduce_all_function* Call, class Send, class Recv, class Op>
+[[nodiscard]] auto ireduce_all(const collective_call& call, Send&& send, Recv&& recv, Op op) {
+  require_nonblocking_reduction<Send, Recv, Op>();
+  return start_reduction(call, held(std::forward<Send>(send)), held(std::forward<Recv>(recv)),
+                         std::move(op), post_all<Call>{});
+}
+/// The same into a new result, which wait() hands back.
+template <ireduce_all_function* Call, class Send, class Op>
+[[nodiscard]] auto ireduce_all_result(const collective_call& call, Send&& send, Op op) {
+  require_reduction<Send, Op>();
+  using result_type = reduction_result_t<Send>;
+  auto result = make_result<result_type>(send_buffer(send).count);
+  return start_reduction(call, held(std::forward<Send>(send)), held<result_type>(std::move(result)),
+                         std::move(op), post_all<Call>{});
+}
+/// The same in place (MPI_IN_PLACE); a buffer moved in is handed back by wait().
+template <ireduce_all_function* Call, class Buffer, class Op>
+[[nodiscard]] auto ireduce_all_in_place(const collective_call& call, Buffer&& buffer, Op op) {
+  require_reduction<Buffer, Op>();
+  require_writable<Buffer>();
+  return start_reduction(call, no_send{}, held(std::forward<Buffer>(buffer)), std::move(op),
+                         post_all<Call>{});
+}
+/// The persistent reduction Which of send into recv on every rank (allreduce_init, scan_init,
+/// exscan_init): both borrowed, the op owned, sizes checked once, here.
+template <persistent_collective Which, class Send, class Recv, class Op>
+[[nodiscard]] auto reduce_all_init(const collective_call& call, Send&& send, Recv&& recv, Op op) {
+  require_persistent_reduction<Send, Recv, Op>();
+  return start_reduction<persistent_request>(call, held(send), held(recv), std::move(op),
+                                             init_all<Which>{});
+}
+/// The same in place (MPI_IN_PLACE) on a named buffer.
+template <persistent_collective Which, class Buffer, class Op>
+[[nodiscard]] auto reduce_all_in_place_init(const collective_call& call, Buffer&& buffer, Op op) {
+  require_reduction<Buffer, Op>();
+  require_writable<Buffer>();
+  require_named_buffer<Buffer&&>();
+  return start_reduction<persistent_request>(call, no_send{}, held(buffer), std::move(op),
+                                             init_all<Which>{});
+}
 
 /// Where a reduction to root lands in `recv`: checked and shrunk on the root only (another
 /// rank's buffer is not used). Asks for the rank only when the sizes differ.
