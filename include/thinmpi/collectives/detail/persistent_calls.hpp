@@ -65,7 +65,7 @@ inline constexpr bool persistent_allgather_resends_first_round = false;
 /// 4.1's MPIX_<Which>_init) with args as MPI takes them, info and request last; returns MPI's
 /// return code.
 template <persistent_collective Which, class... Args>
-[[nodiscard, gnu::always_inline]] inline int persistent_call(Args... args) {
+[[nodiscard, gnu::always_inline]] inline int persistent_call([[maybe_unused]] Args... args) {
   static_assert(has_persistent_collectives<Args...>,
                 "thinmpi: this MPI library has no persistent collectives (MPI-4 MPI_..._init, or "
                 "Open MPI's MPIX_ extension); use the nonblocking form of the call (ibcast(), "
