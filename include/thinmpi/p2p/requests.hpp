@@ -3,7 +3,9 @@
 /// Requests of nonblocking point-to-point operations. A request never lets MPI write into freed
 /// memory: one destroyed while still active completes first (a send is waited for; a receive is
 /// cancelled, then waited for, so that a message that never comes cannot hang the destructor).
-/// Every way a request completes goes through detail::progress (detail/request_access.hpp).
+/// Every way a request completes goes through detail::progress (detail/request_access.hpp);
+/// wait(), test(), active(), last_status() and the completing destructor are written once in
+/// requests/request_face.hpp, and each request below states only its kind.
 ///
 /// - request: a borrowed buffer (a named object or a view) that must outlive the request.
 /// - owning_request<B>: a buffer moved into the request; wait() hands it back.
@@ -11,8 +13,6 @@
 ///   test()/wait() finds the message (MPI_Improbe), then it is received (MPI_Imrecv).
 
 #include <cstddef>
-#include <memory>
-#include <optional>
 #include <ranges>
 #include <type_traits>
 #include <utility>
@@ -27,7 +27,7 @@
 #include "thinmpi/p2p/detail/calls.hpp"
 #include "thinmpi/p2p/detail/errors.hpp"
 #include "thinmpi/p2p/detail/sized_for.hpp"
-#include "thinmpi/requests/detail/request_access.hpp"
+#include "thinmpi/requests/request_face.hpp"
 
 namespace thinmpi {
 
@@ -53,222 +53,75 @@ inline bool was_cancelled(const MPI_Status& raw) noexcept {
 
 }  // namespace detail
 
-/// A nonblocking operation on a buffer the caller keeps alive. Move-only.
-///
-///     auto r = world.irecv(std::span(buffer), 0, 7);  // buffer must outlive r
-///     thinmpi::status st = r.wait();
-class [[nodiscard]] request {
- public:
-  /// An inactive request.
-  request() noexcept = default;
-  /// Adopts a posted MPI request; receives are cancelled if destroyed while active.
-  request(MPI_Request handle, const detail::p2p_call& call, const detail::mutable_buffer& buffer,
-          detail::direction direction, detail::receive_finisher finisher = {}) noexcept
-      : handle_(handle), call_(call), buffer_(buffer), direction_(direction), finisher_(finisher) {}
+namespace detail {
 
-  request(request&& other) noexcept { take(other); }
-  request& operator=(request&& other) noexcept {
-    if (this != &other) {
-      detail::abandon(*this);
-      take(other);
-    }
-    return *this;
-  }
-  request(const request&) = delete;
-  request& operator=(const request&) = delete;
-  /// Completes an active request first: waits for a send, cancels then waits for a receive.
-  ~request() { detail::abandon(*this); }
-
-  /// Blocks until the operation completes (MPI_Wait); throws thinmpi::mpi_error if it failed.
-  /// On a completed request, returns its status again.
-  status wait() {
-    detail::progress(*this, true);
-    return status(status_, buffer_.type);
-  }
-  /// The status if the operation has completed (MPI_Test), else nothing.
-  [[nodiscard]] std::optional<status> test() {
-    if (!detail::progress(*this, false)) return std::nullopt;
-    return status(status_, buffer_.type);
-  }
-  /// Whether the operation is posted and not yet completed.
-  [[nodiscard]] bool active() const noexcept { return handle_ != MPI_REQUEST_NULL; }
-  /// The MPI handle (MPI_REQUEST_NULL once complete).
-  [[nodiscard]] MPI_Request native() const noexcept { return handle_; }
-
- private:
-  friend struct detail::request_access;
-  template <class>
-  friend class owning_request;
-  template <class>
-  friend class probing_request;
+/// The kind of thinmpi::request: one posted operation on a buffer it does not own.
+struct p2p_transfer {
+  MPI_Request handle_ = MPI_REQUEST_NULL;
+  MPI_Status status_{};
+  p2p_call call_{"", MPI_COMM_NULL, MPI_PROC_NULL, 0};
+  mutable_buffer buffer_{nullptr, 0, MPI_BYTE};
+  direction direction_ = direction::send;
+  receive_finisher finisher_{};
 
   MPI_Request& posted_handle() noexcept { return handle_; }
-
-  void take(request& other) noexcept {
-    handle_ = std::exchange(other.handle_, MPI_REQUEST_NULL);
-    status_ = other.status_;
-    call_ = other.call_;
-    buffer_ = other.buffer_;
-    direction_ = other.direction_;
-    finisher_ = other.finisher_;
-  }
-
   /// Records a completion MPI reported, then throws if it failed or the data was wrong.
   void complete_stage(int rc, const MPI_Status& raw) {
     status_ = raw;
-    if (direction_ == detail::direction::send) {
+    if (direction_ == direction::send) {
       if (rc != MPI_SUCCESS) [[unlikely]] {
-        detail::raise_send(rc, call_, {buffer_.data, buffer_.count, buffer_.type});
+        raise_send(rc, call_, {buffer_.data, buffer_.count, buffer_.type});
       }
       return;
     }
     if (rc != MPI_SUCCESS) [[unlikely]] {
-      detail::raise_receive(rc, call_, buffer_, raw);
+      raise_receive(rc, call_, buffer_, raw);
     }
-    if (finisher_.finish == nullptr || detail::was_cancelled(raw)) return;
+    if (finisher_.finish == nullptr || was_cancelled(raw)) return;
     if (const auto problem = finisher_.finish(finisher_.target, raw);
-        problem != detail::receive_problem::none) [[unlikely]] {
-      detail::raise_problem(problem, call_, buffer_, raw);
+        problem != receive_problem::none) [[unlikely]] {
+      raise_problem(problem, call_, buffer_, raw);
     }
   }
-
   void give_up() noexcept {
-    if (direction_ == detail::direction::receive && handle_ != MPI_REQUEST_NULL) {
-      MPI_Cancel(&handle_);
-    }
+    if (direction_ == direction::receive && handle_ != MPI_REQUEST_NULL) MPI_Cancel(&handle_);
   }
-
-  MPI_Request handle_ = MPI_REQUEST_NULL;
-  MPI_Status status_{};
-  detail::p2p_call call_{"", MPI_COMM_NULL, MPI_PROC_NULL, 0};
-  detail::mutable_buffer buffer_{nullptr, 0, MPI_BYTE};
-  detail::direction direction_ = detail::direction::send;
-  detail::receive_finisher finisher_{};
+  [[nodiscard]] thinmpi::status result() const noexcept { return {status_, buffer_.type}; }
 };
 
-/// A nonblocking operation that owns its buffer: moved in by isend(std::move(v), ...) or
-/// irecv(std::vector<int>(n), ...), handed back by wait(). Move-only.
-///
-///     auto r = world.irecv(std::vector<double>(1024), 0, 7);  // up to 1024 doubles
-///     std::vector<double> got = r.wait();                      // shrunk to what arrived
+/// The kind of owning_request<Buffer>: a p2p_transfer on a buffer it holds.
 template <class Buffer>
-class [[nodiscard]] owning_request {
- public:
-  /// An inactive request.
-  owning_request() = default;
-  /// Takes a buffer and the request posted on it; `mode` is how a receive must fill it.
-  owning_request(detail::held<Buffer, detail::holder_site::moving>&& buffer, request&& posted,
-                 detail::fill mode)
-      : buffer_(std::move(buffer)), core_(std::move(posted)), mode_(mode) {}
-
-  owning_request(owning_request&&) noexcept = default;
-  owning_request& operator=(owning_request&& other) noexcept {
-    if (this != &other) {
-      detail::abandon(*this);
-      buffer_ = std::move(other.buffer_);
-      core_ = std::move(other.core_);
-      mode_ = other.mode_;
-    }
-    return *this;
-  }
-  /// Completes an active request first, as request does.
-  ~owning_request() { detail::abandon(*this); }
-
-  /// Blocks until complete, then hands the buffer back; for a receive, with what arrived.
-  Buffer wait() {
-    detail::progress(*this, true);
-    return buffer_.take();
-  }
-  /// The buffer if the operation has completed, else nothing.
-  [[nodiscard]] std::optional<Buffer> test() {
-    if (!detail::progress(*this, false)) return std::nullopt;
-    return buffer_.take();
-  }
-  /// Whether the operation is posted and not yet completed.
-  [[nodiscard]] bool active() const noexcept { return core_.active(); }
-  /// Blocks until complete (as wait() does, the buffer staying in the request), then returns
-  /// the status.
-  [[nodiscard]] status last_status() {
-    detail::progress(*this, true);
-    return status(core_.status_, core_.buffer_.type);
-  }
-
- private:
-  friend struct detail::request_access;
+struct owning_transfer {
+  held<Buffer, holder_site::moving> buffer_;
+  p2p_transfer core_;
+  fill mode_ = fill::up_to;
 
   MPI_Request& posted_handle() noexcept { return core_.handle_; }
   void give_up() noexcept { core_.give_up(); }
-  void complete_stage(int rc, const MPI_Status& raw);
-
-  detail::held<Buffer, detail::holder_site::moving>
-      buffer_;  // declared first, destroyed last: after core_ has completed
-  request core_;
-  detail::fill mode_ = detail::fill::up_to;
+  void complete_stage(int rc, const MPI_Status& raw) {
+    core_.complete_stage(rc, raw);
+    if (core_.direction_ == direction::send || was_cancelled(raw)) return;
+    if (const auto problem = finish_receive(buffer_.get(), raw, mode_);
+        problem != receive_problem::none) [[unlikely]] {
+      raise_problem(problem, core_.call_, core_.buffer_, raw);
+    }
+  }
+  Buffer result() { return buffer_.take(); }
+  [[nodiscard]] thinmpi::status last_status() const noexcept { return core_.result(); }
 };
 
-/// A receive of a std::vector or std::string whose size only the message knows. Posting it does
-/// not block; test() and wait() match the message (MPI_Improbe / MPI_Mprobe), size the container
-/// and receive into it (MPI_Imrecv). Works with wait_any(). Move-only.
-///
-///     auto r = world.irecv<std::vector<int>>(thinmpi::any_source, 7);
-///     std::vector<int> got = r.wait();
+/// The kind of probing_request<Container>: waits for its message (MPI_Improbe / MPI_Mprobe),
+/// then receives it (MPI_Imrecv) into a container of its size.
 template <class Container>
-class [[nodiscard]] probing_request {
- public:
-  /// A request that matches nothing.
-  probing_request() = default;
-  /// Will receive from source with tag on comm.
-  probing_request(MPI_Comm comm, int source, int tag) noexcept
-      : comm_(comm), source_(source), tag_(tag), waiting_for_match_(true) {}
-
-  probing_request(probing_request&& other) noexcept
-      : buffer_(std::move(other.buffer_)),
-        core_(std::move(other.core_)),
-        comm_(other.comm_),
-        source_(other.source_),
-        tag_(other.tag_),
-        waiting_for_match_(std::exchange(other.waiting_for_match_, false)) {}
-  probing_request& operator=(probing_request&& other) noexcept {
-    if (this != &other) {
-      detail::abandon(*this);
-      buffer_ = std::move(other.buffer_);
-      core_ = std::move(other.core_);
-      comm_ = other.comm_;
-      source_ = other.source_;
-      tag_ = other.tag_;
-      waiting_for_match_ = std::exchange(other.waiting_for_match_, false);
-    }
-    return *this;
-  }
-  /// An unmatched request is dropped (nothing was posted); a matched one completes first.
-  ~probing_request() { detail::abandon(*this); }
-
-  /// Blocks until the message has arrived whole, then hands it over.
-  Container wait() {
-    detail::progress(*this, true);
-    return buffer_.take();
-  }
-  /// The container if the message has arrived whole, else nothing (never blocks).
-  [[nodiscard]] std::optional<Container> test() {
-    if (!detail::progress(*this, false)) return std::nullopt;
-    return buffer_.take();
-  }
-  /// Whether the message is still awaited: not yet matched, or matched and still arriving.
-  [[nodiscard]] bool active() const noexcept { return waiting_for_match_ || core_.active(); }
-  /// Blocks until the message has arrived (as wait() does, the container staying in the
-  /// request), then returns the status.
-  [[nodiscard]] status last_status() {
-    detail::progress(*this, true);
-    return status(core_.status_, core_.buffer_.type);
-  }
-
- private:
-  friend struct detail::request_access;
+struct probing_receive {
   using element = std::ranges::range_value_t<Container>;
 
-  [[nodiscard]] detail::p2p_call call() const noexcept {
-    return {"MPI_Imrecv", comm_, source_, tag_};
-  }
+  probing_receive() = default;
+  probing_receive(MPI_Comm comm, int source, int tag) noexcept
+      : comm_(comm), source_(source), tag_(tag), waiting_for_match_(true) {}
+
+  [[nodiscard]] p2p_call call() const noexcept { return {"MPI_Imrecv", comm_, source_, tag_}; }
+  [[nodiscard]] MPI_Comm comm() const noexcept { return comm_; }
 
   MPI_Request& posted_handle() noexcept { return core_.handle_; }
   [[nodiscard]] bool awaiting_start() const noexcept { return waiting_for_match_; }
@@ -281,11 +134,7 @@ class [[nodiscard]] probing_request {
     MPI_Message message = MPI_MESSAGE_NULL;
     MPI_Status probed{};
     int flag = 0;
-    const int rc = detail::improbe(source_, tag_, comm_, &flag, &message, &probed);
-    if (rc != MPI_SUCCESS) [[unlikely]] {
-      detail::raise_receive(rc, {"MPI_Improbe", comm_, source_, tag_},
-                            detail::no_buffer(datatype_of<element>()), probed);
-    }
+    check_probe(improbe(source_, tag_, comm_, &flag, &message, &probed), "MPI_Improbe", probed);
     if (flag == 0) return false;
     receive_matched(message, probed);
     return true;
@@ -294,48 +143,106 @@ class [[nodiscard]] probing_request {
   void start() {
     MPI_Message message = MPI_MESSAGE_NULL;
     MPI_Status probed{};
-    const int rc = detail::mprobe(source_, tag_, comm_, &message, &probed);
-    if (rc != MPI_SUCCESS) [[unlikely]] {
-      detail::raise_receive(rc, {"MPI_Mprobe", comm_, source_, tag_},
-                            detail::no_buffer(datatype_of<element>()), probed);
-    }
+    check_probe(mprobe(source_, tag_, comm_, &message, &probed), "MPI_Mprobe", probed);
     receive_matched(message, probed);
   }
-  /// Sizes the container for a matched message and starts receiving it.
-  void receive_matched(MPI_Message message, const MPI_Status& probed);
   void complete_stage(int rc, const MPI_Status& raw) { core_.complete_stage(rc, raw); }
+  Container result() { return buffer_.take(); }
+  [[nodiscard]] thinmpi::status last_status() const noexcept { return core_.result(); }
 
-  detail::held<Container, detail::holder_site::moving> buffer_;  // declared first, destroyed last
-  request core_;
+  held<Container, holder_site::moving> buffer_;
+  p2p_transfer core_;
   MPI_Comm comm_ = MPI_COMM_NULL;
   int source_ = MPI_PROC_NULL;
   int tag_ = 0;
   bool waiting_for_match_ = false;
+
+ private:
+  void check_probe(int rc, const char* operation, const MPI_Status& probed) const {
+    if (rc != MPI_SUCCESS) [[unlikely]] {
+      raise_receive(rc, {operation, comm_, source_, tag_}, no_buffer(datatype_of<element>()),
+                    probed);
+    }
+  }
+  /// Sizes the container for a matched message and starts receiving it.
+  void receive_matched(MPI_Message message, const MPI_Status& probed) {
+    waiting_for_match_ = false;
+    buffer_ = held<Container, holder_site::moving>(sized_for<Container>(message, probed, call()));
+    const mutable_buffer buffer = recv_buffer(buffer_.get());
+    MPI_Request handle = MPI_REQUEST_NULL;
+    const int rc = imrecv(buffer.data, buffer.count, buffer.type, &message, &handle);
+    if (rc != MPI_SUCCESS) [[unlikely]] {
+      raise_receive(rc, call(), buffer, probed);
+    }
+    core_ = {handle, {}, call(), buffer, direction::receive, {}};
+  }
 };
 
-template <class Buffer>
-void owning_request<Buffer>::complete_stage(int rc, const MPI_Status& raw) {
-  core_.complete_stage(rc, raw);
-  if (core_.direction_ == detail::direction::send || detail::was_cancelled(raw)) return;
-  if (const auto problem = detail::finish_receive(buffer_.get(), raw, mode_);
-      problem != detail::receive_problem::none) [[unlikely]] {
-    detail::raise_problem(problem, core_.call_, core_.buffer_, raw);
-  }
-}
+}  // namespace detail
 
+/// A nonblocking operation on a buffer the caller keeps alive: wait() returns its status,
+/// test() the status if it has completed. Move-only; one destroyed while active completes
+/// first: a send is waited for, a receive cancelled, then waited for.
+///
+///     auto r = world.irecv(std::span(buffer), 0, 7);  // buffer must outlive r
+///     thinmpi::status st = r.wait();
+class [[nodiscard]] request : public detail::request_face<detail::p2p_transfer> {
+ public:
+  /// An inactive request.
+  request() noexcept = default;
+  /// Adopts a posted MPI request; receives are cancelled if destroyed while active.
+  request(MPI_Request handle, const detail::p2p_call& call, const detail::mutable_buffer& buffer,
+          detail::direction direction, detail::receive_finisher finisher = {}) noexcept
+      : request_face(std::in_place, handle, MPI_Status{}, call, buffer, direction, finisher) {}
+
+  /// The MPI handle (MPI_REQUEST_NULL once complete).
+  [[nodiscard]] MPI_Request native() const noexcept { return kind().handle_; }
+
+ private:
+  template <class>
+  friend class owning_request;  // takes a posted request over
+};
+
+/// A nonblocking operation that owns its buffer: moved in by isend(std::move(v), ...) or
+/// irecv(std::vector<int>(n), ...), handed back by wait() (test(): if complete);
+/// last_status() blocks until complete, the buffer staying in the request. Move-only.
+///
+///     auto r = world.irecv(std::vector<double>(1024), 0, 7);  // up to 1024 doubles
+///     std::vector<double> got = r.wait();                      // shrunk to what arrived
+template <class Buffer>
+class [[nodiscard]] owning_request : public detail::request_face<detail::owning_transfer<Buffer>> {
+  using face = detail::request_face<detail::owning_transfer<Buffer>>;
+
+ public:
+  /// An inactive request.
+  owning_request() = default;
+  /// Takes a buffer and the request posted on it; `mode` is how a receive must fill it.
+  owning_request(detail::held<Buffer, detail::holder_site::moving>&& buffer, request&& posted,
+                 detail::fill mode)
+      : face(std::in_place, std::move(buffer), posted.release_kind(), mode) {}
+};
+
+/// A receive of a std::vector or std::string whose size only the message knows. Posting it does
+/// not block; test() and wait() match the message (MPI_Improbe / MPI_Mprobe), size the container
+/// and receive into it (MPI_Imrecv), then hand it over; active() is true while the message is
+/// awaited, matched or not; last_status() blocks until it has arrived. An unmatched request is
+/// dropped (nothing was posted); a matched one completes first. Works with wait_any().
+/// Move-only.
+///
+///     auto r = world.irecv<std::vector<int>>(thinmpi::any_source, 7);
+///     std::vector<int> got = r.wait();
 template <class Container>
-void probing_request<Container>::receive_matched(MPI_Message message, const MPI_Status& probed) {
-  waiting_for_match_ = false;
-  buffer_ = detail::held<Container, detail::holder_site::moving>(
-      detail::sized_for<Container>(message, probed, call()));
-  const detail::mutable_buffer buffer = detail::recv_buffer(buffer_.get());
-  MPI_Request handle = MPI_REQUEST_NULL;
-  const int rc = detail::imrecv(buffer.data, buffer.count, buffer.type, &message, &handle);
-  if (rc != MPI_SUCCESS) [[unlikely]] {
-    detail::raise_receive(rc, call(), buffer, probed);
-  }
-  core_ = request(handle, call(), buffer, detail::direction::receive);
-}
+class [[nodiscard]] probing_request
+    : public detail::request_face<detail::probing_receive<Container>> {
+  using face = detail::request_face<detail::probing_receive<Container>>;
+
+ public:
+  /// A request that matches nothing.
+  probing_request() = default;
+  /// Will receive from source with tag on comm.
+  probing_request(MPI_Comm comm, int source, int tag) noexcept
+      : face(std::in_place, comm, source, tag) {}
+};
 
 /// The request isend() returns for P: borrowed for named payloads and views, owning otherwise.
 template <class P>

@@ -5,6 +5,7 @@
 /// are matched as the others progress, so wait_any() returns whichever message comes first;
 /// multi-stage requests count as completed once their last stage has.
 
+#include <array>
 #include <cstddef>
 #include <exception>
 #include <optional>
@@ -56,6 +57,12 @@ struct request_ref {
   void* object;
   const operations* ops;
 };
+
+/// request_refs to named requests of different kinds, in argument order.
+template <class... R>
+std::array<request_ref, sizeof...(R)> named_refs(R&... requests) noexcept {
+  return {request_ref(requests)...};
+}
 
 template <class Range>
 std::vector<request_ref> refs_of(Range& requests) {
@@ -219,8 +226,7 @@ void wait_all(Range&& requests) {
 /// wait_all() over named requests of different kinds: wait_all(sent, received).
 template <request_type... R>
 void wait_all(R&... requests) {
-  const detail::request_ref refs[] = {detail::request_ref(requests)...};
-  detail::wait_all(refs);
+  detail::wait_all(detail::named_refs(requests...));
 }
 
 /// Blocks until one request completes and returns its index, or nothing if none is active.
@@ -232,8 +238,7 @@ std::optional<std::size_t> wait_any(Range&& requests) {
 /// wait_any() over named requests of different kinds; the index is the argument position.
 template <request_type... R>
 std::optional<std::size_t> wait_any(R&... requests) {
-  const detail::request_ref refs[] = {detail::request_ref(requests)...};
-  return detail::any_completed(refs, true);
+  return detail::any_completed(detail::named_refs(requests...), true);
 }
 
 /// Whether every request has completed, completing them all if so (MPI_Testall); never blocks.
@@ -244,8 +249,7 @@ bool test_all(Range&& requests) {
 /// test_all() over named requests of different kinds.
 template <request_type... R>
 bool test_all(R&... requests) {
-  const detail::request_ref refs[] = {detail::request_ref(requests)...};
-  return detail::test_all(refs);
+  return detail::test_all(detail::named_refs(requests...));
 }
 
 /// The index of a request that completed now, if any (MPI_Testany); never blocks.
@@ -256,8 +260,7 @@ std::optional<std::size_t> test_any(Range&& requests) {
 /// test_any() over named requests of different kinds.
 template <request_type... R>
 std::optional<std::size_t> test_any(R&... requests) {
-  const detail::request_ref refs[] = {detail::request_ref(requests)...};
-  return detail::any_completed(refs, false);
+  return detail::any_completed(detail::named_refs(requests...), false);
 }
 
 }  // namespace thinmpi

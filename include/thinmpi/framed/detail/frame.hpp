@@ -1,7 +1,7 @@
 #pragma once
 /// \file
-/// The framed protocol's wire format (framed.hpp): how a payload of T splits into a frame and a
-/// continuation, the header at the end of a full frame, and the storage a frame is received
+/// The framed protocol's wire format (framed/channel.hpp): how a payload of T splits into a frame
+/// and a continuation, the header at the end of a full frame, and the storage a frame is received
 /// into. Shared by the blocking receive and framed_request, so both read frames one way.
 ///
 /// A frame holds the largest whole number of T within the channel's frame size F bytes:
@@ -32,6 +32,7 @@
 
 #include "thinmpi/core/datatype.hpp"
 #include "thinmpi/core/default_init_allocator.hpp"
+#include "thinmpi/core/detail/buffers.hpp"
 #include "thinmpi/core/detail/mpi.hpp"
 #include "thinmpi/core/detail/raise.hpp"
 
@@ -223,6 +224,14 @@ inline void write_frame(std::byte* frame, const frame_plan& plan, const void* pa
   std::memcpy(frame + plan.header_at, &header, sizeof header);
   const std::size_t end = plan.header_at + sizeof header;
   std::memset(frame + end, 0, plan.bytes - end);
+}
+
+/// What a sender posts after the first message: the payload's bytes from where the frame's
+/// carried bytes end (the twin of continuation_of on the receiving side).
+inline const_buffer continuation_sent(const const_buffer& whole, const frame_plan& plan,
+                                      const frame_header& header) noexcept {
+  return {static_cast<const std::byte*>(whole.data) + plan.carried,
+          static_cast<std::size_t>(header.total_bytes) - plan.carried, MPI_BYTE};
 }
 
 }  // namespace thinmpi::detail

@@ -1,13 +1,13 @@
 #pragma once
 /// \file
 /// The one door every request completes through. A request type of any family (point-to-point,
-/// collective, multi-stage) gives request_access a few private hooks, and everything that
-/// completes a request (its wait(), test(), last_status(), destructor, and wait_all / wait_any
-/// / test_all / test_any) drives it through progress() below, so the owner's completion step
-/// (shrinking a container, checking elements, handing back results, posting the next stage)
-/// runs whichever way the request completes.
+/// collective, multi-stage) states a kind with a few hooks (requests/request_face.hpp), and
+/// everything that completes a request (its wait(), test(), last_status(), destructor, and
+/// wait_all / wait_any / test_all / test_any) drives it through progress() below, so the owner's
+/// completion step (shrinking a container, checking elements, handing back results, posting the
+/// next stage) runs whichever way the request completes.
 ///
-/// Hooks (private; `friend struct thinmpi::detail::request_access;`):
+/// Hooks (of a request's kind, or of a request written without the face):
 ///   MPI_Request& posted_handle() noexcept        the posted stage, MPI_REQUEST_NULL if none
 ///   void complete_stage(int rc, const MPI_Status&)   MPI finished that stage; throws on failure,
 ///                                                    may post the next stage
@@ -35,44 +35,51 @@ inline bool mpi_finalized() noexcept {
   return finalized != 0;
 }
 
-/// The private hooks of request types, for the completion functions.
+/// The hooks of request types, for the completion functions. A request_face (request_face.hpp)
+/// answers through its kind; a kind, or a request written without the face, answers itself.
 struct request_access {
   template <class R>
-  static auto handle(R& r) noexcept -> decltype(r.posted_handle()) {
-    return r.posted_handle();
+  static auto& hooks(R& r) noexcept {
+    if constexpr (requires { r.kind_; }) {
+      return r.kind_;
+    } else {
+      return r;
+    }
+  }
+  template <class R>
+  static auto handle(R& r) noexcept -> decltype(hooks(r).posted_handle()) {
+    return hooks(r).posted_handle();
   }
   template <class R>
   static void complete(R& r, int rc, const MPI_Status& raw) {
-    r.complete_stage(rc, raw);
+    hooks(r).complete_stage(rc, raw);
   }
   template <class R>
   static bool awaiting_start(const R& r) noexcept {
-    if constexpr (requires { r.awaiting_start(); }) {
-      return r.awaiting_start();
-    } else {
-      return false;
-    }
+    auto& h = hooks(r);
+    if constexpr (requires { h.awaiting_start(); }) return h.awaiting_start();
+    return false;
   }
   template <class R>
   static bool try_start(R& r) {
-    if constexpr (requires { r.try_start(); }) {
-      return r.try_start();
-    } else {
-      return true;
-    }
+    auto& h = hooks(r);
+    if constexpr (requires { h.try_start(); }) return h.try_start();
+    return true;
   }
   template <class R>
   static void start(R& r) {
-    if constexpr (requires { r.start(); }) r.start();
+    auto& h = hooks(r);
+    if constexpr (requires { h.start(); }) h.start();
   }
   template <class R>
   static void give_up(R& r) noexcept {
-    if constexpr (requires { r.give_up(); }) r.give_up();
+    auto& h = hooks(r);
+    if constexpr (requires { h.give_up(); }) h.give_up();
   }
   /// Whether anything of r remains to be done.
   template <class R>
   static bool active(const R& r) noexcept {
-    return awaiting_start(r) || const_cast<R&>(r).posted_handle() != MPI_REQUEST_NULL;
+    return awaiting_start(r) || handle(const_cast<R&>(r)) != MPI_REQUEST_NULL;
   }
 };
 

@@ -1,0 +1,124 @@
+#pragma once
+/// \file
+/// The receiving side of the framed protocol (frame.hpp has the wire format): where a receive's
+/// frames arrive, how a first frame is accepted (a whole small payload, or a full or short frame
+/// announcing a continuation), where the continuation goes, and the blocking framed receive.
+/// Shared by framed_channel::recv and framed_request, so both read frames one way.
+
+#include <cstddef>
+#include <cstring>
+#include <ranges>
+
+#include "thinmpi/core/datatype.hpp"
+#include "thinmpi/core/detail/buffers.hpp"
+#include "thinmpi/core/detail/mpi.hpp"
+#include "thinmpi/core/detail/raise.hpp"
+#include "thinmpi/core/detail/status_bytes.hpp"
+#include "thinmpi/framed/detail/frame.hpp"
+#include "thinmpi/p2p/detail/calls.hpp"
+#include "thinmpi/p2p/detail/errors.hpp"
+
+namespace thinmpi::detail {
+
+/// Where the frames of one receive arrive and what they are checked against.
+struct frame_route {
+  MPI_Comm comm;          ///< the user's communicator: first frames and small messages
+  MPI_Comm continuation;  ///< the channel's private communicator: continuations only
+  int tag_ub;
+};
+
+/// What a framed payload's first message announced: its continuation's tag and where in the
+/// payload the continuation starts.
+struct announced {
+  frame_header header;
+  std::size_t carried;  ///< payload bytes the first message carried
+};
+
+/// After a first frame arrived at `frame` with status `raw`: makes `result` the whole payload if
+/// it was small (returns true), or, for a full or a short frame, sizes `result` for the whole
+/// payload, places a full frame's bytes at its start and fills `next` with the continuation to
+/// receive (returns false).
+/// In place (receives_in_place), `frame` is result.data() and a full frame is not copied.
+template <class Container>
+bool accept_frame(Container& result, const std::byte* frame, const MPI_Status& raw,
+                  const frame_shape& shape, const frame_route& route, const p2p_call& call,
+                  announced& next) {
+  using element = std::ranges::range_value_t<Container>;
+  const std::size_t bytes = status_bytes(raw);
+  const bool whole_elements = bytes % sizeof(element) == 0;
+  if (bytes < shape.bytes && whole_elements) [[likely]] {
+    if constexpr (receives_in_place<Container>) {
+      result.resize(bytes / sizeof(element));  // shrinks: writes nothing
+    } else {
+      result = copied_from<Container>(frame, bytes / sizeof(element));
+    }
+    return true;
+  }
+  if (!whole_elements && bytes != shape.short_bytes) [[unlikely]] {
+    raise_problem(receive_problem::partial_element, call,
+                  {nullptr, shape.count, datatype_of<element>()}, raw);
+  }
+  const frame_plan plan = whole_elements ? frame_plan::full(shape) : frame_plan::shortened(shape);
+  next = {header_of(frame, plan), plan.carried};
+  check_header(next.header, shape, plan, sizeof(element), route.tag_ub, call.operation, call.comm,
+               raw.MPI_SOURCE, raw.MPI_TAG);
+  const auto count = static_cast<std::size_t>(next.header.total_bytes / sizeof(element));
+  if constexpr (receives_in_place<Container>) {
+    if (plan.is_short()) result.clear();  // nothing of the payload to keep
+    result.resize(count);                 // keeps a full frame's elements; writes nothing else
+  } else {
+    result.resize(count);
+    std::memcpy(std::ranges::data(result), frame, plan.carried);
+  }
+  return false;
+}
+
+/// The continuation's place in `result` and its size in bytes.
+template <class Container>
+mutable_buffer continuation_of(Container& result, const announced& next) {
+  auto* whole = reinterpret_cast<std::byte*>(std::ranges::data(result));
+  return {whole + next.carried, static_cast<std::size_t>(next.header.total_bytes) - next.carried,
+          MPI_BYTE};
+}
+
+/// After the continuation arrived with status `rest`: checks its size and makes `first` (the
+/// first frame's status) report the whole payload's bytes.
+inline void finish_continuation(MPI_Status& first, const MPI_Status& rest,
+                                const mutable_buffer& expected, std::size_t carried,
+                                const p2p_call& call) {
+  if (status_bytes(rest) != expected.count) [[unlikely]] {
+    raise_short_continuation(expected.count, status_bytes(rest), call.operation, call.comm,
+                             first.MPI_SOURCE);
+  }
+  const auto total = static_cast<MPI_Count>(carried + expected.count);
+  check(MPI_Status_set_elements_x(&first, MPI_BYTE, total), "MPI_Status_set_elements_x");
+}
+
+/// The blocking framed receive once the frame's storage is chosen: `frame` is where the first
+/// frame goes (result.data() in place, else scratch).
+template <class Container>
+void receive_framed(Container& result, std::byte* frame, const frame_shape& shape,
+                    const frame_route& route, int source, int tag, MPI_Status& raw) {
+  using element = std::ranges::range_value_t<Container>;
+  const p2p_call call{"MPI_Recv", route.comm, source, tag};
+  const int rc = recv(frame, shape.bytes, MPI_BYTE, source, tag, route.comm, &raw);
+  if (rc != MPI_SUCCESS) [[unlikely]] {
+    raise_receive(rc, call, {frame, shape.count, datatype_of<element>()}, raw);
+  }
+  announced next{};
+  if (accept_frame(result, frame, raw, shape, route, call, next)) [[likely]] {
+    return;
+  }
+  const mutable_buffer rest = continuation_of(result, next);
+  const p2p_call continued{"MPI_Recv (framed continuation)", route.continuation, raw.MPI_SOURCE,
+                           static_cast<int>(next.header.continuation_tag)};
+  MPI_Status rest_status;
+  const int rest_rc = recv(rest.data, rest.count, MPI_BYTE, continued.peer, continued.tag,
+                           route.continuation, &rest_status);
+  if (rest_rc != MPI_SUCCESS) [[unlikely]] {
+    raise_receive(rest_rc, continued, rest, rest_status);
+  }
+  finish_continuation(raw, rest_status, rest, next.carried, continued);
+}
+
+}  // namespace thinmpi::detail
