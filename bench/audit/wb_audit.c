@@ -3,7 +3,8 @@
  * MPI_Pcontrol(1, "api/payload") opens a counting window, MPI_Pcontrol(2) opens one labelled by
  * the environment variable WB_AUDIT_LABEL (mpi4py's Pcontrol passes only the level), and
  * MPI_Pcontrol(0) closes it and appends one JSON line to the file $WB_AUDIT_OUT (stderr when
- * unset): {"label": ..., "rank": r, "calls": {"MPI_Send": n, ...}, "bytes_sent": b}.
+ * unset): {"label": ..., "rank": r, "calls": {"MPI_Send": n, ...}, "bytes_sent": b,
+ * "peers": n} (peers: the ranks the calls addressed, see count_peers).
  * Works with OpenMPI and MPICH; the MPI-4 `_c` calls are counted where the MPI declares them. */
 #include <fcntl.h>
 #include <stdarg.h>
@@ -14,25 +15,52 @@
 
 #include "wb_audit_calls.h"
 #include "wb_audit_coll_calls.h"
+#include "wb_audit_neighbor_calls.h"
 
 #define WB_ENUM_SEND(name, params, args, n, t) WB_CALL_##name,
 #define WB_ENUM(name, params, args) WB_CALL_##name,
+#define WB_ENUM_PEER(name, params, args, comm, reach) WB_CALL_##name,
 enum {
   WB_SEND_CALLS(WB_ENUM_SEND) WB_SEND_CALLS_C(WB_ENUM_SEND) WB_CALLS(WB_ENUM) WB_CALLS_C(WB_ENUM)
-      WB_COLL_CALLS(WB_ENUM) WB_CALL_COUNT
+      WB_COLL_CALLS(WB_ENUM) WB_PEER_CALLS(WB_ENUM_PEER) WB_TOPOLOGY_CALLS(WB_ENUM) WB_CALL_COUNT
 };
 
 #define WB_NAME_SEND(name, params, args, n, t) "MPI_" #name,
 #define WB_NAME(name, params, args) "MPI_" #name,
-static const char* const call_names[WB_CALL_COUNT] = {WB_SEND_CALLS(WB_NAME_SEND) WB_SEND_CALLS_C(
-    WB_NAME_SEND) WB_CALLS(WB_NAME) WB_CALLS_C(WB_NAME) WB_COLL_CALLS(WB_NAME)};
+#define WB_NAME_PEER(name, params, args, comm, reach) "MPI_" #name,
+static const char* const call_names[WB_CALL_COUNT] = {
+    WB_SEND_CALLS(WB_NAME_SEND) WB_SEND_CALLS_C(WB_NAME_SEND) WB_CALLS(WB_NAME) WB_CALLS_C(WB_NAME)
+        WB_COLL_CALLS(WB_NAME) WB_PEER_CALLS(WB_NAME_PEER) WB_TOPOLOGY_CALLS(WB_NAME)};
 
 static struct {
   int open;
   char label[128];
   long long calls[WB_CALL_COUNT];
   long long bytes_sent;
+  long long peers; /* the ranks the counted calls addressed: 1 per send, p per dense all-to-all,
+                      the out-degree per neighborhood call */
 } window;
+
+enum { WB_REACH_ALL, WB_REACH_NEIGHBORS };
+
+/* Adds the ranks that one call on comm addresses. */
+static void count_peers(MPI_Comm comm, int reach) {
+  int kind = MPI_UNDEFINED, n = 0, in = 0, out = 0, weighted = 0;
+  if (!window.open) return;
+  if (reach == WB_REACH_ALL) {
+    PMPI_Comm_size(comm, &n);
+  } else {
+    PMPI_Topo_test(comm, &kind);
+    if (kind == MPI_CART) {
+      PMPI_Cartdim_get(comm, &n);
+      n *= 2;
+    } else if (kind == MPI_DIST_GRAPH) {
+      PMPI_Dist_graph_neighbors_count(comm, &in, &out, &weighted);
+      n = out;
+    }
+  }
+  window.peers += n;
+}
 
 static void count_call(int call) {
   if (window.open) ++window.calls[call];
@@ -45,11 +73,13 @@ static void count_bytes(MPI_Count count, MPI_Datatype type) {
   window.bytes_sent += count * size;
 }
 
-#define WB_WRAP_SEND(name, params, args, n, t) \
-  int MPI_##name params {                      \
-    count_call(WB_CALL_##name);                \
-    count_bytes((MPI_Count)(n), t);            \
-    return PMPI_##name args;                   \
+/* Every send call names its destination d. */
+#define WB_WRAP_SEND(name, params, args, n, t)             \
+  int MPI_##name params {                                  \
+    count_call(WB_CALL_##name);                            \
+    count_bytes((MPI_Count)(n), t);                        \
+    if (window.open && d != MPI_PROC_NULL) ++window.peers; \
+    return PMPI_##name args;                               \
   }
 #define WB_WRAP(name, params, args) \
   int MPI_##name params {           \
@@ -61,6 +91,15 @@ WB_SEND_CALLS_C(WB_WRAP_SEND)
 WB_CALLS(WB_WRAP)
 WB_CALLS_C(WB_WRAP)
 WB_COLL_CALLS(WB_WRAP)
+WB_TOPOLOGY_CALLS(WB_WRAP)
+
+#define WB_WRAP_PEER(name, params, args, comm, reach) \
+  int MPI_##name params {                             \
+    count_call(WB_CALL_##name);                       \
+    count_peers(comm, reach);                         \
+    return PMPI_##name args;                          \
+  }
+WB_PEER_CALLS(WB_WRAP_PEER)
 
 static void open_window(const char* label) {
   memset(&window, 0, sizeof window);
@@ -82,8 +121,9 @@ static size_t format_window(char* line, size_t capacity) {
     separator = ", ";
   }
   if (used < capacity)
-    used += (size_t)snprintf(line + used, capacity - used, "}, \"bytes_sent\": %lld}\n",
-                             window.bytes_sent);
+    used += (size_t)snprintf(line + used, capacity - used,
+                             "}, \"bytes_sent\": %lld, \"peers\": %lld}\n", window.bytes_sent,
+                             window.peers);
   return used < capacity ? used : capacity - 1;
 }
 

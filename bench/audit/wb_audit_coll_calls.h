@@ -1,5 +1,7 @@
 /* The collective calls that wb_audit counts (the collectives suite), as an X-macro list:
- * X(name, parameters, arguments), the same shape as WB_CALLS of wb_audit_calls.h. */
+ * X(name, parameters, arguments), the same shape as WB_CALLS of wb_audit_calls.h. MPI_Alltoall
+ * and MPI_Alltoallv are counted with the calls that address other ranks
+ * (wb_audit_neighbor_calls.h), which also add up the ranks they reach. */
 #ifndef WB_AUDIT_COLL_CALLS_H
 #define WB_AUDIT_COLL_CALLS_H
 
@@ -21,13 +23,6 @@
     (const void* s, int sn, MPI_Datatype st, void* b, const int rn[], const int d[],               \
      MPI_Datatype rt, MPI_Comm c),                                                                 \
     (s, sn, st, b, rn, d, rt, c))                                                                  \
-  X(Alltoall,                                                                                      \
-    (const void* s, int sn, MPI_Datatype st, void* b, int rn, MPI_Datatype rt, MPI_Comm c),        \
-    (s, sn, st, b, rn, rt, c))                                                                     \
-  X(Alltoallv,                                                                                     \
-    (const void* s, const int sn[], const int sd[], MPI_Datatype st, void* b, const int rn[],      \
-     const int rd[], MPI_Datatype rt, MPI_Comm c),                                                 \
-    (s, sn, sd, st, b, rn, rd, rt, c))                                                             \
   X(Reduce_scatter_block, (const void* s, void* b, int n, MPI_Datatype t, MPI_Op o, MPI_Comm c),   \
     (s, b, n, t, o, c))                                                                            \
   X(Scan, (const void* s, void* b, int n, MPI_Datatype t, MPI_Op o, MPI_Comm c),                   \

@@ -9,10 +9,12 @@
 # thinmpi's collectives land in their own branches: kernels/thinmpi_coll.cpp (and the thinmpi
 # programs) join the harness when they compile against this tree; the reason is recorded when not.
 
+# The C variants of both collective harnesses (wb_coll here, wb_neighbors in WbNeighbors.cmake):
+# libwb_ckernels's bridge finds the C baselines of either suite for the mpi4py kernels.
 add_library(
   wb_c_coll OBJECT kernels/c_coll.c kernels/coll_check.c kernels/coll_timing.c
-                   programs/sample_sort.c programs/bfs.c programs/allgatherv.c
-                   programs/local_sort.cpp)
+                   kernels/c_neighbors.c programs/sample_sort.c programs/bfs.c
+                   programs/allgatherv.c programs/halo_2d.c programs/local_sort.cpp)
 set_target_properties(wb_c_coll PROPERTIES C_STANDARD 11 POSITION_INDEPENDENT_CODE ON)
 target_include_directories(wb_c_coll PUBLIC kernels programs)
 target_compile_options(wb_c_coll PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra -Werror>)

@@ -13,13 +13,17 @@ typedef struct wb_coll_bridge {
   MPI_Comm comm;
 } wb_coll_bridge;
 
+/* The C variant `name` of the collectives or the neighbors suite. */
 static const wb_coll_variant* find_c_variant(const char* name) {
-  const wb_coll_variant* table = NULL;
-  size_t n = wb_c_coll_variants(&table);
-  for (size_t i = 0; i < n; ++i) {
-    char full[160];
-    snprintf(full, sizeof full, "%s/%s/%s", table[i].api, table[i].op, table[i].form);
-    if (strcmp(full, name) == 0) return &table[i];
+  size_t (*tables[])(const wb_coll_variant**) = {wb_c_coll_variants, wb_c_neighbor_variants};
+  for (size_t t = 0; t < sizeof tables / sizeof tables[0]; ++t) {
+    const wb_coll_variant* table = NULL;
+    size_t n = tables[t](&table);
+    for (size_t i = 0; i < n; ++i) {
+      char full[160];
+      snprintf(full, sizeof full, "%s/%s/%s", table[i].api, table[i].op, table[i].form);
+      if (strcmp(full, name) == 0) return &table[i];
+    }
   }
   return NULL;
 }

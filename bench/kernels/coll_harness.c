@@ -1,5 +1,6 @@
 /* wb_coll: the collectives harness of wrapper-bench (one binary per MPI implementation x
- * compiler, any number of ranks).
+ * compiler, any number of ranks); wb_neighbors is the same harness with the neighbors suite's
+ * variants.
  *
  *   wb_coll --list
  *   mpiexec -n P wb_coll --variants c/allreduce/sum,thinmpi/allreduce/plus --count N
@@ -30,14 +31,23 @@ static const char usage[] =
     "usage: wb_coll --list | --variants NAMES|all --count N "
     "[--iterations I] [--warmup W] [--blocks B] [--audit K]\n";
 
+/* Built twice: wb_coll (the collectives suite) and, with WB_NEIGHBORS defined, wb_neighbors
+ * (the neighbors suite: neighborhood collectives, the halo program, the sparse exchange). */
 static size_t all_variants(const wb_coll_variant** out) {
   size_t (*tables[])(const wb_coll_variant**) = {
+#ifdef WB_NEIGHBORS
+      wb_c_neighbor_variants,
+#ifdef WB_HAVE_THINMPI_NEIGHBORS
+      wb_thinmpi_neighbor_variants,
+#endif
+#else
       wb_c_coll_variants,
 #ifdef WB_HAVE_BOOST
       wb_boost_coll_variants,
 #endif
 #ifdef WB_HAVE_THINMPI_COLL
       wb_thinmpi_coll_variants,
+#endif
 #endif
   };
   size_t n = 0;

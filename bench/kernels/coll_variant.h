@@ -27,7 +27,8 @@ typedef enum wb_coll_kind {
   WB_COLL_ALLTOALL,  /* size blocks of count ints, block s from rank s's block for this rank */
   WB_COLL_REDUCE_SCATTER_BLOCK, /* count ints: this rank's block of the sum */
   WB_COLL_SCAN,                 /* count ints, the sum over ranks 0..rank */
-  WB_COLL_PROGRAM               /* a whole program (sample sort, BFS): checks itself */
+  WB_COLL_PROGRAM,              /* a whole program (sample sort, BFS, halo): checks itself */
+  WB_COLL_SELF_CHECKED          /* one call of the neighbors suite: checks itself */
 } wb_coll_kind;
 
 typedef struct wb_coll_variant {
@@ -49,6 +50,9 @@ typedef struct wb_coll_variant {
 size_t wb_c_coll_variants(const wb_coll_variant** table);
 size_t wb_thinmpi_coll_variants(const wb_coll_variant** table);
 size_t wb_boost_coll_variants(const wb_coll_variant** table);
+/* The neighbors harness's tables (neighborhood collectives, the halo program, sparse exchange). */
+size_t wb_c_neighbor_variants(const wb_coll_variant** table);
+size_t wb_thinmpi_neighbor_variants(const wb_coll_variant** table);
 
 /* Element `index` of the ints that `rank` sends (every kernel sends the same values). */
 int wb_coll_value(int rank, size_t index);

@@ -1,5 +1,6 @@
-/* The KaMPIng paper's programs in plain C MPI (sample sort, BFS), the baselines of the thinmpi
- * examples (examples/sample_sort.hpp, examples/bfs.hpp) in the collectives harness.
+/* The KaMPIng paper's programs in plain C MPI (sample sort, BFS) and the 2D halo exchange (a
+ * Jacobi heat equation), the baselines of the thinmpi examples (examples/sample_sort.hpp,
+ * examples/bfs.hpp, examples/halo_2d.hpp) in the collectives and neighbors harnesses.
  *
  * Their input is generated the same way as the examples' (the same formulas), and the local work
  * that is not communication is the same: the local sort is std::sort in both (wb_sort_ints, a
@@ -27,6 +28,9 @@ int* wb_whole_vector(MPI_Comm comm, const int* v_local, int n, int* n_global);
  * to sort per rank, or the vertices per rank. */
 extern const wb_coll_variant wb_c_sample_sort;
 extern const wb_coll_variant wb_c_bfs;
+/* The neighbors-harness program c/halo_2d/program (bench/programs/halo_2d.c); `count` is the side
+ * of each rank's square block of the plate. */
+extern const wb_coll_variant wb_c_halo_2d;
 
 /* splitmix64: the hash behind both programs' generated input. */
 static inline uint64_t wb_mix(uint64_t x) {
@@ -46,6 +50,20 @@ enum { WB_BFS_DEGREE = 4 };
 /* The k-th out-neighbour of vertex v in the generated graph of `vertices` vertices. */
 static inline uint64_t wb_bfs_neighbor(uint64_t v, int k, uint64_t vertices) {
   return wb_mix(v * WB_BFS_DEGREE + (uint64_t)k) % vertices;
+}
+
+/* The halo program's sweeps per call, and the total change below which it stops earlier (never
+ * reached in that many sweeps: the check compares with exactly WB_HALO_STEPS sequential ones). */
+enum { WB_HALO_STEPS = 20 };
+#define WB_HALO_TOLERANCE 1e-9
+
+/* The plate's temperature at (row, col) before the first sweep; rows -1 and plate_rows and
+ * columns -1 and plate_cols are its fixed edges: 1 along the top, 0 elsewhere
+ * (examples/halo_2d.hpp has the same). */
+static inline double wb_halo_initial(int row, int col, int plate_rows, int plate_cols) {
+  if (row < 0) return 1.0;
+  if (row >= plate_rows || col < 0 || col >= plate_cols) return 0.0;
+  return (double)((row * 7 + col * 13) % 17) / 16.0;
 }
 
 #ifdef __cplusplus

@@ -1,0 +1,52 @@
+/* What every kernel of the neighbors suite sends and how it checks what it got (C, thinmpi,
+ * mpi4py: bench/kernels/mpi4py_neighbors.py has the same formulas).
+ *
+ * Topologies: the ring is a distributed graph (MPI_Dist_graph_create_adjacent) whose in- and
+ * out-neighbours are {left, right}; the torus is a periodic 2D Cartesian grid of MPI_Dims_create's
+ * dims, whose neighbours are, per dimension, the -1 then the +1 neighbour (MPI_Cart_shift). Slot
+ * k of a neighborhood call goes to and comes from neighbour k.
+ *
+ * Block k that a rank sends holds wb_coll_value(rank, (k / 2) * count + i): the value names the
+ * sender and the dimension, not the side, because at 2 and 4 ranks every torus dimension has
+ * size 1 or 2 (a rank is its own or its only neighbour on both sides), where which side's block
+ * lands in which slot is an MPI implementation's reading of the standard, not the wrapper's.
+ *
+ * Sparse exchange: rank r sends `count` ints to (r + 1) % p and (r + 2) % p (once when they are
+ * the same rank): wb_coll_value(r, d * count + i) to destination d. */
+#ifndef WB_NEIGHBORS_H
+#define WB_NEIGHBORS_H
+
+#include <mpi.h>
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum { WB_SPARSE_TAG = 4242, WB_MAX_NEIGHBORS = 4 };
+
+/* The ring's neighbours of `rank`: {left, right}. */
+void wb_ring_neighbors(int rank, int size, int neighbors[2]);
+
+/* The torus's dims (MPI_Dims_create of size in 2 dimensions). */
+void wb_torus_dims(int size, int dims[2]);
+
+/* Fills the send blocks of `degree` neighbours, `count` ints each. */
+void wb_neighbor_fill(int rank, int degree, size_t count, int* send);
+
+/* 0 when the `degree` blocks of `count` ints in `received` came from `neighbors` (slot order). */
+int wb_neighbor_check(const int* neighbors, int degree, size_t count, const int* received);
+
+/* The sparse exchange's destinations of `rank` (1 or 2 of them); returns how many. */
+int wb_sparse_destinations(int rank, int size, int destinations[2]);
+
+/* 0 when `received` holds what the sparse exchange sends to `rank`: from every source s that
+ * has rank among its destinations, in increasing s, `count` ints each (`sources` lists them). */
+int wb_sparse_check(int rank, int size, size_t count, const int* sources, int source_count,
+                    const int* received);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* WB_NEIGHBORS_H */
