@@ -3,6 +3,7 @@
 /// The payload kinds thinmpi sends and receives, decided at compile time, and the one-sentence
 /// diagnostics for everything else.
 
+#include <concepts>
 #include <cstddef>
 #include <ranges>
 #include <type_traits>
@@ -31,9 +32,22 @@ concept resizable_payload = contiguous_payload<R> && requires(R& r, std::size_t 
   r.resize(n);
 };
 
+/// A strided or sub-array view of a contiguous array (core/views.hpp: thinmpi::strided,
+/// thinmpi::subarray): sent and received as one element of a derived datatype from address(),
+/// so its elements go out with no packing copy. A type is a view when it names its element
+/// type as `thinmpi_view_element` and gives address() and datatype().
+template <class V>
+concept view_payload = requires(const V& view) {
+  typename V::thinmpi_view_element;
+  { view.address() } -> std::convertible_to<const void*>;
+  { view.datatype() } -> std::same_as<MPI_Datatype>;
+  { view.size() } -> std::same_as<std::size_t>;
+};
+
 /// Anything thinmpi can send.
 template <class T>
-concept payload = scalar_payload<T> || contiguous_payload<std::remove_cvref_t<T>>;
+concept payload = scalar_payload<T> || contiguous_payload<std::remove_cvref_t<T>> ||
+    view_payload<std::remove_cvref_t<T>>;
 
 namespace detail {
 

@@ -19,8 +19,8 @@ namespace thinmpi {
 
 namespace detail {
 
-/// Checks, on completion of a receive into a fixed range (which may be a temporary view), that
-/// whole elements arrived.
+/// Checks, on completion of a receive into a fixed range or a strided or sub-array view (which
+/// may be temporaries), that whole elements arrived.
 template <class E>
 receive_problem finish_elements(void*, const MPI_Status& status) {
   return status_bytes(status) % wire_size<E>() == 0 ? receive_problem::none
@@ -31,7 +31,8 @@ receive_problem finish_elements(void*, const MPI_Status& status) {
 template <class Into>
 receive_finisher finisher_for(Into& into) {
   using target = std::remove_cvref_t<Into>;
-  if constexpr (resizable_payload<target> || !contiguous_payload<target>) {
+  if constexpr (resizable_payload<target> ||
+                (!contiguous_payload<target> && !view_payload<target>)) {
     return {std::addressof(into), &finish_borrowed<target>};
   } else {
     return {nullptr, &finish_elements<element_t<target>>};

@@ -55,12 +55,19 @@ struct element_of<P> {
   using type = std::ranges::range_value_t<std::remove_cvref_t<P>>;
 };
 template <class P>
+requires view_payload<std::remove_cvref_t<P>>
+struct element_of<P> {
+  using type = typename std::remove_cvref_t<P>::thinmpi_view_element;
+};
+template <class P>
 using element_t = typename element_of<P>::type;
 
 template <class P>
 [[nodiscard]] const_buffer send_buffer(const P& payload) noexcept {
   if constexpr (contiguous_payload<P>) {
     return {std::ranges::data(payload), std::ranges::size(payload), datatype_of<element_t<P>>()};
+  } else if constexpr (view_payload<P>) {
+    return {payload.address(), 1, payload.datatype()};  // one element of the view's datatype
   } else {
     return {std::addressof(payload), 1, datatype_of<P>()};
   }
@@ -70,6 +77,8 @@ template <class P>
 [[nodiscard]] mutable_buffer recv_buffer(P& into) noexcept {
   if constexpr (contiguous_payload<std::remove_cvref_t<P>>) {
     return {std::ranges::data(into), std::ranges::size(into), datatype_of<element_t<P>>()};
+  } else if constexpr (view_payload<std::remove_cvref_t<P>>) {
+    return {into.address(), 1, into.datatype()};
   } else {
     return {std::addressof(into), 1, datatype_of<std::remove_cvref_t<P>>()};
   }
@@ -98,7 +107,8 @@ template <class Into>
   const std::size_t count = bytes / element_bytes;
   if constexpr (resizable_payload<std::remove_cvref_t<Into>>) {
     into.resize(count);  // never grows: count <= the bound MPI was given
-  } else if constexpr (contiguous_payload<std::remove_cvref_t<Into>>) {
+  } else if constexpr (contiguous_payload<std::remove_cvref_t<Into>> ||
+                       view_payload<std::remove_cvref_t<Into>>) {
     if (mode == fill::exact && count != std::ranges::size(into)) [[unlikely]] {
       return receive_problem::too_short;
     }
