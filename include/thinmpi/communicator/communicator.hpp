@@ -23,6 +23,7 @@
 #include "thinmpi/collectives/reduce_scatter.hpp"
 #include "thinmpi/collectives/scan.hpp"
 #include "thinmpi/collectives/scatter.hpp"
+#include "thinmpi/collectives/sparse_exchange.hpp"
 #include "thinmpi/core/detail/comm_queries.hpp"
 #include "thinmpi/core/detail/mpi.hpp"
 #include "thinmpi/core/detail/raise.hpp"
@@ -65,7 +66,8 @@ class comm_view : public p2p_send<comm_view>,
                   public collective_alltoall<comm_view>,
                   public collective_reduce<comm_view>,
                   public collective_reduce_scatter<comm_view>,
-                  public collective_scan<comm_view> {
+                  public collective_scan<comm_view>,
+                  public collective_sparse_exchange<comm_view> {
  public:
   /// The null communicator.
   comm_view() noexcept = default;

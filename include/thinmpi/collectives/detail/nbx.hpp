@@ -1,0 +1,152 @@
+#pragma once
+/// \file
+/// One rank's side of the NBX protocol (Hoefler, Siebert, Lumsdaine, "Scalable communication
+/// protocols for dynamic sparse data exchange", PPoPP 2010), which sparse_exchange runs: each
+/// message goes out as a synchronous send (MPI_Issend), so its completion means the destination
+/// has matched it; the rank receives whatever a matched probe (MPI_Improbe on any source, the
+/// exchange's tag) finds, and once its own sends have completed it enters a nonblocking barrier
+/// (MPI_Ibarrier). When that barrier completes, every rank's sends have been matched, so no
+/// message of the exchange is left to receive. O(messages) calls per rank; no rank learns who
+/// sends to it from a count exchange over all ranks.
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "thinmpi/core/detail/buffers.hpp"
+#include "thinmpi/core/detail/large_count.hpp"
+#include "thinmpi/core/detail/mpi.hpp"
+#include "thinmpi/core/detail/raise.hpp"
+
+namespace thinmpi::detail {
+
+/// The exchange's failed MPI call, with its peer and tag.
+[[noreturn, gnu::cold, gnu::noinline]] inline void raise_nbx(int code, const char* operation,
+                                                             MPI_Comm comm, int peer, int tag,
+                                                             const char* peer_role = "dest") {
+  raise(code, error_site{.operation = operation,
+                         .comm = comm,
+                         .peer_role = peer_role,
+                         .peer = peer == MPI_ANY_SOURCE ? std::optional<int>() : peer,
+                         .tag = tag});
+}
+
+/// Input that the exchange rejects before any MPI call: a bad tag or destination.
+[[noreturn, gnu::cold, gnu::noinline]] inline void raise_nbx_input(int code, MPI_Comm comm,
+                                                                   std::string problem) {
+  raise(code,
+        error_site{
+            .operation = "thinmpi::sparse_exchange", .comm = comm, .problem = std::move(problem)});
+}
+
+/// One rank's side of one sparse exchange. Move-less: it lives in the call that runs it.
+class nbx_exchange {
+ public:
+  /// An exchange on comm with tag; throws (before any MPI call) for the null communicator or a
+  /// negative tag (MPI_ANY_TAG would match other traffic).
+  nbx_exchange(MPI_Comm comm, int tag, int ranks) : comm_(comm), tag_(tag), ranks_(ranks) {
+    if (comm == MPI_COMM_NULL) [[unlikely]] {
+      raise_nbx_input(MPI_ERR_COMM, comm, "the communicator is the null communicator");
+    }
+    if (tag < 0) [[unlikely]] {
+      raise_nbx_input(MPI_ERR_TAG, comm,
+                      "tag " + std::to_string(tag) +
+                          " is negative; give the exchange a tag of "
+                          "its own (0 or more)");
+    }
+  }
+  nbx_exchange(const nbx_exchange&) = delete;
+  nbx_exchange& operator=(const nbx_exchange&) = delete;
+  /// After an error, requests still active are freed (MPI_Request_free): waiting for them could
+  /// hang, as the other ranks may never match them.
+  ~nbx_exchange() {
+    for (MPI_Request& request : sends_) {
+      if (request != MPI_REQUEST_NULL) MPI_Request_free(&request);
+    }
+    if (barrier_ != MPI_REQUEST_NULL) MPI_Request_free(&barrier_);
+  }
+
+  /// Throws (MPI_ERR_RANK, before any MPI call) unless dest is a rank of the communicator or
+  /// thinmpi::proc_null; `index` is the message's place in the caller's list.
+  void check_dest(int dest, std::size_t index) const {
+    if ((dest < 0 || dest >= ranks_) && dest != MPI_PROC_NULL) [[unlikely]] {
+      raise_nbx_input(MPI_ERR_RANK, comm_,
+                      "message " + std::to_string(index) + " is for rank " + std::to_string(dest) +
+                          ", which is not a rank of this communicator of " +
+                          std::to_string(ranks_));
+    }
+  }
+
+  /// Starts the synchronous send of out to dest (MPI_Issend; any count, large_count.hpp).
+  void send(int dest, const const_buffer& out) {
+    MPI_Request& request = sends_.emplace_back(MPI_REQUEST_NULL);
+    const int rc = counted_call<&MPI_Issend, THINMPI_LARGE_COUNT_CALL(MPI_Issend)>(
+        counts_at<1>{}, out.data, out.count, out.type, dest, tag_, comm_, &request);
+    if (rc != MPI_SUCCESS) [[unlikely]] {
+      raise_nbx(rc, "MPI_Issend", comm_, dest, tag_);
+    }
+  }
+
+  /// Runs the protocol to its end: every message matched by the probe is handed to
+  /// receive(MPI_Message&, const MPI_Status&), which must receive it (MPI_Mrecv).
+  template <class Receive>
+  void run(Receive&& receive) {
+    for (;;) {
+      int found = 0;
+      MPI_Message message = MPI_MESSAGE_NULL;
+      MPI_Status status{};
+      if (const int rc = MPI_Improbe(MPI_ANY_SOURCE, tag_, comm_, &found, &message, &status);
+          rc != MPI_SUCCESS) [[unlikely]] {
+        raise_nbx(rc, "MPI_Improbe", comm_, MPI_ANY_SOURCE, tag_, "source");
+      }
+      if (found != 0) {
+        receive(message, status);
+      }
+      if (!barrier_started_) {
+        if (sends_completed()) start_barrier();
+      } else if (barrier_completed()) {
+        return;
+      }
+    }
+  }
+
+  [[nodiscard]] MPI_Comm comm() const noexcept { return comm_; }
+  [[nodiscard]] int tag() const noexcept { return tag_; }
+
+ private:
+  bool sends_completed() {
+    int done = 0;
+    const int rc =
+        MPI_Testall(static_cast<int>(sends_.size()), sends_.data(), &done, MPI_STATUSES_IGNORE);
+    if (rc != MPI_SUCCESS) [[unlikely]] {
+      raise_nbx(rc, "MPI_Testall", comm_, MPI_ANY_SOURCE, tag_);
+    }
+    return done != 0;
+  }
+  void start_barrier() {
+    if (const int rc = MPI_Ibarrier(comm_, &barrier_); rc != MPI_SUCCESS) [[unlikely]] {
+      barrier_ = MPI_REQUEST_NULL;
+      raise_nbx(rc, "MPI_Ibarrier", comm_, MPI_ANY_SOURCE, tag_);
+    }
+    barrier_started_ = true;
+  }
+  bool barrier_completed() {
+    int done = 0;
+    if (const int rc = MPI_Test(&barrier_, &done, MPI_STATUS_IGNORE); rc != MPI_SUCCESS)
+        [[unlikely]] {
+      raise_nbx(rc, "MPI_Test", comm_, MPI_ANY_SOURCE, tag_);
+    }
+    return done != 0;
+  }
+
+  MPI_Comm comm_;
+  int tag_;
+  int ranks_;
+  std::vector<MPI_Request> sends_;
+  MPI_Request barrier_ = MPI_REQUEST_NULL;
+  bool barrier_started_ = false;
+};
+
+}  // namespace thinmpi::detail
