@@ -50,15 +50,17 @@ class view_type_cache {
 };
 
 /// `count` blocks of `block` elements of E whose starts lie `stride` elements apart
-/// (MPI_Type_vector), named e.g. "double strided[4 x 1 every 5]" for error messages.
+/// (MPI_Type_vector), named after the element's datatype, e.g. "MPI_DOUBLE strided[4 x 1 every
+/// 5]", for error messages.
 template <class E>
 MPI_Datatype build_strided_type(std::size_t count, std::size_t block, std::size_t stride) {
   MPI_Datatype type = MPI_DATATYPE_NULL;
   check(MPI_Type_vector(static_cast<int>(count), static_cast<int>(block), static_cast<int>(stride),
                         datatype_of<E>(), &type),
         "MPI_Type_vector");
-  return commit_named(type, type_name<E>() + " strided[" + std::to_string(count) + " x " +
-                                std::to_string(block) + " every " + std::to_string(stride) + "]");
+  return commit_named(type, datatype_name(datatype_of<E>()) + " strided[" + std::to_string(count) +
+                                " x " + std::to_string(block) + " every " + std::to_string(stride) +
+                                "]");
 }
 
 /// "4x5" for extents {4, 5}.
@@ -72,7 +74,7 @@ std::string joined(const std::array<std::size_t, N>& extents, const char* separa
 }
 
 /// The block of `subsizes` at `starts` in a row-major array of `sizes` elements of E
-/// (MPI_Type_create_subarray, MPI_ORDER_C), named e.g. "int subarray[2x3 at 1,1 of 4x5]". An
+/// (MPI_Type_create_subarray, MPI_ORDER_C), named e.g. "MPI_INT subarray[2x3 at 1,1 of 4x5]". An
 /// empty block (a subsize of 0, which MPI_Type_create_subarray does not take) is zero elements
 /// of E.
 template <class E, std::size_t N>
@@ -97,8 +99,8 @@ MPI_Datatype build_subarray_type(const std::array<std::size_t, N>& sizes,
                                    starts_int.data(), MPI_ORDER_C, datatype_of<E>(), &type),
           "MPI_Type_create_subarray");
   }
-  return commit_named(type, type_name<E>() + " subarray[" + joined(subsizes, "x") + " at " +
-                                joined(starts, ",") + " of " + joined(sizes, "x") + "]");
+  return commit_named(type, datatype_name(datatype_of<E>()) + " subarray[" + joined(subsizes, "x") +
+                                " at " + joined(starts, ",") + " of " + joined(sizes, "x") + "]");
 }
 
 }  // namespace thinmpi::detail
