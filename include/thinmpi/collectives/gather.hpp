@@ -4,6 +4,7 @@
 /// MPI_Gatherv), into the root's buffer or into a new vector that only the root gets.
 
 #include <cstddef>
+#include <exception>
 #include <memory>
 #include <optional>
 #include <ranges>
@@ -14,6 +15,7 @@
 #include "thinmpi/collectives/detail/collective_buffers.hpp"
 #include "thinmpi/collectives/detail/collective_call.hpp"
 #include "thinmpi/collectives/detail/displacements.hpp"
+#include "thinmpi/collectives/detail/root_checks.hpp"
 #include "thinmpi/collectives/detail/v_calls.hpp"
 #include "thinmpi/collectives/exchange_counts.hpp"
 #include "thinmpi/core/concepts.hpp"
@@ -50,13 +52,17 @@ struct gathered_state {
 
 /// The gathers of a communicator (comm_view derives from this family). Rooted calls ask
 /// MPI_Comm_rank (a local query) whether this rank is the root, to check the root's buffer
-/// before MPI writes into it.
+/// before MPI writes into it. An error only the root can see follows detail/root_checks.hpp:
+/// a buffer too small receives into scratch and then throws on the root; counts or a buffer
+/// that do not say what the others send end the job (or, checked, throw on every rank).
 template <class Comm>
 class collective_gather {
  public:
   /// Every rank's `send` (the same number of elements on each) into the root's `into`, in rank
   /// order (one MPI_Gather). `into` is read only on the root, where it must hold size() blocks
   /// (a vector or string larger than that is shrunk to them); other ranks may pass any buffer.
+  /// A root buffer too small still receives the blocks (into scratch, so that none is left for
+  /// a later call), then the root throws MPI_ERR_COUNT; the other ranks return.
   template <class Send, class Into>
   void gather(const Send& send, Into&& into, int root) const {
     detail::require_sendable<Send>();
@@ -67,10 +73,12 @@ class collective_gather {
     if (detail::rank_in(comm()) == root) {
       in = detail::recv_buffer(into);
       const std::size_t needed = out.count * static_cast<std::size_t>(detail::size_of(comm()));
-      detail::check_room(call, in.count, needed, in.type, "receive buffer",
-                         "size() blocks of the root's count");
+      if (in.count < needed) [[unlikely]] {
+        root_too_small(call, out.data, out.count, out.type, in.count, in.type, needed);
+      }
       detail::shrink_to(into, needed);
     }
+    detail::agree_if_checked(call);
     detail::check_collective(
         detail::gather(out.data, out.count, out.type, in.data, out.count, in.type, root, comm()),
         call, out.count, out.type);
@@ -94,7 +102,8 @@ class collective_gather {
   }
   /// gather() with the root's own block already in place in `buffer` (MPI_IN_PLACE): on the
   /// root `buffer` holds size() blocks and its own is at rank * block; on other ranks `buffer`
-  /// is the block sent.
+  /// is the block sent. A root buffer that is not size() equal blocks ends the job (the root
+  /// cannot know the block the others send).
   template <class Buffer>
   void gather_in_place(Buffer&& buffer, int root) const {
     detail::require_receivable<Buffer&&>();
@@ -102,10 +111,16 @@ class collective_gather {
     const detail::collective_call call{"MPI_Gather", comm(), root};
     int rc = MPI_SUCCESS;
     if (detail::rank_in(comm()) == root) {
-      const std::size_t block = detail::equal_blocks(
-          call, b.count, b.type, static_cast<std::size_t>(detail::size_of(comm())), "buffer");
-      rc = detail::gather(MPI_IN_PLACE, 0, b.type, b.data, block, b.type, root, comm());
+      const auto ranks = static_cast<std::size_t>(detail::size_of(comm()));
+      if (b.count % ranks != 0) [[unlikely]] {
+        detail::failed_check(call, [call, b, ranks] {
+          detail::raise_uneven_blocks(call, b.count, b.type, ranks, "buffer");
+        });
+      }
+      detail::agree_if_checked(call);
+      rc = detail::gather(MPI_IN_PLACE, 0, b.type, b.data, b.count / ranks, b.type, root, comm());
     } else {
+      detail::agree_if_checked(call);
       rc = detail::gather(b.data, b.count, b.type, nullptr, 0, b.type, root, comm());
     }
     detail::check_collective(rc, call, b.count, b.type);
@@ -113,7 +128,9 @@ class collective_gather {
 
   /// Every rank's `send`, of its own size, into the root's `into` at `displs` (one
   /// MPI_Gatherv). `counts` and `displs` (one per rank, in elements) and `into` are read on the
-  /// root only, which checks them against `into` before MPI writes.
+  /// root only, which checks them against `into` before MPI writes: `into` too small receives
+  /// into scratch, then the root throws; `counts` or `displs` of the wrong length or negative
+  /// end the job (the root cannot know what the others send).
   template <class Send, class Into>
   void gatherv(const Send& send, Into&& into, std::span<const int> counts,
                std::span<const int> displs, int root) const {
@@ -122,34 +139,57 @@ class collective_gather {
     const detail::const_buffer out = detail::send_buffer(send);
     const detail::collective_call call{"MPI_Gatherv", comm(), root};
     detail::mutable_buffer in{nullptr, 0, out.type};
+    detail::v_layout layout{};
     if (detail::rank_in(comm()) == root) {
       in = detail::recv_buffer(into);
-      const std::size_t extent = detail::given_layout(call, counts, displs, detail::size_of(comm()),
-                                                      "recvcounts", "displs")
-                                     .extent;
-      detail::check_room(call, in.count, extent, in.type, "receive buffer", "the blocks at displs");
-      detail::shrink_to(into, extent);
+      const std::exception_ptr error = detail::failure_of([&] {
+        layout = detail::given_layout(call, counts, displs, detail::size_of(comm()), "recvcounts",
+                                      "displs");
+      });
+      if (error) [[unlikely]] {
+        detail::failed_check(call, [error] { std::rethrow_exception(error); });
+      }
+      if (in.count < layout.extent) [[unlikely]] {
+        root_too_small_v(call, out, in, counts, displs, layout, "the blocks at displs");
+      }
+      detail::shrink_to(into, layout.extent);
     }
-    detail::check_int_count(call, out.count, out.type);
-    detail::check_collective(MPI_Gatherv(out.data, detail::to_int(out.count), out.type, in.data,
-                                         counts.data(), displs.data(), in.type, root, comm()),
-                             call, out.count, out.type);
+    own_count_fits(call, out);
+    detail::agree_if_checked(call);
+    detail::check_collective(gatherv_call(out, in, counts, displs, layout, root), call, out.count,
+                             out.type);
   }
   /// gatherv() with the blocks packed in rank order: the root computes the displacements (a
   /// vector of size() ints) from `counts`.
   template <class Send, class Into>
   void gatherv(const Send& send, Into&& into, std::span<const int> counts, int root) const {
+    detail::require_sendable<Send>();
+    detail::require_receivable<Into&&>();
+    const detail::const_buffer out = detail::send_buffer(send);
+    const detail::collective_call call{"MPI_Gatherv", comm(), root};
+    detail::mutable_buffer in{nullptr, 0, out.type};
     std::vector<int> displs;
+    detail::v_layout layout{};
     if (detail::rank_in(comm()) == root) {
-      const detail::collective_call call{"MPI_Gatherv", comm(), root};
-      const detail::v_layout layout =
-          detail::packed_displacements(call, counts, detail::size_of(comm()), "recvcounts", displs);
-      detail::check_packed_fits(layout, call, detail::send_buffer(send).type,
-                                "the sum of recvcounts", "MPI_Gatherv_c");
-      // Past INT_MAX on MPICH: the displacements the `_c` call takes are not ints.
-      if (!layout.fits_int) return gatherv_large(send, into, counts, root, layout);
+      in = detail::recv_buffer(into);
+      const std::exception_ptr error = detail::failure_of([&] {
+        layout = detail::packed_displacements(call, counts, detail::size_of(comm()), "recvcounts",
+                                              displs);
+        detail::check_packed_fits(layout, call, out.type, "the sum of recvcounts", "MPI_Gatherv_c");
+      });
+      if (error) [[unlikely]] {
+        detail::failed_check(call, [error] { std::rethrow_exception(error); });
+      }
+      if (in.count < layout.extent) [[unlikely]] {
+        root_too_small_v(call, out, in, counts, displs, layout, "the sum of recvcounts");
+      }
+      detail::shrink_to(into, layout.extent);
     }
-    gatherv(send, std::forward<Into>(into), counts, displs, root);
+    // Past INT_MAX the root takes MPI_Gatherv_c (MPICH), whose send count is wide too.
+    if (layout.fits_int) own_count_fits(call, out);
+    detail::agree_if_checked(call);
+    detail::check_collective(gatherv_call(out, in, counts, displs, layout, root), call, out.count,
+                             out.type);
   }
   /// gatherv() where only each rank knows its own count: the counts go to the root first (one
   /// MPI_Gather of an int), then the blocks (one MPI_Gatherv). The root gets the data with each
@@ -162,7 +202,8 @@ class collective_gather {
     detail::require_varying_data<Data, detail::element_t<Send>>();
     const detail::const_buffer out = detail::send_buffer(send);
     const detail::collective_call call{"MPI_Gather", comm(), root};
-    detail::check_int_count(call, out.count, out.type);
+    own_count_fits(call, out);  // else the others would wait in the count exchange
+    detail::agree_if_checked(call);
     const int mine = detail::to_int(out.count);
     std::optional<detail::varying_for<Data, Send>> result;
     const bool is_root = detail::rank_in(comm()) == root;
@@ -171,16 +212,26 @@ class collective_gather {
         MPI_Gather(&mine, 1, MPI_INT, is_root ? result->counts.data() : nullptr, 1, MPI_INT, root,
                    comm()),
         call, 1, MPI_INT);
-    std::vector<detail::element_t<Send>> nothing;
+    const detail::collective_call blocks{"MPI_Gatherv", comm(), root};
+    detail::v_layout layout{};
+    detail::mutable_buffer in{nullptr, 0, out.type};
     if (is_root) {
-      const detail::v_layout layout = detail::packed_displacements(
-          call, result->counts, detail::size_of(comm()), "recvcounts", result->displs);
-      detail::check_varying_fits(layout, call, out.type);
+      layout = detail::packed_displacements(blocks, result->counts, detail::size_of(comm()),
+                                            "recvcounts", result->displs);
+      // thinmpi::varying holds int displacements.
+      if (!layout.fits_int) [[unlikely]] {
+        detail::failed_check(blocks, [blocks, layout, type = out.type] {
+          detail::raise_varying_past_int(layout, blocks, type);
+        });
+      }
       result->data.resize(layout.extent);
-      gatherv(send, result->data, result->counts, result->displs, root);
-    } else {
-      gatherv(send, nothing, {}, {}, root);
+      in = detail::recv_buffer(result->data);
     }
+    detail::agree_if_checked(blocks);
+    const std::span<const int> counts = is_root ? result->counts : std::span<const int>{};
+    const std::span<const int> displs = is_root ? result->displs : std::span<const int>{};
+    detail::check_collective(gatherv_call(out, in, counts, displs, layout, root), blocks, out.count,
+                             out.type);
     return result;
   }
   /// Gathers serialized values (serialization/serialized.hpp) to the root: 2 MPI calls, an
@@ -203,6 +254,7 @@ class collective_gather {
     using state = detail::gathered_state<E>;
     auto kept =
         std::make_unique<state>(state{{"MPI_Igather", comm(), root}, out.count, out.type, {}});
+    // The same count on every rank: every rank sees this error alike.
     detail::check_int_count(kept->call, out.count, out.type);
     if (detail::rank_in(comm()) == root) {
       kept->result.emplace(out.count * static_cast<std::size_t>(detail::size_of(comm())));
@@ -217,30 +269,69 @@ class collective_gather {
   }
 
  private:
+  /// gather() on a root whose `into` is too small: the blocks arrive in scratch (so that none
+  /// is left in flight for a later call), then the root throws.
+  [[noreturn, gnu::cold, gnu::noinline]] void root_too_small(const detail::collective_call& call,
+                                                             const void* send, std::size_t count,
+                                                             MPI_Datatype send_type,
+                                                             std::size_t room, MPI_Datatype type,
+                                                             std::size_t needed) const {
+    detail::failed_check(
+        call,
+        [&] {
+          detail::raise_room(call, room, needed, type, "receive buffer",
+                             "size() blocks of the root's count");
+        },
+        [&] {
+          detail::scratch blocks(needed, type);
+          // A failure here is MPI's; the root reports its own error, the cause.
+          static_cast<void>(detail::gather(send, count, send_type, blocks.data(), count, type,
+                                           *call.root, comm()));
+          return true;
+        });
+  }
+  /// gatherv() on a root whose `into` is too small for a layout that passed: the blocks
+  /// arrive in scratch of the layout's extent, then the root throws.
+  [[noreturn, gnu::cold, gnu::noinline]] void root_too_small_v(
+      const detail::collective_call& call, const detail::const_buffer& out,
+      const detail::mutable_buffer& in, std::span<const int> counts, std::span<const int> displs,
+      const detail::v_layout& layout, const char* why) const {
+    detail::failed_check(
+        call,
+        [&] { detail::raise_room(call, in.count, layout.extent, in.type, "receive buffer", why); },
+        [&] {
+          detail::scratch blocks(layout.extent, in.type);
+          static_cast<void>(gatherv_call(out, {blocks.data(), layout.extent, in.type}, counts,
+                                         displs, layout, *call.root));
+          return true;
+        });
+  }
+  /// This rank's own count fits the int of MPI_Gatherv; a rank alone past it ends the job.
+  static void own_count_fits(const detail::collective_call& call, const detail::const_buffer& out) {
+    if (!detail::fits_int(out.count)) [[unlikely]] {
+      detail::failed_check(call,
+                           [call, out] { detail::raise_int_count(call, out.count, out.type); });
+    }
+  }
+
   [[nodiscard]] MPI_Comm comm() const noexcept { return static_cast<const Comm&>(*this).native(); }
 
-  /// gatherv() on the root when the packed displacements pass INT_MAX: MPI_Gatherv_c (MPI-4).
-  template <class Send, class Into>
-  void gatherv_large(const Send& send, Into& into, std::span<const int> counts, int root,
-                     const detail::v_layout& layout) const {
+  /// One MPI_Gatherv; on the root, when packed displacements pass INT_MAX, MPI_Gatherv_c
+  /// (MPI-4, MPICH) with them widened. The other ranks' classic call matches it.
+  int gatherv_call(const detail::const_buffer& out, const detail::mutable_buffer& in,
+                   std::span<const int> counts, std::span<const int> displs,
+                   const detail::v_layout& layout, int root) const {
+    if (layout.fits_int) [[likely]] {
+      return MPI_Gatherv(out.data, detail::to_int(out.count), out.type, in.data, counts.data(),
+                         displs.data(), in.type, root, comm());
+    }
 #if THINMPI_HAS_LARGE_COUNT_CALLS
-    const detail::collective_call call{"MPI_Gatherv_c", comm(), root};
-    const detail::const_buffer out = detail::send_buffer(send);
-    const detail::mutable_buffer in = detail::recv_buffer(into);
-    detail::check_room(call, in.count, layout.extent, in.type, "receive buffer",
-                       "the sum of recvcounts");
-    detail::shrink_to(into, layout.extent);
     const detail::wide_layout wide = detail::wide_packed(counts);
-    detail::check_collective(
-        MPI_Gatherv_c(out.data, static_cast<MPI_Count>(out.count), out.type, in.data,
-                      wide.counts.data(), wide.displs.data(), in.type, root, comm()),
-        call, out.count, out.type);
+    return MPI_Gatherv_c(out.data, static_cast<MPI_Count>(out.count), out.type, in.data,
+                         wide.counts.data(), wide.displs.data(), in.type, root, comm());
 #else
-    static_cast<void>(send);
-    static_cast<void>(into);
-    static_cast<void>(counts);
     static_cast<void>(root);
-    static_cast<void>(layout);  // check_packed_fits has thrown already
+    return MPI_ERR_COUNT;  // check_packed_fits has thrown already
 #endif
   }
 };

@@ -1,0 +1,176 @@
+#pragma once
+/// \file
+/// The one rule for an argument error that only some ranks of a collective can see (the root's
+/// buffer, counts or displacements; one rank's own count): the other ranks are inside the
+/// collective already, or will be, and cannot be told, so the rank that finds it must not walk
+/// away. Its check's cold branch calls failed_check(), which
+///   - where the rank can still do its part safely (the root's receive buffer is too small, its
+///     layout known), completes the collective into scratch, then throws;
+///   - otherwise (the root cannot know what the others send, or they would receive data that is
+///     not this call's) ends the job: the error's text on stderr in one write, then MPI_Abort.
+/// Built with THINMPI_CHECKED_COLLECTIVES=1 (CMake option THINMPI_CHECKED_COLLECTIVES), the
+/// ranks agree on their arguments first instead (one MPI_Allreduce of MPI_2INT with MPI_MAXLOC:
+/// failed_check on a rank that found an error, agree_if_checked on every other rank): an error
+/// any rank finds is an mpi_error on every rank, no rank enters the collective, and the
+/// communicator goes on. Errors every rank sees alike (a root outside the communicator) need
+/// neither: every rank throws. Unchecked, a passing check costs what it cost before.
+///
+///     if (is_root && room < needed) [[unlikely]] {
+///       failed_check(call, [=] { raise_room(...); }, [=] { return receive_into_scratch(); });
+///     }
+///     agree_if_checked(call);
+///     rc = MPI_Gather(...);
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "thinmpi/collectives/detail/collective_call.hpp"
+#include "thinmpi/core/detail/mpi.hpp"
+#include "thinmpi/core/detail/raise.hpp"
+#include "thinmpi/core/error.hpp"
+
+/// 1: rooted and v-collectives agree on their arguments first (one MPI_Allreduce per call), so
+/// that an error one rank finds is an mpi_error on every rank. Define it alike in every
+/// translation unit of a program (the CMake option THINMPI_CHECKED_COLLECTIVES sets it on the
+/// thinmpi target). 0 (the default) compiles the agreement out.
+#ifndef THINMPI_CHECKED_COLLECTIVES
+#define THINMPI_CHECKED_COLLECTIVES 0
+#endif
+
+namespace thinmpi::detail {
+
+/// Whether this program agrees on collective arguments first (THINMPI_CHECKED_COLLECTIVES).
+inline constexpr bool checked_collectives = THINMPI_CHECKED_COLLECTIVES != 0;
+
+/// Ends the job for an error the other ranks of `call` cannot see: they are inside the
+/// collective, and leaving would strand them or hand them data that is not this call's. The
+/// text goes to stderr in one write (a launcher may end the job as soon as MPI_Abort is called).
+[[noreturn, gnu::cold, gnu::noinline]] inline void end_job(const collective_call& call,
+                                                           const mpi_error& error) noexcept {
+  const std::string text = std::string(error.what()) +
+                           "; the other ranks are in the collective and cannot be told, so the "
+                           "job is aborted (MPI_Abort; THINMPI_CHECKED_COLLECTIVES=1 makes every "
+                           "rank throw instead)\n";
+  std::fwrite(text.data(), 1, text.size(), stderr);
+  std::fflush(stderr);
+  MPI_Abort(call.comm == MPI_COMM_NULL ? MPI_COMM_WORLD : call.comm, 1);
+  std::abort();  // MPI_Abort does not return
+}
+
+/// Checked mode: every rank tells the others the error class it found (0: none), one
+/// MPI_Allreduce of MPI_2INT with MPI_MAXLOC; returns {class, rank} of the worst (the lowest
+/// rank among equals), {0, ...} when no rank found one.
+[[gnu::noinline]] inline std::pair<int, int> agree_on_arguments(const collective_call& call,
+                                                                int found_class) {
+  struct class_and_rank {
+    int error_class;
+    int rank;
+  };
+  class_and_rank mine{found_class, 0};
+  check(MPI_Comm_rank(call.comm, &mine.rank), "MPI_Comm_rank", call.comm);
+  class_and_rank worst{0, 0};
+  check(MPI_Allreduce(&mine, &worst, 1, MPI_2INT, MPI_MAXLOC, call.comm),
+        "MPI_Allreduce (checked collectives: the ranks agree on their arguments)", call.comm);
+  return {worst.error_class, worst.rank};
+}
+
+/// Checked mode, on a rank that found nothing: another rank did; this rank's error names the
+/// call, that rank and the class.
+[[noreturn, gnu::cold, gnu::noinline]] inline void raise_found_elsewhere(
+    const collective_call& call, int error_class, int rank) {
+  raise_collective(error_class, call, std::nullopt, MPI_DATATYPE_NULL,
+                   "rank " + std::to_string(rank) + " found an error in its arguments (" +
+                       error_class_name(error_class) +
+                       "); no rank entered the collective (checked collectives)");
+}
+
+/// What the rank whose check failed does: call it, with closures that capture by value, from
+/// the check's cold branch (or a cold function), so that nothing of it is on the hot path.
+/// `raise` throws the check's mpi_error. Unchecked, `complete` then does this rank's part of the
+/// collective into scratch and returns true (the error is thrown), or returns false where that
+/// cannot be done safely (the job ends). Checked, this rank's error class goes to the
+/// agreement (agree_if_checked on the other ranks), then the error is thrown.
+template <class Raise, class Complete>
+[[noreturn, gnu::cold, gnu::noinline]] void failed_check(const collective_call& call, Raise raise,
+                                                         Complete complete) {
+  try {
+    raise();
+  } catch (const mpi_error& error) {
+    if constexpr (checked_collectives) {
+      static_cast<void>(complete);
+      agree_on_arguments(call, error.error_class() != 0 ? error.error_class() : MPI_ERR_OTHER);
+      throw;
+    } else {
+      if (complete()) throw;
+      end_job(call, error);
+    }
+  }
+  std::abort();  // raise() always throws
+}
+/// failed_check() where nothing can be completed: the job ends (checked: every rank throws).
+template <class Raise>
+[[noreturn, gnu::cold, gnu::noinline]] void failed_check(const collective_call& call, Raise raise) {
+  failed_check(call, raise, [] { return false; });
+}
+
+/// Every rank whose checks passed calls this before entering the collective. Unchecked it is
+/// nothing. Checked, the ranks agree (one MPI_Allreduce of MPI_2INT with MPI_MAXLOC, matched by
+/// failed_check on a rank whose check failed) and this rank throws if any other rank failed.
+[[gnu::always_inline]] inline void agree_if_checked(const collective_call& call) {
+  if constexpr (checked_collectives) {
+    const auto [worst_class, rank] = agree_on_arguments(call, 0);
+    if (worst_class != 0) [[unlikely]] {
+      raise_found_elsewhere(call, worst_class, rank);
+    }
+  } else {
+    static_cast<void>(call);
+  }
+}
+
+/// Runs checks that throw mpi_error (a v-collective's layout: a loop over the ranks) out of
+/// line, and returns what they threw: nothing on the hot path, the error for settle_checks.
+template <class Checks>
+[[gnu::noinline]] std::exception_ptr failure_of(Checks&& checks) noexcept {
+  try {
+    checks();
+  } catch (...) {
+    return std::current_exception();
+  }
+  return nullptr;
+}
+
+/// Room for `count` elements of `type` that nobody reads: where a root completes a collective
+/// whose own buffer failed a check, so that no block stays in flight for a later call.
+class scratch {
+ public:
+  scratch(std::size_t count, MPI_Datatype type) {
+    MPI_Aint lb = 0;
+    MPI_Aint extent = 0;
+    MPI_Aint true_lb = 0;
+    MPI_Aint true_extent = 0;
+    check(MPI_Type_get_extent(type, &lb, &extent), "MPI_Type_get_extent");
+    check(MPI_Type_get_true_extent(type, &true_lb, &true_extent), "MPI_Type_get_true_extent");
+    if (count > 0) {
+      bytes_.resize((count - 1) * static_cast<std::size_t>(extent) +
+                    static_cast<std::size_t>(true_extent));
+    }
+    offset_ = true_lb;
+  }
+  /// The address MPI takes: the buffer's start less the type's true lower bound.
+  [[nodiscard]] void* data() noexcept {
+    return reinterpret_cast<void*>(reinterpret_cast<std::intptr_t>(bytes_.data()) - offset_);
+  }
+
+ private:
+  std::vector<std::byte> bytes_;
+  MPI_Aint offset_ = 0;
+};
+
+}  // namespace thinmpi::detail
