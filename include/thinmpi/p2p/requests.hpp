@@ -180,9 +180,9 @@ struct probing_receive {
 
 }  // namespace detail
 
-/// A nonblocking operation on a buffer the caller keeps alive: wait() returns its status,
-/// test() the status if it has completed. Move-only; one destroyed while active completes
-/// first: a send is waited for, a receive cancelled, then waited for.
+/// A nonblocking operation on a buffer the caller keeps alive: wait() returns its status (again,
+/// on a completed request), test() the status if it has completed. Move-only; one destroyed while
+/// active completes first: a send is waited for, a receive cancelled, then waited for.
 ///
 ///     auto r = world.irecv(std::span(buffer), 0, 7);  // buffer must outlive r
 ///     thinmpi::status st = r.wait();
