@@ -22,8 +22,10 @@ class default_init_allocator : public Base {
   using traits = std::allocator_traits<Base>;
 
  public:
+  /// The same allocator for elements of type U (what std::allocator_traits rebinds to).
   template <class U>
   struct rebind {
+    /// default_init_allocator over Base rebound to U.
     using other = default_init_allocator<U, typename traits::template rebind_alloc<U>>;
   };
 

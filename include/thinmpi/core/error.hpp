@@ -33,6 +33,8 @@ class mpi_error : public std::runtime_error {
     std::optional<std::size_t> incoming_bytes;  ///< bytes of the incoming message, when known
   };
 
+  /// An error whose what() is the full message and whose fields are the report's (thinmpi's
+  /// raise path builds both; a user may throw one too).
   mpi_error(const std::string& what, report fields)
       : std::runtime_error(what), report_(std::move(fields)) {}
 

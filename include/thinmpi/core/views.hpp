@@ -167,16 +167,22 @@ class strided_view {
   [[nodiscard]] MPI_Datatype datatype() const noexcept { return type_; }
   /// The number of elements selected: count() x block().
   [[nodiscard]] std::size_t size() const noexcept { return count_ * block_; }
+  /// Whether the view selects no element (an empty message).
   [[nodiscard]] bool empty() const noexcept { return size() == 0; }
+  /// The number of blocks.
   [[nodiscard]] std::size_t count() const noexcept { return count_; }
+  /// The elements in each block.
   [[nodiscard]] std::size_t block() const noexcept { return block_; }
+  /// The elements from one block's start to the next one's.
   [[nodiscard]] std::size_t stride() const noexcept { return stride_; }
 
   /// Selected element i, in order (no bounds check).
   [[nodiscard]] T& operator[](std::size_t i) const noexcept {
     return data_[(i / block_) * stride_ + i % block_];
   }
+  /// The first selected element: a view is a random-access range of what it selects.
   [[nodiscard]] detail::view_iterator<strided_view> begin() const noexcept { return {*this, 0}; }
+  /// Past the last selected element.
   [[nodiscard]] detail::view_iterator<strided_view> end() const noexcept { return {*this, size()}; }
 
  private:
@@ -224,9 +230,13 @@ class subarray_view {
   [[nodiscard]] MPI_Datatype datatype() const noexcept { return type_; }
   /// The number of elements selected: the product of subsizes().
   [[nodiscard]] std::size_t size() const noexcept { return size_; }
+  /// Whether the block selects no element (an empty message).
   [[nodiscard]] bool empty() const noexcept { return size_ == 0; }
+  /// The extents of the whole row-major array.
   [[nodiscard]] const extents& sizes() const noexcept { return sizes_; }
+  /// The extents of the block.
   [[nodiscard]] const extents& subsizes() const noexcept { return subsizes_; }
+  /// Where the block starts in each dimension.
   [[nodiscard]] const extents& starts() const noexcept { return starts_; }
 
   /// Selected element i, in row-major order of the block (no bounds check).
@@ -240,7 +250,9 @@ class subarray_view {
     }
     return data_[offset];
   }
+  /// The first selected element: a view is a random-access range of what it selects.
   [[nodiscard]] detail::view_iterator<subarray_view> begin() const noexcept { return {*this, 0}; }
+  /// Past the last selected element.
   [[nodiscard]] detail::view_iterator<subarray_view> end() const noexcept { return {*this, size_}; }
 
  private:

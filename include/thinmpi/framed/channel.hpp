@@ -63,12 +63,14 @@ class framed_channel {
   /// rank passed the same frame_size (at least 64 bytes), else throws on every rank.
   explicit framed_channel(comm_view comm, std::size_t frame_size = default_frame_size);
 
+  /// Takes over other's private communicator (other is left without one) and continuation tags.
   framed_channel(framed_channel&& other) noexcept
       : comm_(other.comm_),
         continuation_(std::move(other.continuation_)),
         frame_size_(other.frame_size_),
         tag_ub_(other.tag_ub_),
         next_tag_(other.next_tag_.load(std::memory_order_relaxed)) {}
+  /// Takes over other's private communicator and continuation tags (this one's own is freed).
   framed_channel& operator=(framed_channel&& other) noexcept {
     comm_ = other.comm_;
     continuation_ = std::move(other.continuation_);

@@ -25,8 +25,8 @@ namespace thinmpi {
 ///     auto [values, st] = world.recv_with_status<std::vector<int>>(thinmpi::any_source, 0);
 template <class T>
 struct received {
-  T value;
-  thinmpi::status status;
+  T value;                 ///< the received value
+  thinmpi::status status;  ///< its source, tag and size
 };
 
 namespace detail {

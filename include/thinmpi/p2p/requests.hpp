@@ -8,8 +8,8 @@
 /// requests/request_face.hpp, and each request below states only its kind.
 ///
 /// - request: a borrowed buffer (a named object or a view) that must outlive the request.
-/// - owning_request<B>: a buffer moved into the request; wait() hands it back.
-/// - probing_request<C>: a std::vector or std::string of unknown size; nothing is posted until
+/// - `owning_request<B>`: a buffer moved into the request; wait() hands it back.
+/// - `probing_request<C>`: a std::vector or std::string of unknown size; nothing is posted until
 ///   test()/wait() finds the message (MPI_Improbe), then it is received (MPI_Imrecv).
 
 #include <cstddef>

@@ -208,7 +208,7 @@ inline bool test_all(std::span<const request_ref> refs) {
 
 }  // namespace detail
 
-/// A thinmpi request of any family: request, owning_request<B>, probing_request<C>, and the
+/// A thinmpi request of any family: request, `owning_request<B>`, `probing_request<C>`, and the
 /// requests of nonblocking and persistent collectives.
 template <class R>
 concept request_type = detail::completable<std::remove_cvref_t<R>>;

@@ -162,9 +162,10 @@ class serialized {
 };
 
 /// serialized(x) of a named x refers to it (a collective that receives into it, bcast, may
-/// write it); of a temporary, holds it.
+/// write it).
 template <class T>
 serialized(T&) -> serialized<T&>;
+/// serialized(x) of a temporary holds it.
 template <class T>
 serialized(T&&) -> serialized<T>;
 
