@@ -21,3 +21,5 @@
 #include "thinmpi/requests/completion.hpp"
 #include "thinmpi/requests/persistent_request.hpp"
 #include "thinmpi/serialization/serialized.hpp"
+#include "thinmpi/topology/cartesian.hpp"
+#include "thinmpi/topology/graph.hpp"

@@ -140,6 +140,10 @@ int main(int argc, char** argv) {
   world.bcast(thinmpi::serialized(names), 0, thinmpi::exchange_counts);
 #elif defined(THINMPI_CF_SERIALIZED_SCATTER_OF_ONE_VALUE)
   static_cast<void>(world.scatterv(thinmpi::serialized(42), 0, thinmpi::exchange_counts));
+#elif defined(THINMPI_CF_NEIGHBOR_ALLTOALL_WITHOUT_TOPOLOGY)
+  std::vector<int> to_each(4);
+  std::vector<int> from_each(4);
+  world.neighbor_alltoall(to_each, from_each);
 #else
   // The control: the same kinds of calls, written correctly.
   std::vector<std::string> names(2);
@@ -168,6 +172,9 @@ int main(int argc, char** argv) {
   static_cast<void>(world.allreduce(1.5, std::plus<double>{}));
   std::vector<int> totals(3);
   world.allreduce(std::vector<int>(3), totals, std::plus<>{});
+  thinmpi::cartesian_communicator grid(world, {world.size()}, {true});
+  std::vector<int> from_each(4);
+  grid.neighbor_alltoall(std::vector<int>(4), from_each);
 #endif
   return 0;
 }

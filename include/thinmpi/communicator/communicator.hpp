@@ -24,6 +24,7 @@
 #include "thinmpi/collectives/scan.hpp"
 #include "thinmpi/collectives/scatter.hpp"
 #include "thinmpi/collectives/sparse_exchange.hpp"
+#include "thinmpi/communicator/detail/no_neighborhood.hpp"
 #include "thinmpi/core/detail/comm_queries.hpp"
 #include "thinmpi/core/detail/mpi.hpp"
 #include "thinmpi/core/detail/raise.hpp"
@@ -67,7 +68,8 @@ class comm_view : public p2p_send<comm_view>,
                   public collective_reduce<comm_view>,
                   public collective_reduce_scatter<comm_view>,
                   public collective_scan<comm_view>,
-                  public collective_sparse_exchange<comm_view> {
+                  public collective_sparse_exchange<comm_view>,
+                  public detail::no_neighborhood {
  public:
   /// The null communicator.
   comm_view() noexcept = default;

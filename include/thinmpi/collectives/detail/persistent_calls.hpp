@@ -44,6 +44,11 @@ enum class persistent_collective {
   reduce_scatter,
   scan,
   exscan,
+  neighbor_allgather,  ///< the neighborhood collectives of topology/
+  neighbor_allgatherv,
+  neighbor_alltoall,
+  neighbor_alltoallv,
+  neighbor_alltoallw,
 };
 
 /// Whether this MPI library has persistent collectives; a template so that the check below
@@ -94,6 +99,16 @@ template <persistent_collective Which, class... Args>
     return THINMPI_PERSISTENT_CALL(Reduce_scatter_init)(args...);
   } else if constexpr (Which == scan) {
     return THINMPI_PERSISTENT_CALL(Scan_init)(args...);
+  } else if constexpr (Which == neighbor_allgather) {
+    return THINMPI_PERSISTENT_CALL(Neighbor_allgather_init)(args...);
+  } else if constexpr (Which == neighbor_allgatherv) {
+    return THINMPI_PERSISTENT_CALL(Neighbor_allgatherv_init)(args...);
+  } else if constexpr (Which == neighbor_alltoall) {
+    return THINMPI_PERSISTENT_CALL(Neighbor_alltoall_init)(args...);
+  } else if constexpr (Which == neighbor_alltoallv) {
+    return THINMPI_PERSISTENT_CALL(Neighbor_alltoallv_init)(args...);
+  } else if constexpr (Which == neighbor_alltoallw) {
+    return THINMPI_PERSISTENT_CALL(Neighbor_alltoallw_init)(args...);
   } else {
     static_assert(Which == exscan);
     return THINMPI_PERSISTENT_CALL(Exscan_init)(args...);

@@ -19,11 +19,13 @@
 #include <cstddef>
 #include <span>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "thinmpi/collectives/detail/collective_call.hpp"
 #include "thinmpi/collectives/detail/displacements.hpp"
 #include "thinmpi/core/detail/buffers.hpp"
+#include "thinmpi/core/detail/large_count.hpp"
 #include "thinmpi/core/detail/mpi.hpp"
 #include "thinmpi/core/detail/narrow.hpp"
 #include "thinmpi/core/detail/raise.hpp"
@@ -96,44 +98,47 @@ inline void check_varying_fits(const v_layout& layout, const collective_call& ca
 }
 
 /// One MPI_Allgatherv; past INT_MAX the MPI-4 MPI_Allgatherv_c (MPICH), else an error.
-inline int allgatherv_call(const const_buffer& out, const mutable_buffer& in,
-                           std::span<const int> counts, std::span<const int> displs,
-                           const v_layout& layout, const collective_call& call) {
+/// Classic and Large name another call of the same arguments (MPI_Neighbor_allgatherv and its
+/// `_c` variant, THINMPI_LARGE_COUNT_CALL), `large_name` the `_c` call for the error.
+template <auto Classic = &MPI_Allgatherv, auto Large = THINMPI_LARGE_COUNT_CALL(MPI_Allgatherv)>
+int allgatherv_call(const const_buffer& out, const mutable_buffer& in, std::span<const int> counts,
+                    std::span<const int> displs, const v_layout& layout,
+                    const collective_call& call, const char* large_name = "MPI_Allgatherv_c") {
   if (layout.fits_int) [[likely]] {
-    return MPI_Allgatherv(out.data, to_int(out.count), out.type, in.data, counts.data(),
-                          displs.data(), in.type, call.comm);
+    return Classic(out.data, to_int(out.count), out.type, in.data, counts.data(), displs.data(),
+                   in.type, call.comm);
   }
-#if THINMPI_HAS_LARGE_COUNT_CALLS
-  const wide_layout wide = wide_packed(counts);
-  return MPI_Allgatherv_c(out.data, static_cast<MPI_Count>(out.count), out.type, in.data,
-                          wide.counts.data(), wide.displs.data(), in.type, call.comm);
-#else
-  raise_past_int(call, layout.extent, in.type, "the sum of recvcounts", "MPI_Allgatherv_c");
-#endif
+  if constexpr (!std::is_null_pointer_v<decltype(Large)>) {
+    const wide_layout wide = wide_packed(counts);
+    return Large(out.data, static_cast<MPI_Count>(out.count), out.type, in.data, wide.counts.data(),
+                 wide.displs.data(), in.type, call.comm);
+  } else {
+    raise_past_int(call, layout.extent, in.type, "the sum of recvcounts", large_name);
+  }
 }
 
 /// One MPI_Alltoallv; blocks laid end to end past INT_MAX take MPI-4's MPI_Alltoallv_c (MPICH),
-/// else an error (given displacements are ints, so only packed ones can pass INT_MAX).
-inline int alltoallv_call(const const_buffer& out, const mutable_buffer& in, const v_spans& arrays,
-                          const v_layout& sent, const v_layout& received,
-                          const collective_call& call) {
+/// else an error (given displacements are ints, so only packed ones can pass INT_MAX). Classic,
+/// Large and `large_name` as for allgatherv_call (MPI_Neighbor_alltoallv).
+template <auto Classic = &MPI_Alltoallv, auto Large = THINMPI_LARGE_COUNT_CALL(MPI_Alltoallv)>
+int alltoallv_call(const const_buffer& out, const mutable_buffer& in, const v_spans& arrays,
+                   const v_layout& sent, const v_layout& received, const collective_call& call,
+                   const char* large_name = "MPI_Alltoallv_c") {
   if (sent.fits_int && received.fits_int) [[likely]] {
-    return MPI_Alltoallv(out.data, arrays.send_counts.data(), arrays.send_displs.data(), out.type,
-                         in.data, arrays.recv_counts.data(), arrays.recv_displs.data(), in.type,
-                         call.comm);
+    return Classic(out.data, arrays.send_counts.data(), arrays.send_displs.data(), out.type,
+                   in.data, arrays.recv_counts.data(), arrays.recv_displs.data(), in.type,
+                   call.comm);
   }
-#if THINMPI_HAS_LARGE_COUNT_CALLS
-  const wide_layout wide_send = wide_packed(arrays.send_counts);
-  const wide_layout wide_recv = wide_packed(arrays.recv_counts);
-  return MPI_Alltoallv_c(out.data, wide_send.counts.data(), wide_send.displs.data(), out.type,
-                         in.data, wide_recv.counts.data(), wide_recv.displs.data(), in.type,
-                         call.comm);
-#else
-  const v_layout& past = sent.fits_int ? received : sent;
-  raise_past_int(call, past.extent, in.type,
-                 sent.fits_int ? "the sum of recvcounts" : "the sum of sendcounts",
-                 "MPI_Alltoallv_c");
-#endif
+  if constexpr (!std::is_null_pointer_v<decltype(Large)>) {
+    const wide_layout wide_send = wide_packed(arrays.send_counts);
+    const wide_layout wide_recv = wide_packed(arrays.recv_counts);
+    return Large(out.data, wide_send.counts.data(), wide_send.displs.data(), out.type, in.data,
+                 wide_recv.counts.data(), wide_recv.displs.data(), in.type, call.comm);
+  } else {
+    const v_layout& past = sent.fits_int ? received : sent;
+    raise_past_int(call, past.extent, in.type,
+                   sent.fits_int ? "the sum of recvcounts" : "the sum of sendcounts", large_name);
+  }
 }
 
 }  // namespace thinmpi::detail

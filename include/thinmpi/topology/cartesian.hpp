@@ -1,0 +1,274 @@
+#pragma once
+/// \file
+/// Cartesian process topologies: thinmpi::dims_create (MPI_Dims_create), cartesian_view (a
+/// non-owning handle) and cartesian_communicator (owns the communicator MPI_Cart_create or
+/// MPI_Cart_sub made, freed once): coordinates, ranks of coordinates, shifts and sub-grids,
+/// plus every operation of comm_view and the neighborhood collectives.
+///
+///     auto world = thinmpi::world();
+///     thinmpi::cartesian_communicator grid(world, thinmpi::dims_create(world.size(), 2),
+///                                          {true, false});
+///     auto [left, right] = grid.shift(0, 1);
+
+#include <cstddef>
+#include <initializer_list>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "thinmpi/communicator/communicator.hpp"
+#include "thinmpi/core/detail/mpi.hpp"
+#include "thinmpi/core/detail/raise.hpp"
+#include "thinmpi/topology/detail/int_list.hpp"
+#include "thinmpi/topology/detail/owning.hpp"
+#include "thinmpi/topology/detail/raise_topology.hpp"
+#include "thinmpi/topology/neighborhood.hpp"
+
+namespace thinmpi {
+
+/// A balanced grid of `nodes` ranks in `dims.size()` dimensions (MPI_Dims_create): entries of
+/// 0 are chosen, the others kept. Given entries that cannot make `nodes` (they do not divide
+/// it, or all are given and do not multiply to it) are an mpi_error (MPI_ERR_DIMS).
+///
+///     thinmpi::dims_create(12, {0, 3})  // {4, 3}
+[[nodiscard]] inline std::vector<int> dims_create(int nodes, std::span<const int> dims) {
+  std::vector<int> chosen(dims.begin(), dims.end());
+  long long given = 1;
+  bool any_free = false;
+  for (std::size_t d = 0; d < chosen.size(); ++d) {
+    if (chosen[d] < 0) {
+      detail::raise_topology(MPI_ERR_DIMS, "MPI_Dims_create", MPI_COMM_NULL,
+                             "dims[" + std::to_string(d) + "] is " + std::to_string(chosen[d]) +
+                                 "; it must be 0 (to choose) or a positive size");
+    }
+    any_free = any_free || chosen[d] == 0;
+    given *= chosen[d] == 0 ? 1 : chosen[d];
+  }
+  if (nodes < 1 || (any_free ? nodes % given != 0 : given != nodes)) {
+    detail::raise_topology(MPI_ERR_DIMS, "MPI_Dims_create", MPI_COMM_NULL,
+                           "the given dims (" + detail::dims_text(chosen) +
+                               ") cannot make a grid " + "of " + std::to_string(nodes) + " ranks");
+  }
+  detail::check(MPI_Dims_create(nodes, static_cast<int>(chosen.size()), chosen.data()),
+                "MPI_Dims_create");
+  return chosen;
+}
+/// dims_create(12, {0, 3})
+[[nodiscard]] inline std::vector<int> dims_create(int nodes, std::initializer_list<int> dims) {
+  return dims_create(nodes, std::span<const int>(dims.begin(), dims.size()));
+}
+/// A balanced grid of `nodes` ranks in `ndims` dimensions, every size chosen.
+///
+///     std::vector<int> dims = thinmpi::dims_create(world.size(), 2);
+[[nodiscard]] inline std::vector<int> dims_create(int nodes, int ndims) {
+  if (ndims < 0) {
+    detail::raise_topology(MPI_ERR_DIMS, "MPI_Dims_create", MPI_COMM_NULL,
+                           "ndims is " + std::to_string(ndims) + "; it must not be negative");
+  }
+  return dims_create(nodes, std::vector<int>(static_cast<std::size_t>(ndims), 0));
+}
+
+/// The ranks a shift along one dimension pairs this rank with (MPI_Cart_shift): receive from
+/// `source`, send to `dest`; thinmpi::proc_null at an open edge of a non-periodic dimension.
+///
+///     auto [source, dest] = grid.shift(0, 1);  grid.sendrecv(mine, dest, 0, theirs, source, 0);
+struct shift_ranks {
+  int source;
+  int dest;
+};
+
+class cartesian_communicator;
+
+/// A non-owning handle of a communicator with a Cartesian topology: the grid queries, every
+/// operation of comm_view, and the neighborhood collectives, whose neighbors are, per
+/// dimension, the rank below then the rank above (2 x ndims() blocks, thinmpi::proc_null ones
+/// included). Copying it copies the handle.
+class cartesian_view : public neighborhood_view {
+ public:
+  /// The null communicator (a rank left out of a grid smaller than its communicator).
+  cartesian_view() noexcept = default;
+  /// Wraps comm, which must have a Cartesian topology (else an mpi_error, MPI_ERR_TOPOLOGY),
+  /// and sets MPI_ERRORS_RETURN on it; MPI_COMM_NULL gives the null communicator.
+  explicit cartesian_view(MPI_Comm comm);
+
+  /// The number of dimensions.
+  [[nodiscard]] int ndims() const noexcept { return in_degree_ / 2; }
+  /// The size of each dimension.
+  [[nodiscard]] std::vector<int> dims() const { return grid().dims; }
+  /// Whether each dimension wraps around.
+  [[nodiscard]] std::vector<bool> periods() const;
+  /// This rank's coordinates.
+  [[nodiscard]] std::vector<int> coords() const { return grid().coords; }
+  /// The coordinates of `rank` (MPI_Cart_coords); a rank outside the grid is an mpi_error.
+  [[nodiscard]] std::vector<int> coords(int rank) const;
+  /// The rank at `coords` (MPI_Cart_rank): one entry per dimension; on a periodic dimension
+  /// any value wraps around, on the others one outside [0, size) is an mpi_error naming it.
+  ///
+  ///     int corner = grid.rank_of({0, 0});
+  [[nodiscard]] int rank_of(const detail::int_list<int>& coords) const;
+  /// The ranks to receive from and send to in a shift by `disp` along `dim` (MPI_Cart_shift).
+  [[nodiscard]] shift_ranks shift(int dim, int disp) const;
+  /// The sub-grids keeping the dimensions marked true (MPI_Cart_sub): one per combination of
+  /// the dropped coordinates; this rank gets the one it is in.
+  ///
+  ///     thinmpi::cartesian_communicator row = grid.sub({false, true});
+  [[nodiscard]] cartesian_communicator sub(const detail::int_list<bool>& remain) const;
+
+ private:
+  struct grid_state {
+    std::vector<int> dims, periods, coords;
+  };
+  /// MPI_Cart_get.
+  [[nodiscard]] grid_state grid() const;
+  [[noreturn]] void raise(int code, const char* operation, std::string problem) const {
+    detail::raise_topology(code, operation, comm_, std::move(problem));
+  }
+};
+
+/// A Cartesian communicator that owns its MPI communicator (freed once, when destroyed).
+/// Move-only: copying would need a hidden MPI_Comm_dup.
+///
+///     thinmpi::cartesian_communicator grid(world, {2, 2}, {true, true});
+///     auto from_neighbors = grid.neighbor_allgather(grid.rank());
+class cartesian_communicator : public detail::owning<cartesian_view> {
+ public:
+  /// The null communicator.
+  cartesian_communicator() noexcept = default;
+  /// A grid of `dims` over the ranks of `comm` (MPI_Cart_create), periodic where `periods`
+  /// says so; with `reorder` MPI may give ranks new numbers. dims must be positive and
+  /// multiply to at most comm.size() (else an mpi_error naming them, before MPI is called);
+  /// ranks beyond the grid get the null communicator (is_null()).
+  cartesian_communicator(comm_view comm, const detail::int_list<int>& dims,
+                         const detail::int_list<bool>& periods, bool reorder = false);
+  /// Takes ownership of comm, which must have a Cartesian topology.
+  [[nodiscard]] static cartesian_communicator adopt(MPI_Comm comm) {
+    return cartesian_communicator(cartesian_view(comm));
+  }
+
+ private:
+  explicit cartesian_communicator(cartesian_view view) noexcept : owning(view) {}
+};
+
+inline cartesian_view::cartesian_view(MPI_Comm comm) : neighborhood_view(comm, 0, 0) {
+  if (comm == MPI_COMM_NULL) return;
+  int kind = MPI_UNDEFINED;
+  detail::check(MPI_Topo_test(comm, &kind), "MPI_Topo_test", comm);
+  if (kind != MPI_CART) {
+    raise(MPI_ERR_TOPOLOGY, "thinmpi::cartesian_view",
+          "the communicator has no Cartesian "
+          "topology");
+  }
+  int dims = 0;
+  detail::check(MPI_Cartdim_get(comm, &dims), "MPI_Cartdim_get", comm);
+  in_degree_ = out_degree_ = 2 * dims;
+}
+
+inline cartesian_view::grid_state cartesian_view::grid() const {
+  const auto n = static_cast<std::size_t>(ndims());
+  grid_state g{std::vector<int>(n), std::vector<int>(n), std::vector<int>(n)};
+  detail::check(MPI_Cart_get(comm_, ndims(), g.dims.data(), g.periods.data(), g.coords.data()),
+                "MPI_Cart_get", comm_);
+  return g;
+}
+
+inline std::vector<bool> cartesian_view::periods() const {
+  const std::vector<int> periodic = grid().periods;
+  return {periodic.begin(), periodic.end()};
+}
+
+inline std::vector<int> cartesian_view::coords(int rank) const {
+  const int ranks = size();
+  if (rank < 0 || rank >= ranks) {
+    raise(MPI_ERR_RANK, "MPI_Cart_coords",
+          "rank " + std::to_string(rank) + " is not in the grid of " + std::to_string(ranks) +
+              " ranks");
+  }
+  std::vector<int> at(static_cast<std::size_t>(ndims()));
+  detail::check(MPI_Cart_coords(comm_, rank, ndims(), at.data()), "MPI_Cart_coords", comm_);
+  return at;
+}
+
+inline int cartesian_view::rank_of(const detail::int_list<int>& coords) const {
+  if (coords.size() != static_cast<std::size_t>(ndims())) {
+    raise(MPI_ERR_ARG, "MPI_Cart_rank",
+          "coords has " + std::to_string(coords.size()) + " entries; the grid has " +
+              std::to_string(ndims()) + " dimensions");
+  }
+  const grid_state g = grid();
+  for (std::size_t d = 0; d < coords.size(); ++d) {
+    if (g.periods[d] == 0 && (coords[d] < 0 || coords[d] >= g.dims[d])) {
+      raise(MPI_ERR_ARG, "MPI_Cart_rank",
+            "coords[" + std::to_string(d) + "] is " + std::to_string(coords[d]) + "; dimension " +
+                std::to_string(d) + " is not periodic and has " + std::to_string(g.dims[d]) +
+                " ranks (0 to " + std::to_string(g.dims[d] - 1) + ")");
+    }
+  }
+  int rank = MPI_PROC_NULL;
+  detail::check(MPI_Cart_rank(comm_, coords.data(), &rank), "MPI_Cart_rank", comm_);
+  return rank;
+}
+
+inline shift_ranks cartesian_view::shift(int dim, int disp) const {
+  if (dim < 0 || dim >= ndims()) {
+    raise(MPI_ERR_DIMS, "MPI_Cart_shift",
+          "dim is " + std::to_string(dim) + "; the grid has " + std::to_string(ndims()) +
+              " dimensions");
+  }
+  shift_ranks ranks{MPI_PROC_NULL, MPI_PROC_NULL};
+  detail::check(MPI_Cart_shift(comm_, dim, disp, &ranks.source, &ranks.dest), "MPI_Cart_shift",
+                comm_);
+  return ranks;
+}
+
+inline cartesian_communicator cartesian_view::sub(const detail::int_list<bool>& remain) const {
+  if (remain.size() != static_cast<std::size_t>(ndims())) {
+    raise(MPI_ERR_ARG, "MPI_Cart_sub",
+          "remain_dims has " + std::to_string(remain.size()) + " entries; the grid has " +
+              std::to_string(ndims()) + " dimensions");
+  }
+  MPI_Comm out = MPI_COMM_NULL;
+  detail::check(MPI_Cart_sub(comm_, remain.data(), &out), "MPI_Cart_sub", comm_);
+  return cartesian_communicator::adopt(out);
+}
+
+namespace detail {
+
+/// MPI_Cart_create, its arguments checked first.
+inline MPI_Comm cart_create(comm_view comm, const int_list<int>& dims,
+                            const int_list<bool>& periods, bool reorder) {
+  const char* operation = "MPI_Cart_create";
+  if (periods.size() != dims.size()) {
+    raise_topology(MPI_ERR_ARG, operation, comm.native(),
+                   "periods has " + std::to_string(periods.size()) + " entries; dims has " +
+                       std::to_string(dims.size()));
+  }
+  long long cells = 1;
+  for (std::size_t d = 0; d < dims.size(); ++d) {
+    if (dims[d] <= 0) {
+      raise_topology(MPI_ERR_DIMS, operation, comm.native(),
+                     "dims[" + std::to_string(d) + "] is " + std::to_string(dims[d]) +
+                         "; every dimension needs at least one rank");
+    }
+    cells *= dims[d];
+  }
+  if (const int ranks = comm.size(); cells > ranks) {
+    raise_topology(MPI_ERR_DIMS, operation, comm.native(),
+                   "dims " + dims_text(dims.span()) + " = " + std::to_string(cells) +
+                       " ranks; the communicator has " + std::to_string(ranks));
+  }
+  MPI_Comm out = MPI_COMM_NULL;
+  check(MPI_Cart_create(comm.native(), dims.size_int(), dims.data(), periods.data(),
+                        reorder ? 1 : 0, &out),
+        operation, comm.native());
+  return out;
+}
+
+}  // namespace detail
+
+inline cartesian_communicator::cartesian_communicator(comm_view comm,
+                                                      const detail::int_list<int>& dims,
+                                                      const detail::int_list<bool>& periods,
+                                                      bool reorder)
+    : owning(cartesian_view(detail::cart_create(comm, dims, periods, reorder))) {}
+
+}  // namespace thinmpi

@@ -1,0 +1,286 @@
+#pragma once
+/// \file
+/// neighbor_alltoallv: as neighbor_alltoall, with blocks of different sizes per neighbor.
+/// Counts given (one MPI call) with or without displacements, or the receive counts exchanged
+/// first because the call names thinmpi::exchange_counts (an MPI_Neighbor_alltoall of one int
+/// per neighbor, then the MPI_Neighbor_alltoallv). Blocking, nonblocking (`i`) and persistent
+/// (`_init`).
+
+#include <algorithm>
+#include <cstddef>
+#include <memory>
+#include <span>
+#include <utility>
+#include <vector>
+
+#include "thinmpi/collectives/detail/collective_buffers.hpp"
+#include "thinmpi/collectives/detail/collective_call.hpp"
+#include "thinmpi/collectives/detail/count_exchange_state.hpp"
+#include "thinmpi/collectives/detail/displacements.hpp"
+#include "thinmpi/collectives/detail/persistent_calls.hpp"
+#include "thinmpi/collectives/detail/v_calls.hpp"
+#include "thinmpi/collectives/detail/v_state.hpp"
+#include "thinmpi/collectives/exchange_counts.hpp"
+#include "thinmpi/core/concepts.hpp"
+#include "thinmpi/core/detail/buffers.hpp"
+#include "thinmpi/core/detail/large_count.hpp"
+#include "thinmpi/core/detail/mpi.hpp"
+#include "thinmpi/requests/collective_request.hpp"
+#include "thinmpi/requests/persistent_request.hpp"
+#include "thinmpi/topology/detail/neighbor_checks.hpp"
+
+namespace thinmpi {
+
+namespace detail {
+
+/// The stages of ineighbor_alltoallv(send, sendcounts, exchange_counts)
+/// (count_exchange_state): an MPI_Ineighbor_alltoall of the counts, one int per neighbor, then
+/// the MPI_Ineighbor_alltoallv.
+inline int ineighbor_alltoall_counts(const int* sent, int* received, MPI_Comm comm,
+                                     MPI_Request* request) {
+  return MPI_Ineighbor_alltoall(never_null(sent), 1, MPI_INT, never_null(received), 1, MPI_INT,
+                                comm, request);
+}
+inline int ineighbor_alltoallv_blocks(const const_buffer& out, const v_spans& arrays, void* into,
+                                      MPI_Comm comm, MPI_Request* request) {
+  const v_spans a = arrays_of(arrays);
+  return MPI_Ineighbor_alltoallv(never_null(out.data), a.send_counts.data(), a.send_displs.data(),
+                                 out.type, never_null(into), a.recv_counts.data(),
+                                 a.recv_displs.data(), out.type, comm, request);
+}
+
+/// Where a neighborhood alltoallv takes its displacements from: the caller (given) or the
+/// counts laid end to end (packed).
+enum class displs_from { given, packed };
+
+}  // namespace detail
+
+/// neighbor_alltoallv (the topology communicators derive from this family). sendcounts[i]
+/// elements at sdispls[i] of `send` go to out-neighbor i; recvcounts[j] elements from
+/// in-neighbor j land at rdispls[j] of `into`. The send arrays have one entry per out-neighbor,
+/// the receive arrays one per in-neighbor, MPI_PROC_NULL neighbors included.
+template <class Comm>
+class neighborhood_alltoallv {
+  using span = std::span<const int>;
+
+ public:
+  /// One MPI_Neighbor_alltoallv, no allocation. Every array needs one entry per neighbor, none
+  /// negative, and both buffers room for their blocks (else an mpi_error, before MPI is
+  /// called); a larger std::vector or std::string `into` shrinks to the extent of the blocks.
+  template <class Send, class Into>
+  void neighbor_alltoallv(const Send& send, span sendcounts, span sdispls, Into&& into,
+                          span recvcounts, span rdispls) const {
+    alltoallv_into(send, std::forward<Into>(into), {sendcounts, sdispls, recvcounts, rdispls},
+                   detail::displs_from::given);
+  }
+  /// neighbor_alltoallv with the blocks laid end to end in neighbor order on both sides (it
+  /// allocates the displacements; past INT_MAX, MPI_Neighbor_alltoallv_c on MPICH 4.0, an
+  /// mpi_error on Open MPI 4.1).
+  template <class Send, class Into>
+  void neighbor_alltoallv(const Send& send, span sendcounts, Into&& into, span recvcounts) const {
+    alltoallv_into(send, std::forward<Into>(into), {sendcounts, {}, recvcounts, {}},
+                   detail::displs_from::packed);
+  }
+  /// neighbor_alltoallv where each rank knows only what it sends: an MPI_Neighbor_alltoall of
+  /// the counts (one int per neighbor), then the MPI_Neighbor_alltoallv into a new vector
+  /// (blocks end to end on both sides). Returns the data with the received counts and
+  /// displacements (0 for MPI_PROC_NULL neighbors).
+  ///
+  ///     auto inbox = graph.neighbor_alltoallv(outbox, counts, thinmpi::exchange_counts);
+  template <class Data = detail::vector_of_elements, class Send>
+  [[nodiscard]] detail::varying_for<Data, Send> neighbor_alltoallv(const Send& send,
+                                                                   span sendcounts,
+                                                                   exchange_counts_t) const {
+    detail::require_sendable<Send>();
+    detail::require_varying_data<Data, detail::element_t<Send>>();
+    detail::collective_call call{"MPI_Neighbor_alltoall", comm()};
+    const detail::const_buffer out = detail::never_null(detail::send_buffer(send));
+    std::vector<int> send_displs;
+    const detail::v_layout sent = detail::neighbor_layout(call, out_side(), sendcounts, nullptr,
+                                                          "sendcounts", "sdispls", send_displs);
+    detail::check_room(call, out.count, sent.extent, out.type, "send buffer",
+                       "the sum of sendcounts");
+    detail::varying_for<Data, Send> result;
+    const int sources = in_degree();
+    result.counts.resize(static_cast<std::size_t>(sources));
+    detail::check_collective(
+        MPI_Neighbor_alltoall(detail::array_of(sendcounts), 1, MPI_INT,
+                              detail::never_null(result.counts.data()), 1, MPI_INT, comm()),
+        call);
+    call.operation = "MPI_Neighbor_alltoallv";
+    const detail::v_layout received =
+        detail::packed_displacements(call, result.counts, sources, "recvcounts", result.displs);
+    detail::check_varying_fits(received, call, out.type);
+    result.data.resize(received.extent);
+    const int rc = detail::alltoallv_call<&MPI_Neighbor_alltoallv,
+                                          THINMPI_LARGE_COUNT_CALL(MPI_Neighbor_alltoallv)>(
+        out, detail::never_null(detail::recv_buffer(result.data)),
+        detail::arrays_of({sendcounts, send_displs, result.counts, result.displs}), sent, received,
+        call, "MPI_Neighbor_alltoallv_c");
+    detail::check_collective(rc, call, out.count, out.type);
+    return result;
+  }
+
+  /// Starts a neighbor_alltoallv with counts and displacements given
+  /// (MPI_Ineighbor_alltoallv); the request keeps its own copies of the four arrays. Buffers
+  /// are borrowed or owned as in ineighbor_alltoall.
+  template <class Send, class Into>
+  [[nodiscard]] auto ineighbor_alltoallv(Send&& send, span sendcounts, span sdispls, Into&& into,
+                                         span recvcounts, span rdispls) const {
+    return start(std::forward<Send>(send), std::forward<Into>(into),
+                 {sendcounts, sdispls, recvcounts, rdispls}, detail::displs_from::given);
+  }
+  /// Starts a neighbor_alltoallv with the blocks laid end to end; the request computes and
+  /// owns the displacements.
+  template <class Send, class Into>
+  [[nodiscard]] auto ineighbor_alltoallv(Send&& send, span sendcounts, Into&& into,
+                                         span recvcounts) const {
+    return start(std::forward<Send>(send), std::forward<Into>(into),
+                 {sendcounts, {}, recvcounts, {}}, detail::displs_from::packed);
+  }
+  /// Starts a neighbor_alltoallv that exchanges counts first: MPI_Ineighbor_alltoall of the
+  /// counts, and, once they arrive (in whichever wait or test completes that stage),
+  /// MPI_Ineighbor_alltoallv. wait() hands back the thinmpi::varying result.
+  template <class Data = detail::vector_of_elements, class Send>
+  [[nodiscard]] auto ineighbor_alltoallv(Send&& send, span sendcounts, exchange_counts_t) const {
+    detail::require_sendable<Send>();
+    detail::require_varying_data<Data, detail::element_t<Send>>();
+    using state_type = detail::count_exchange_state<Send, Data, &detail::ineighbor_alltoall_counts,
+                                                    &detail::ineighbor_alltoallv_blocks>;
+    auto state = std::make_unique<state_type>(
+        std::forward<Send>(send), detail::collective_call{"MPI_Ineighbor_alltoall", comm()},
+        "MPI_Ineighbor_alltoallv", in_degree());
+    const detail::const_buffer out = state->out();
+    const detail::v_layout sent = detail::neighbor_layout(
+        state->call, out_side(), sendcounts, nullptr, "sendcounts", "sdispls", state->send_displs);
+    if (!sent.fits_int) [[unlikely]] {
+      detail::raise_int_count(state->call, sent.extent, out.type);
+    }
+    detail::check_room(state->call, out.count, sent.extent, out.type, "send buffer",
+                       "the sum of sendcounts");
+    state->send_counts.assign(sendcounts.begin(), sendcounts.end());
+    return detail::post_count_exchange(std::move(state));
+  }
+
+  /// A persistent neighbor_alltoallv with counts and displacements given
+  /// (MPI_Neighbor_alltoallv_init; Open MPI 4.1: MPIX_); the request keeps its own copies.
+  /// wait() hands back a std::span of the received elements.
+  template <class Send, class Into>
+  [[nodiscard]] auto neighbor_alltoallv_init(Send&& send, span sendcounts, span sdispls,
+                                             Into&& into, span recvcounts, span rdispls) const {
+    return set_up(std::forward<Send>(send), std::forward<Into>(into),
+                  {sendcounts, sdispls, recvcounts, rdispls}, detail::displs_from::given);
+  }
+  /// A persistent neighbor_alltoallv with the blocks laid end to end.
+  template <class Send, class Into>
+  [[nodiscard]] auto neighbor_alltoallv_init(Send&& send, span sendcounts, Into&& into,
+                                             span recvcounts) const {
+    return set_up(std::forward<Send>(send), std::forward<Into>(into),
+                  {sendcounts, {}, recvcounts, {}}, detail::displs_from::packed);
+  }
+
+ private:
+  [[nodiscard]] MPI_Comm comm() const noexcept { return static_cast<const Comm&>(*this).native(); }
+  [[nodiscard]] int in_degree() const noexcept {
+    return static_cast<const Comm&>(*this).in_degree();
+  }
+  [[nodiscard]] detail::neighbor_side out_side() const noexcept {
+    return detail::out_neighbors(static_cast<const Comm&>(*this).out_degree());
+  }
+
+  /// Checks both sides against their neighbors and buffers, before MPI is called; packed
+  /// displacements are written into `arrays` (whose counts are set). Returns both layouts.
+  std::pair<detail::v_layout, detail::v_layout> plan(const detail::collective_call& call,
+                                                     const detail::v_spans& given,
+                                                     detail::v_arrays& arrays,
+                                                     detail::displs_from from,
+                                                     const detail::const_buffer& out,
+                                                     const detail::mutable_buffer& in) const {
+    const bool displs_given = from == detail::displs_from::given;
+    const auto sent = detail::neighbor_layout(call, out_side(), given.send_counts,
+                                              displs_given ? &given.send_displs : nullptr,
+                                              "sendcounts", "sdispls", arrays.send_displs);
+    const auto received = detail::neighbor_layout(
+        call, detail::in_neighbors(in_degree()), given.recv_counts,
+        displs_given ? &given.recv_displs : nullptr, "recvcounts", "rdispls", arrays.recv_displs);
+    detail::check_room(call, out.count, sent.extent, out.type, "send buffer",
+                       displs_given ? "the blocks at sdispls" : "the sum of sendcounts");
+    detail::check_room(call, in.count, received.extent, in.type, "receive buffer",
+                       displs_given ? "the blocks at rdispls" : "the sum of recvcounts");
+    return {sent, received};
+  }
+  /// The blocking forms: one MPI_Neighbor_alltoallv (or its `_c` variant past INT_MAX).
+  template <class Send, class Into>
+  void alltoallv_into(const Send& send, Into&& into, const detail::v_spans& given,
+                      detail::displs_from from) const {
+    detail::require_sendable<Send>();
+    detail::require_receivable<Into&&>();
+    detail::require_same_element<Send, Into>();
+    const detail::collective_call call{"MPI_Neighbor_alltoallv", comm()};
+    const detail::const_buffer out = detail::never_null(detail::send_buffer(send));
+    const detail::mutable_buffer in = detail::never_null(detail::recv_buffer(into));
+    detail::v_arrays packed;
+    const auto [sent, received] = plan(call, given, packed, from, out, in);
+    const bool displs_given = from == detail::displs_from::given;
+    const int rc = detail::alltoallv_call<&MPI_Neighbor_alltoallv,
+                                          THINMPI_LARGE_COUNT_CALL(MPI_Neighbor_alltoallv)>(
+        out, in,
+        detail::arrays_of({given.send_counts, displs_given ? given.send_displs : packed.send_displs,
+                           given.recv_counts,
+                           displs_given ? given.recv_displs : packed.recv_displs}),
+        sent, received, call, "MPI_Neighbor_alltoallv_c");
+    detail::check_collective(rc, call, out.count, out.type);
+    detail::shrink_to(into, received.extent);
+  }
+  /// The state of a nonblocking or persistent form, with its own copies of the arrays.
+  template <bool Persistent, class Send, class Into>
+  auto prepare(Send&& send, Into&& into, const detail::v_spans& given, detail::displs_from from,
+               const char* operation) const {
+    auto state =
+        detail::make_v_state<Persistent>(std::forward<Send>(send), std::forward<Into>(into),
+                                         detail::collective_call{operation, comm()});
+    detail::v_arrays& arrays = state->arrays;
+    arrays.send_counts.assign(given.send_counts.begin(), given.send_counts.end());
+    arrays.recv_counts.assign(given.recv_counts.begin(), given.recv_counts.end());
+    const detail::mutable_buffer in = state->in();
+    const auto [sent, received] = plan(state->call, given, arrays, from, state->out(), in);
+    if (from == detail::displs_from::given) {
+      arrays.send_displs.assign(given.send_displs.begin(), given.send_displs.end());
+      arrays.recv_displs.assign(given.recv_displs.begin(), given.recv_displs.end());
+    } else if (!sent.fits_int || !received.fits_int) [[unlikely]] {
+      detail::raise_int_count(state->call, std::max(sent.extent, received.extent), in.type);
+    }
+    state->receive(received.extent);
+    return state;
+  }
+  template <class Send, class Into>
+  auto start(Send&& send, Into&& into, const detail::v_spans& given,
+             detail::displs_from from) const {
+    auto state = prepare<false>(std::forward<Send>(send), std::forward<Into>(into), given, from,
+                                "MPI_Ineighbor_alltoallv");
+    return detail::post_state<collective_request>(std::move(state), [](auto& s, MPI_Request* h) {
+      const detail::const_buffer out = detail::never_null(s.out());
+      const detail::mutable_buffer in = detail::never_null(s.in());
+      const detail::v_spans a = detail::arrays_of(s.arrays.spans());
+      return MPI_Ineighbor_alltoallv(out.data, a.send_counts.data(), a.send_displs.data(), out.type,
+                                     in.data, a.recv_counts.data(), a.recv_displs.data(), in.type,
+                                     s.call.comm, h);
+    });
+  }
+  template <class Send, class Into>
+  auto set_up(Send&& send, Into&& into, const detail::v_spans& given,
+              detail::displs_from from) const {
+    auto state = prepare<true>(std::forward<Send>(send), std::forward<Into>(into), given, from,
+                               "MPI_Neighbor_alltoallv_init");
+    return detail::post_state<persistent_request>(std::move(state), [](auto& s, MPI_Request* h) {
+      const detail::const_buffer out = detail::never_null(s.out());
+      const detail::mutable_buffer in = detail::never_null(s.in());
+      const detail::v_spans a = detail::arrays_of(s.arrays.spans());
+      return detail::persistent_call<detail::persistent_collective::neighbor_alltoallv>(
+          out.data, a.send_counts.data(), a.send_displs.data(), out.type, in.data,
+          a.recv_counts.data(), a.recv_displs.data(), in.type, s.call.comm, MPI_INFO_NULL, h);
+    });
+  }
+};
+
+}  // namespace thinmpi
