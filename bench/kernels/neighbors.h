@@ -7,9 +7,12 @@
  * k of a neighborhood call goes to and comes from neighbour k.
  *
  * Block k that a rank sends holds wb_coll_value(rank, (k / 2) * count + i): the value names the
- * sender and the dimension, not the side, because at 2 and 4 ranks every torus dimension has
- * size 1 or 2 (a rank is its own or its only neighbour on both sides), where which side's block
- * lands in which slot is an MPI implementation's reading of the standard, not the wrapper's.
+ * sender and the dimension. A received block must come from its slot's neighbour, along its
+ * slot's dimension, or along another dimension whose neighbour is the same rank: where a rank is
+ * its own or its only neighbour in several slots (a torus dimension of size 1 or 2), which of
+ * its blocks lands in which slot is the MPI's reading of the standard, not the wrapper's (on a
+ * 1-rank torus, all four slots its own, Open MPI 4.1.4 gives slots {1, 0, 3, 2} of the send
+ * blocks, as the standard says, and MPICH 4.0.2 gives {3, 2, 1, 0}).
  *
  * Sparse exchange: rank r sends `count` ints to (r + 1) % p and (r + 2) % p (once when they are
  * the same rank): wb_coll_value(r, d * count + i) to destination d. */
@@ -23,6 +26,7 @@
 extern "C" {
 #endif
 
+/* The sparse exchange alternates WB_SPARSE_TAG and WB_SPARSE_TAG + 1 from call to call. */
 enum { WB_SPARSE_TAG = 4242, WB_MAX_NEIGHBORS = 4 };
 
 /* The ring's neighbours of `rank`: {left, right}. */
@@ -34,7 +38,8 @@ void wb_torus_dims(int size, int dims[2]);
 /* Fills the send blocks of `degree` neighbours, `count` ints each. */
 void wb_neighbor_fill(int rank, int degree, size_t count, int* send);
 
-/* 0 when the `degree` blocks of `count` ints in `received` came from `neighbors` (slot order). */
+/* 0 when the `degree` blocks of `count` ints in `received` came from `neighbors` (slot order),
+ * each along its slot's dimension or another dimension of the same neighbour (see above). */
 int wb_neighbor_check(const int* neighbors, int degree, size_t count, const int* received);
 
 /* The sparse exchange's destinations of `rank` (1 or 2 of them); returns how many. */

@@ -1,13 +1,354 @@
-// The thinmpi variants of the neighbors suite (placeholder until the topology family lands).
+// The thinmpi variants of the neighbors suite: each is the call a user naturally writes,
+// measured against the C variant that does the same thing (bench/kernels/c_neighbors.c; the
+// topologies and the data are those of neighbors.h):
+//
+//   neighbor_alltoall/ring        graph_communicator ring(comm, {left, right}, {left, right});
+//                                 ring.neighbor_alltoall(send, recv)
+//   neighbor_alltoall/torus       cartesian_communicator torus(comm, dims_create(p, 2),
+//                                 {true, true}); torus.neighbor_alltoall(send, recv)
+//   neighbor_alltoallv/ring       neighbor_alltoallv(send, counts, displs, recv, counts, displs)
+//   neighbor_alltoallv/torus
+//   cart_create/torus             a cartesian_communicator of dims_create(p, 2), destroyed
+//   sparse_exchange/nbx           comm.sparse_exchange(messages, tag, callback): each message
+//                                 copied into one reused buffer, as the C version receives
+//   sparse_exchange/nbx_pairs     comm.sparse_exchange(messages, tag): a new vector of
+//                                 (source, std::vector<int>) sorted by source per call
+//   sparse_exchange/alltoallv     comm.alltoallv<uninit vector>(send, counts, exchange_counts)
+//                                 (C: MPI_Alltoall of the counts, MPI_Alltoallv into fresh
+//                                 memory)
+//
+// and the program thinmpi/halo_2d/program (examples/halo_2d.hpp) against
+// bench/programs/halo_2d.c. Built only when this file compiles against the tree's thinmpi
+// (bench/cmake/WbNeighbors.cmake tries it).
+#include <algorithm>
 #include <cstddef>
+#include <cstdio>
+#include <exception>
+#include <span>
+#include <type_traits>
+#include <utility>
+#include <vector>
 
 #include "coll_variant.h"
+#include "halo_2d.hpp"
+#include "neighbors.h"
+#include "programs.h"
 #include "thinmpi/thinmpi.hpp"
+
+namespace {
+
+[[noreturn]] void abort_on(const std::exception& error) {
+  std::fprintf(stderr, "thinmpi neighbors kernel failed: %s\n", error.what());
+  MPI_Abort(MPI_COMM_WORLD, 3);
+  std::terminate();
+}
+
+/// Runs `body` (setup: returns the new state; call: returns nullptr), exceptions ending the job
+/// in a call (they cannot cross the C harness) and failing a setup.
+template <class Body>
+void* guarded(bool in_setup, Body body) noexcept {
+  try {
+    return body();
+  } catch (const std::exception& error) {
+    if (!in_setup) abort_on(error);
+    return nullptr;
+  }
+}
+
+/// A neighborhood collective on the ring or the torus (Topology: graph_communicator or
+/// cartesian_communicator).
+template <class Topology>
+struct topology_state {
+  Topology comm;
+  std::vector<int> neighbors;  ///< the rank of each slot (for the check)
+  int count;
+  std::vector<int> send, recv, counts, displs;
+};
+
+thinmpi::graph_communicator make_ring(thinmpi::comm_view comm, std::vector<int>& neighbors) {
+  neighbors.resize(2);
+  wb_ring_neighbors(comm.rank(), comm.size(), neighbors.data());
+  return thinmpi::graph_communicator(comm, {neighbors[0], neighbors[1]},
+                                     {neighbors[0], neighbors[1]});
+}
+
+thinmpi::cartesian_communicator make_torus(thinmpi::comm_view comm, std::vector<int>& neighbors) {
+  thinmpi::cartesian_communicator torus(comm, thinmpi::dims_create(comm.size(), 2), {true, true});
+  for (int d = 0; d < 2; ++d) {
+    const auto [source, dest] = torus.shift(d, 1);
+    neighbors.push_back(source);
+    neighbors.push_back(dest);
+  }
+  return torus;
+}
+
+template <class Topology>
+void* setup_topology(MPI_Comm raw, std::size_t count) noexcept {
+  return guarded(true, [&]() -> void* {
+    const thinmpi::comm_view comm(raw);
+    std::vector<int> neighbors;
+    Topology topology;
+    if constexpr (std::is_same_v<Topology, thinmpi::graph_communicator>) {
+      topology = make_ring(comm, neighbors);
+    } else {
+      topology = make_torus(comm, neighbors);
+    }
+    const auto degree = neighbors.size();
+    auto* s = new topology_state<Topology>{std::move(topology),
+                                           neighbors,
+                                           static_cast<int>(count),
+                                           std::vector<int>(degree * count),
+                                           std::vector<int>(degree * count),
+                                           {},
+                                           {}};
+    wb_neighbor_fill(comm.rank(), static_cast<int>(degree), count, s->send.data());
+    for (std::size_t k = 0; k < degree; ++k) {
+      s->counts.push_back(s->count);
+      s->displs.push_back(static_cast<int>(k) * s->count);
+    }
+    return s;
+  });
+}
+
+template <class Topology>
+void call_alltoall(void* p) {
+  guarded(false, [p]() -> void* {
+    auto& s = *static_cast<topology_state<Topology>*>(p);
+    s.comm.neighbor_alltoall(s.send, s.recv);
+    return nullptr;
+  });
+}
+
+template <class Topology>
+void call_alltoallv(void* p) {
+  guarded(false, [p]() -> void* {
+    auto& s = *static_cast<topology_state<Topology>*>(p);
+    s.comm.neighbor_alltoallv(s.send, s.counts, s.displs, s.recv, s.counts, s.displs);
+    return nullptr;
+  });
+}
+
+/// A new torus per call, freed at once: what making the topology costs.
+void call_cart_create(void* p) {
+  guarded(false, [p]() -> void* {
+    auto& s = *static_cast<topology_state<thinmpi::cartesian_communicator>*>(p);
+    const thinmpi::cartesian_communicator torus(s.comm, thinmpi::dims_create(s.comm.size(), 2),
+                                                {true, true});
+    return nullptr;
+  });
+}
+
+template <class Topology>
+int verify_topology(void* p) {
+  const auto& s = *static_cast<topology_state<Topology>*>(p);
+  return wb_neighbor_check(s.neighbors.data(), static_cast<int>(s.neighbors.size()),
+                           static_cast<std::size_t>(s.count), s.recv.data());
+}
+
+int verify_nothing(void*) {
+  return 0;
+}
+
+template <class Topology>
+void teardown_topology(void* p) {
+  delete static_cast<topology_state<Topology>*>(p);
+}
+
+/// The sparse exchange: the messages (spans into `send`), and what the last call received.
+struct sparse_state {
+  thinmpi::comm_view comm;
+  int count;
+  std::vector<int> send;
+  std::vector<std::pair<int, std::span<const int>>> messages;  ///< the NBX forms' input
+  std::vector<int> sendcounts;                                 ///< the dense form's, per rank
+  std::vector<int> sources;                                    ///< per message received
+  std::vector<int> received;
+  std::vector<int, thinmpi::default_init_allocator<int>> dense;  ///< the dense form's result
+  std::vector<int> dense_counts;
+  int round = 0;  ///< which of the two tags the next call uses
+};
+
+void* setup_sparse(MPI_Comm raw, std::size_t count) noexcept {
+  return guarded(true, [&]() -> void* {
+    const thinmpi::comm_view comm(raw);
+    const int rank = comm.rank(), size = comm.size();
+    int destinations[2];
+    const int n = wb_sparse_destinations(rank, size, destinations);
+    if (n == 2 && destinations[1] < destinations[0]) std::swap(destinations[0], destinations[1]);
+    auto* s = new sparse_state{comm, static_cast<int>(count), {}, {}, {}, {}, {}, {}, {}};
+    s->send.reserve(2 * count);
+    s->sendcounts.assign(static_cast<std::size_t>(size), 0);
+    for (int k = 0; k < n; ++k) {
+      const int d = destinations[k];
+      for (std::size_t i = 0; i < count; ++i)
+        s->send.push_back(wb_coll_value(rank, static_cast<std::size_t>(d) * count + i));
+      s->sendcounts[static_cast<std::size_t>(d)] = s->count;
+    }
+    for (int k = 0; k < n; ++k)
+      s->messages.emplace_back(destinations[k], std::span<const int>(s->send).subspan(
+                                                    static_cast<std::size_t>(k) * count, count));
+    return s;
+  });
+}
+
+int next_tag(sparse_state& s) {
+  const int tag = WB_SPARSE_TAG + s.round;
+  s.round ^= 1;
+  return tag;
+}
+
+void call_nbx(void* p) {
+  guarded(false, [p]() -> void* {
+    auto& s = *static_cast<sparse_state*>(p);
+    s.sources.clear();
+    s.received.clear();
+    s.comm.sparse_exchange(s.messages, next_tag(s), [&s](int source, std::span<const int> data) {
+      s.sources.push_back(source);
+      s.received.insert(s.received.end(), data.begin(), data.end());
+    });
+    return nullptr;
+  });
+}
+
+void call_nbx_pairs(void* p) {
+  guarded(false, [p]() -> void* {
+    auto& s = *static_cast<sparse_state*>(p);
+    const auto got = s.comm.sparse_exchange(s.messages, next_tag(s));
+    s.sources.clear();
+    s.received.clear();
+    for (const auto& [source, data] : got) {
+      s.sources.push_back(source);
+      s.received.insert(s.received.end(), data.begin(), data.end());
+    }
+    return nullptr;
+  });
+}
+
+void call_dense(void* p) {
+  guarded(false, [p]() -> void* {
+    auto& s = *static_cast<sparse_state*>(p);
+    s.dense = decltype(s.dense)();  // the last result goes before the call, as in C
+    auto got = s.comm.alltoallv<decltype(s.dense)>(s.send, s.sendcounts, thinmpi::exchange_counts);
+    s.dense = std::move(got.data);
+    s.dense_counts = std::move(got.counts);
+    return nullptr;
+  });
+}
+
+/// The messages in increasing source order (the callback form gets them in arrival order).
+int verify_sparse(void* p) {
+  auto& s = *static_cast<sparse_state*>(p);
+  const auto count = static_cast<std::size_t>(s.count);
+  std::vector<int> sources, received;
+  if (!s.dense_counts.empty()) {
+    for (std::size_t r = 0; r < s.dense_counts.size(); ++r)
+      if (s.dense_counts[r] > 0) sources.push_back(static_cast<int>(r));
+    received.assign(s.dense.begin(), s.dense.end());
+  } else {
+    std::vector<std::size_t> order(s.sources.size());
+    for (std::size_t m = 0; m < order.size(); ++m)
+      order[m] = m;
+    std::sort(order.begin(), order.end(),
+              [&s](std::size_t a, std::size_t b) { return s.sources[a] < s.sources[b]; });
+    for (const std::size_t m : order) {
+      sources.push_back(s.sources[m]);
+      const auto first = s.received.begin() + static_cast<std::ptrdiff_t>(m * count);
+      received.insert(received.end(), first, first + static_cast<std::ptrdiff_t>(count));
+    }
+  }
+  if (received.size() != sources.size() * count) return 1;
+  return wb_sparse_check(s.comm.rank(), s.comm.size(), count, sources.data(),
+                         static_cast<int>(sources.size()), received.data());
+}
+
+void teardown_sparse(void* p) {
+  delete static_cast<sparse_state*>(p);
+}
+
+/// thinmpi/halo_2d/program: examples/halo_2d.hpp, checked by a sequential computation.
+struct halo_state {
+  halo_example::grid grid;
+  int n;
+  std::vector<int> dims, coords;
+  std::vector<double> u, next, expected;
+  int sweeps = 0;
+};
+
+void* setup_halo(MPI_Comm raw, std::size_t count) noexcept {
+  return guarded(true, [&]() -> void* {
+    if (count == 0 || count > 4096) return nullptr;
+    auto* s = new halo_state{
+        halo_example::grid(thinmpi::comm_view(raw)), static_cast<int>(count), {}, {}, {}, {}, {}};
+    s->dims = s->grid.comm.dims();
+    s->coords = s->grid.comm.coords();
+    s->expected = halo_example::sequential_block(s->dims, s->coords, s->n, WB_HALO_STEPS);
+    return s;
+  });
+}
+
+void call_halo(void* p) {
+  guarded(false, [p]() -> void* {
+    auto& s = *static_cast<halo_state*>(p);
+    const int n = s.n;
+    halo_example::fill(s.u, n, n, s.coords[0] * n, s.coords[1] * n, s.dims[0] * n, s.dims[1] * n);
+    s.sweeps = halo_example::solve(s.grid, s.u, s.next, n, WB_HALO_STEPS, WB_HALO_TOLERANCE);
+    return nullptr;
+  });
+}
+
+int verify_halo(void* p) {
+  const auto& s = *static_cast<halo_state*>(p);
+  return s.sweeps == WB_HALO_STEPS && halo_example::interior(s.u, s.n) == s.expected ? 0 : 1;
+}
+
+void teardown_halo(void* p) {
+  delete static_cast<halo_state*>(p);
+}
+
+using ring = thinmpi::graph_communicator;
+using torus = thinmpi::cartesian_communicator;
+
+template <class Topology>
+constexpr wb_coll_variant topology_variant(const char* op, const char* form, const char* baseline,
+                                           void (*call)(void*), int (*verify)(void*)) {
+  return {"thinmpi",
+          op,
+          form,
+          baseline,
+          WB_COLL_SELF_CHECKED,
+          setup_topology<Topology>,
+          call,
+          verify,
+          teardown_topology<Topology>};
+}
+
+constexpr wb_coll_variant sparse_variant(const char* form, const char* baseline,
+                                         void (*call)(void*)) {
+  return {"thinmpi", "sparse_exchange",    form,
+          baseline,  WB_COLL_SELF_CHECKED, setup_sparse,
+          call,      verify_sparse,        teardown_sparse};
+}
+
+}  // namespace
 
 extern "C" size_t wb_thinmpi_neighbor_variants(const wb_coll_variant** table) {
   static const wb_coll_variant variants[] = {
-      {nullptr, nullptr, nullptr, nullptr, WB_COLL_PROGRAM, nullptr, nullptr, nullptr, nullptr},
+      topology_variant<ring>("neighbor_alltoall", "ring", "c/neighbor_alltoall/ring",
+                             call_alltoall<ring>, verify_topology<ring>),
+      topology_variant<torus>("neighbor_alltoall", "torus", "c/neighbor_alltoall/torus",
+                              call_alltoall<torus>, verify_topology<torus>),
+      topology_variant<ring>("neighbor_alltoallv", "ring", "c/neighbor_alltoallv/ring",
+                             call_alltoallv<ring>, verify_topology<ring>),
+      topology_variant<torus>("neighbor_alltoallv", "torus", "c/neighbor_alltoallv/torus",
+                              call_alltoallv<torus>, verify_topology<torus>),
+      topology_variant<torus>("cart_create", "torus", "c/cart_create/torus", call_cart_create,
+                              verify_nothing),
+      sparse_variant("nbx", "c/sparse_exchange/nbx", call_nbx),
+      sparse_variant("nbx_pairs", "c/sparse_exchange/nbx", call_nbx_pairs),
+      sparse_variant("alltoallv", "c/sparse_exchange/alltoallv", call_dense),
+      {"thinmpi", "halo_2d", "program", "c/halo_2d/program", WB_COLL_PROGRAM, setup_halo, call_halo,
+       verify_halo, teardown_halo},
   };
   *table = variants;
-  return 0;
+  return sizeof variants / sizeof variants[0];
 }

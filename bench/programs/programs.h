@@ -14,6 +14,10 @@
 #include "coll_variant.h"
 
 #ifdef __cplusplus
+/* The inline helpers below are C, with C's casts; the C++ kernels that include this header build
+ * with -Wold-style-cast (clang 14 warns about them where GCC 12 does not). */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wold-style-cast"
 extern "C" {
 #endif
 
@@ -68,6 +72,7 @@ static inline double wb_halo_initial(int row, int col, int plate_rows, int plate
 
 #ifdef __cplusplus
 }
+#pragma GCC diagnostic pop
 #endif
 
 #endif /* WB_PROGRAMS_H */
