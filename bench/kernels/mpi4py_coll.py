@@ -296,10 +296,12 @@ def load_c_kernels(path):
     return library
 
 
-def make_variant(name, comm, count, c_kernels):
-    """The variant called `name`, set up on every rank."""
-    if name in PYTHON_VARIANTS:
-        return PYTHON_VARIANTS[name](comm, count)
+def make_variant(name, comm, count, c_kernels, python_variants=None):
+    """The variant called `name` (of `python_variants`, these collectives by default), set up on
+    every rank."""
+    python_variants = PYTHON_VARIANTS if python_variants is None else python_variants
+    if name in python_variants:
+        return python_variants[name](comm, count)
     if name.startswith("c/") and c_kernels:
         return CCollective(name, load_c_kernels(c_kernels), comm, count)
     raise SystemExit(f"mpi4py_coll: {name}: no such variant here")
@@ -386,16 +388,19 @@ def run_audit(variants, comm, options):
     return records
 
 
-def parse(argv):
+def parse(argv, python_variants=None, doc=__doc__):
     """wb_coll's options (and --c-kernels)."""
-    return mpi4py_harness.parser(__doc__, ",".join(PYTHON_VARIANTS), 1000, 100).parse_args(argv)
+    python_variants = PYTHON_VARIANTS if python_variants is None else python_variants
+    return mpi4py_harness.parser(doc, ",".join(python_variants), 1000, 100).parse_args(argv)
 
 
-def main(argv):
-    """Runs what the options ask for; returns the exit status."""
-    options = parse(argv)
+def main(argv, python_variants=None, doc=__doc__):
+    """Runs what the options ask for (with `python_variants`, these collectives by default);
+    returns the exit status."""
+    python_variants = PYTHON_VARIANTS if python_variants is None else python_variants
+    options = parse(argv, python_variants, doc)
     if options.list:
-        for variant in PYTHON_VARIANTS.values():
+        for variant in python_variants.values():
             print(json.dumps({"variant": variant.name(), "api": variant.api, "op": variant.op,
                               "form": variant.form, "baseline": variant.baseline,
                               "program": False}))
@@ -403,7 +408,7 @@ def main(argv):
     from mpi4py import MPI
 
     comm = MPI.COMM_WORLD
-    variants = [make_variant(name, comm, options.count, options.c_kernels)
+    variants = [make_variant(name, comm, options.count, options.c_kernels, python_variants)
                 for name in options.variants.split(",")]
     run = run_audit if options.audit > 0 else run_blocks
     return mpi4py_harness.finish(variants, run(variants, comm, options), comm)

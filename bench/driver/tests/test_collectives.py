@@ -225,7 +225,7 @@ class Oversubscribed(unittest.TestCase):
     def test_the_report_says_why_and_by_how_much(self):
         part = {"notes": []}
         original = coll_suite._probe
-        coll_suite._probe = lambda build, ranks: 19000.0
+        coll_suite._probe = lambda build, ranks, variant: 19000.0
         try:
             fitted = coll_suite.fit_oversubscribed(self.jobs(), part)
         finally:

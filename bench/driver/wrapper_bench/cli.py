@@ -14,7 +14,7 @@ from datetime import datetime
 from pathlib import Path
 
 from . import (audit, charts, coll_report, coll_suite, compare, detect, floor, go_session, hosts,
-               matrix, osu, schema)
+               matrix, neighbor_suite, osu, schema)
 from .render_html import render_html
 from .render_md import render_md
 from .runner import ROOT_ENV, Progress, estimated_seconds, launch
@@ -45,7 +45,7 @@ def parse(argv):
     parser.add_argument("--sizes", type=lambda t: tuple(int(s) for s in t.split(",")),
                         help="sweep sizes in bytes (default 4,32,256,4096,65536,1048576)")
     parser.add_argument("--suites", type=_list, default=matrix.SUITES,
-                        help="tiny,sweep,osu,serialization,audit,collectives")
+                        help="tiny,sweep,osu,serialization,audit,collectives,neighbors")
     parser.add_argument("--out", default=str(REPO / "bench-results"))
     parser.add_argument("--build-prefix", default=str(REPO / "build" / "bench-"))
     parser.add_argument("--no-build", action="store_true", help="use the builds already there")
@@ -215,6 +215,8 @@ def render_again(folder):
                         old["failures"])
     if "collectives" in old:
         doc["collectives"] = coll_suite.recompute(old["collectives"])
+    if "neighbors" in old:
+        doc["neighbors"] = neighbor_suite.recompute(old["neighbors"])
     problems = write_outputs(doc, records, folder)
     print(f"wrapper-bench: rewrote {folder / 'report.md'}", file=sys.stderr)
     return 1 if problems else 0
@@ -252,6 +254,8 @@ def main(argv):
                         setup.missing, setup.failures)
     if "collectives" in options.suites:
         doc["collectives"] = coll_suite.run(setup, options, context["mode"])
+    if "neighbors" in options.suites:
+        doc["neighbors"] = neighbor_suite.run(setup, options, context["mode"])
     out_dir = new_results_dir(options.out)
     problems = write_outputs(doc, collector.records, out_dir)
     print(f"wrapper-bench: {len(doc['cells'])} cells, {len(setup.missing)} missing, "

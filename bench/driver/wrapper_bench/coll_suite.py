@@ -26,10 +26,11 @@ def find_builds(setup, options):
     return found
 
 
-def _mpi4py_builds(setup, options):
-    """The mpi4py collectives kernel of each MPI whose mpi4py the point-to-point setup found
-    (Debian's links Open MPI only), with the C baselines of that MPI's first preset; the reason
-    for each MPI without one."""
+def _mpi4py_builds(setup, options, manifest_name="wb_coll.json",
+                   kernel=collectives.MPI4PY_KERNEL):
+    """The mpi4py collectives kernel (or `kernel`) of each MPI whose mpi4py the point-to-point
+    setup found (Debian's links Open MPI only), with the C baselines of that MPI's first preset;
+    the reason for each MPI without one."""
     found = []
     for mpi in dict.fromkeys(m for m, _ in setup.manifests):
         launcher = setup.launchers.get((mpi, "python"))
@@ -39,12 +40,13 @@ def _mpi4py_builds(setup, options):
             found.append((None, f"{mpi}: mpi4py: " + (reasons[0] if reasons else "not found")))
             continue
         compiler = sorted(k for m, k in setup.manifests if m == mpi)[0]
-        coll = collectives.read_manifest(Path(options.build_prefix + f"{mpi}-{compiler}")) or {}
-        build = collectives.mpi4py_build(mpi, launcher.program[0], launcher.env, coll) \
+        coll = collectives.read_manifest(Path(options.build_prefix + f"{mpi}-{compiler}"),
+                                         manifest_name) or {}
+        build = collectives.mpi4py_build(mpi, launcher.program[0], launcher.env, coll, kernel) \
             if coll else None
         found.append((build, None) if build else
                      (None, f"{mpi}: mpi4py: the {mpi}-{compiler} libwb_ckernels has no C "
-                      "collectives (rebuild the kernels)"))
+                      f"baselines for {Path(kernel).name} (rebuild the kernels)"))
     return found
 
 
@@ -65,13 +67,14 @@ def _run_job(job, reps, part, failures):
     return True
 
 
-def _probe(build, ranks):
+def _probe(build, ranks, variant):
     """µs per call of the probe collective on `ranks` ranks of `build`, or None."""
-    records, _, error = collectives.launch(collectives.probe_job(build, ranks), 0, timeout=120)
+    records, _, error = collectives.launch(collectives.probe_job(build, ranks, variant), 0,
+                                           timeout=120)
     return None if error or not records else records[0]["us"]
 
 
-def fit_oversubscribed(jobs, part):
+def fit_oversubscribed(jobs, part, probe_variant=collectives.PROBE_VARIANT):
     """Sizes the timed launches on oversubscribed ranks by a probe of each build and rank count,
     so that none outlasts its timeout; says so in part["notes"]."""
     probed, fitted, noted = {}, [], set()
@@ -81,13 +84,13 @@ def fit_oversubscribed(jobs, part):
             continue
         key = (job.build.mpi, job.build.compiler, job.ranks)
         if key not in probed:
-            probed[key] = _probe(job.build, job.ranks)
+            probed[key] = _probe(job.build, job.ranks, probe_variant)
         smaller = collectives.fit_to_budget(job, probed[key]) if probed[key] else job
         if smaller is not job and key not in noted:
             noted.add(key)
             part["notes"].append(
                 f"{job.build.mpi}-{job.build.compiler}, {job.ranks} ranks: a 4 B "
-                f"{collectives.PROBE_VARIANT} took {probed[key] / 1000:.1f} ms on these "
+                f"{probe_variant} took {probed[key] / 1000:.1f} ms on these "
                 f"oversubscribed ranks, so the {job.iterations} calls per variant of the "
                 f"{job.count * 4} B launch would take about "
                 f"{collectives.launch_seconds(job, probed[key]):.0f} s; launches were cut to "
@@ -99,21 +102,28 @@ def fit_oversubscribed(jobs, part):
 
 def run(setup, options, mode):
     """Every collectives job of the builds at hand; returns doc["collectives"]."""
+    return recompute(run_plan(setup, options, mode, find_builds(setup, options),
+                              collectives.PLAN))
+
+
+def run_plan(setup, options, mode, builds, plan):
+    """Every job of one suite of the collectives harness (`plan`) on `builds` ([(build or None,
+    why)]); returns the suite's part of the document, before its cells are computed."""
     part = {"ranks": list(collectives.RANKS), "records": [], "audit": [], "failures": [],
             "missing": [], "notes": []}
     jobs = []
-    for build, why in find_builds(setup, options):
+    for build, why in builds:
         if build is None:
             part["missing"].append(why)
         elif options.compiler is None or build.compiler in (*options.compiler, "python"):
-            jobs += collectives.jobs_for(build, mode, options.sizes, options.api)
-    jobs = fit_oversubscribed(jobs, part)
+            jobs += collectives.jobs_for(build, mode, options.sizes, options.api, plan)
+    jobs = fit_oversubscribed(jobs, part, plan.probe_variant)
     reps = collectives.COUNTS[mode].reps
     for number, job in enumerate(jobs, 1):
         ok = _run_job(job, reps, part, setup.failures)
-        print(f"[collectives {number}/{len(jobs)}] {'' if ok else 'FAILED '}{job.key}",
+        print(f"[{plan.suite} {number}/{len(jobs)}] {'' if ok else 'FAILED '}{job.key}",
               file=sys.stderr)
-    return recompute(part)
+    return part
 
 
 def recompute(part):

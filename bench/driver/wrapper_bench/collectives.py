@@ -75,18 +75,34 @@ class CollJob:
     iterations: int
     blocks: int
     audit: bool = False
+    suite: str = "collectives"  # or "neighbors": the same harness, other variants
 
     @property
     def key(self):
         """A readable name for progress lines and failures."""
         kind = "audit" if self.audit else "timed"
-        return (f"collectives/{kind}/{self.build.mpi}-{self.build.compiler}/np{self.ranks}/"
+        return (f"{self.suite}/{kind}/{self.build.mpi}-{self.build.compiler}/np{self.ranks}/"
                 f"n{self.count}")
 
 
-def read_manifest(build_dir):
-    """wb_coll.json of a build folder, or None."""
-    return read_json(Path(build_dir) / "bench" / "wb_coll.json")
+@dataclass(frozen=True)
+class Plan:
+    """What one suite of this harness runs: its sizes (bytes per rank or per neighbour), its
+    programs' counts (full and smoke), and the variant that probes oversubscribed ranks."""
+
+    suite: str
+    sizes: tuple
+    program_counts: tuple
+    smoke_program_count: int
+    probe_variant: str
+
+
+PLAN = Plan("collectives", COLL_BYTES, PROGRAM_COUNTS, SMOKE_PROGRAM_COUNT, PROBE_VARIANT)
+
+
+def read_manifest(build_dir, name="wb_coll.json"):
+    """wb_coll.json (or another harness's manifest) of a build folder, or None."""
+    return read_json(Path(build_dir) / "bench" / name)
 
 
 def harness_build(mpi, compiler, manifest):
@@ -125,10 +141,10 @@ def _kept(build, api_filter):
             if api_filter is None or v["api"] == "c" or v["api"] in api_filter]
 
 
-def jobs_for(build, mode, sizes=None, api_filter=None):
+def jobs_for(build, mode, sizes=None, api_filter=None, plan=PLAN):
     """The timed launches of one build over ranks and sizes, then one audit per rank count."""
-    counts, jobs = COUNTS[mode], []
-    sizes = sizes or COLL_BYTES
+    counts, jobs, suite = COUNTS[mode], [], plan.suite
+    sizes = sizes or plan.sizes
     ranks_list = RANKS
     if mode == "smoke":  # make test: one size, the smallest programs, 2 ranks (ctest has 4)
         sizes, ranks_list = sizes[:1], RANKS[:1]
@@ -139,13 +155,14 @@ def jobs_for(build, mode, sizes=None, api_filter=None):
         for size in sizes:
             iterations = iterations_at(counts.iterations, size, ranks)
             jobs.append(CollJob(build, ranks, max(1, size // 4), collectives, iterations,
-                                min(counts.blocks, iterations)))
-        for count in (SMOKE_PROGRAM_COUNT,) if mode == "smoke" else PROGRAM_COUNTS:
+                                min(counts.blocks, iterations), suite=suite))
+        for count in (plan.smoke_program_count,) if mode == "smoke" else plan.program_counts:
             if programs:
                 iterations = max(10, counts.iterations // 50)
                 jobs.append(CollJob(build, ranks, count, programs, iterations,
-                                    min(counts.blocks, iterations)))
-        jobs.append(CollJob(build, ranks, 8, collectives + programs, AUDIT_CALLS, 1, True))
+                                    min(counts.blocks, iterations), suite=suite))
+        jobs.append(CollJob(build, ranks, 8, collectives + programs, AUDIT_CALLS, 1, True,
+                            suite))
     return [j for j in jobs if j.variants]
 
 
@@ -200,9 +217,9 @@ def launch(job, rep, timeout=600):
     return records, audit_lines, None
 
 
-def probe_job(build, ranks):
-    """A short launch of PROBE_VARIANT at 4 B on `ranks` ranks: what one call costs there."""
-    return CollJob(build, ranks, 1, (PROBE_VARIANT,), PROBE_CALLS, 1)
+def probe_job(build, ranks, variant=PROBE_VARIANT):
+    """A short launch of `variant` at 4 B on `ranks` ranks: what one call costs there."""
+    return CollJob(build, ranks, 1, (variant,), PROBE_CALLS, 1)
 
 
 def launch_seconds(job, us_per_call):
@@ -219,7 +236,7 @@ def fit_to_budget(job, us_per_call, budget=LAUNCH_BUDGET_S):
     per_call = len(job.variants) * 2.2 * us_per_call * 1e-6
     iterations = max(MIN_CALLS, min(job.iterations, int(budget / per_call)))
     return CollJob(job.build, job.ranks, job.count, job.variants, iterations,
-                   min(job.blocks, iterations))
+                   min(job.blocks, iterations), suite=job.suite)
 
 
 def process_value(record):
@@ -266,9 +283,15 @@ def _cell(group, ratios):
 
 
 def audit_rows(job, audit_lines):
-    """MPI calls per collective call and rank, per variant, from one audit launch."""
+    """MPI calls per collective call and rank, per variant, from one audit launch, and the ranks
+    those calls addressed per call and rank ("peers": libwb_audit adds 1 per send, every rank
+    per dense all-to-all, the out-degree per neighborhood call)."""
     per_label = calls_per_message(audit_lines, job.iterations / 2.0)
+    peers = defaultdict(int)
+    for line in audit_lines:
+        peers[line["label"]] += line.get("peers", 0)
     return [{"mpi": job.build.mpi, "compiler": job.build.compiler, "ranks": job.ranks,
              "variant": label, "calls": {c: n / counted["ranks"]
-                                         for c, n in counted["calls"].items()}}
+                                         for c, n in counted["calls"].items()},
+             "peers": peers[label] / job.iterations / counted["ranks"]}
             for label, counted in sorted(per_label.items())]

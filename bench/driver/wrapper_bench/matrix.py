@@ -12,7 +12,7 @@ TINY_INT_COUNTS = (1, 8, 64)
 TINY_CHAR_COUNTS = (8, 64)
 SWEEP_BYTES = (4, 32, 256, 4096, 65536, 1048576)
 OSU_BYTES = tuple(2**k for k in range(23))  # 1 B .. 4 MiB
-SUITES = ("tiny", "sweep", "osu", "serialization", "audit", "collectives")
+SUITES = ("tiny", "sweep", "osu", "serialization", "audit", "collectives", "neighbors")
 
 # Variants of the size sweep, of the OSU sweep, and mpi4py's (objects stop where they stop being
 # practical, as in the article).
@@ -195,7 +195,8 @@ def audit_jobs(build, counts, filters, baselines):
 
 SUITE_JOBS = {"tiny": tiny_jobs, "sweep": sweep_jobs, "osu": osu_jobs, "audit": audit_jobs,
               "serialization": serial_suite.jobs,
-              "collectives": lambda *_: []}  # its own launches: coll_suite.py
+              "collectives": lambda *_: [],  # its own launches: coll_suite.py
+              "neighbors": lambda *_: []}  # and neighbor_suite.py
 
 
 def expand(builds, filters, counts_by_suite, baselines):

@@ -2,7 +2,8 @@
 
 from dataclasses import dataclass, field
 
-from . import coll_report, floor_report, go_tables, host_tables, path_tables, serial_suite, tables
+from . import (coll_report, floor_report, go_tables, host_tables, neighbor_report, path_tables,
+               serial_suite, tables)
 from .conclusions import conclusions
 
 
@@ -77,6 +78,8 @@ def build_sections(doc, charts):
     cells = doc["cells"]
     collectives = coll_report.sections(doc["collectives"], charts, Section) \
         if "collectives" in doc else []
+    if "neighbors" in doc:
+        collectives += neighbor_report.sections(doc["neighbors"], Section)
     article = [
         Section("What actually mattered, on this machine",
                 _conclusion_lines(doc) + noise_lines(cells, doc["context"])),

@@ -1,0 +1,167 @@
+"""The neighbors suite on fixture data: jobs, the sparse-vs-dense cells, the report's tables."""
+
+import sys
+import unittest
+from types import SimpleNamespace
+
+from wrapper_bench import collectives, matrix, neighbor_report, neighbor_suite
+from wrapper_bench.report import Section
+
+sys.path.insert(0, str(neighbor_suite.MPI4PY_KERNEL.parent))
+import mpi4py_neighbors  # noqa: E402  (bench/kernels: --list and the data need no mpi4py)
+
+VARIANTS = [{"variant": "c/neighbor_alltoall/torus", "api": "c", "program": False},
+            {"variant": "thinmpi/neighbor_alltoall/torus", "api": "thinmpi", "program": False},
+            {"variant": "c/sparse_exchange/nbx", "api": "c", "program": False},
+            {"variant": "c/sparse_exchange/alltoallv", "api": "c", "program": False},
+            {"variant": "thinmpi/sparse_exchange/nbx", "api": "thinmpi", "program": False},
+            {"variant": "thinmpi/sparse_exchange/alltoallv", "api": "thinmpi",
+             "program": False},
+            {"variant": "c/halo_2d/program", "api": "c", "program": True},
+            {"variant": "thinmpi/halo_2d/program", "api": "thinmpi", "program": True}]
+
+
+def build():
+    return collectives.CollBuild("openmpi", "gcc", "mpiexec.openmpi", ["/x/wb_neighbors"],
+                                 VARIANTS, "/x/libwb_audit.so")
+
+
+def record(variant, blocks, ranks=4, job="j", rep=0, count=1, baseline=None):
+    api, op, form = variant.split("/")
+    return {"variant": variant, "api": api, "op": op, "form": form, "baseline": baseline,
+            "ranks": ranks, "count": count, "bytes": 4 * count, "iterations": 100,
+            "blocks": len(blocks), "us": sum(blocks) / len(blocks), "block_us": blocks,
+            "verified": True, "mpi": "openmpi", "compiler": "gcc", "rep": rep, "job": job}
+
+
+def fixture_records():
+    """One process at 4 ranks: thinmpi's NBX takes half its dense exchange's time, C's 0.4x;
+    thinmpi's neighbor_alltoall 1.01x C, its halo program 1.05x C."""
+    return [record("c/sparse_exchange/nbx", [4.0]),
+            record("c/sparse_exchange/alltoallv", [10.0]),
+            record("thinmpi/sparse_exchange/nbx", [5.0], baseline="c/sparse_exchange/nbx"),
+            record("thinmpi/sparse_exchange/alltoallv", [10.0],
+                   baseline="c/sparse_exchange/alltoallv"),
+            record("c/neighbor_alltoall/torus", [2.0]),
+            record("thinmpi/neighbor_alltoall/torus", [2.02],
+                   baseline="c/neighbor_alltoall/torus"),
+            record("c/halo_2d/program", [100.0], job="p", count=64),
+            record("thinmpi/halo_2d/program", [105.0], job="p", count=64,
+                   baseline="c/halo_2d/program")]
+
+
+class Jobs(unittest.TestCase):
+    def test_neighbor_sizes_then_halo_sides_then_an_audit_at_2_and_4_ranks(self):
+        jobs = collectives.jobs_for(build(), "quick", plan=neighbor_suite.PLAN)
+        timed = [(j.ranks, j.count) for j in jobs if not j.audit and not
+                 collectives.is_program_job(j)]
+        per_rank = [max(1, b // 4) for b in neighbor_suite.NEIGHBOR_BYTES]
+        self.assertEqual(timed, [(2, c) for c in per_rank] + [(4, c) for c in per_rank])
+        halo = [(j.ranks, j.count) for j in jobs if collectives.is_program_job(j)]
+        self.assertEqual(halo, [(r, n) for r in (2, 4) for n in neighbor_suite.HALO_SIDES])
+        audits = [j for j in jobs if j.audit]
+        self.assertEqual([j.ranks for j in audits], [2, 4])
+        self.assertIn("thinmpi/halo_2d/program", audits[0].variants)
+        self.assertTrue(all(j.key.startswith("neighbors/") for j in jobs))
+
+    def test_smoke_is_one_size_and_a_small_plate_at_2_ranks(self):
+        jobs = collectives.jobs_for(build(), "smoke", sizes=(4, 4096), plan=neighbor_suite.PLAN)
+        self.assertEqual([(j.ranks, j.count, j.audit) for j in jobs],
+                         [(2, 1, False), (2, neighbor_suite.SMOKE_HALO_SIDE, False),
+                          (2, 8, True)])
+
+    def test_the_suite_is_in_the_default_matrix_and_adds_no_matrix_jobs(self):
+        self.assertIn("neighbors", matrix.SUITES)
+        self.assertEqual(matrix.SUITE_JOBS["neighbors"](None, None, None, None), [])
+
+    def test_builds_come_from_wb_neighbors_json_with_the_reason_when_thinmpi_is_out(self):
+        setup = SimpleNamespace(manifests={("openmpi", "gcc"): {}}, launchers={}, missing=[])
+        options = SimpleNamespace(build_prefix="/nonexistent/", api=("thinmpi",))
+        found = neighbor_suite.find_builds(setup, options)
+        self.assertEqual(found, [(None, "openmpi-gcc: no wb_neighbors.json (rebuild the "
+                                        "kernels)")])
+
+
+class Cells(unittest.TestCase):
+    def test_sparse_over_dense_is_taken_inside_each_process_per_api(self):
+        sparse = {s["api"]: s for s in neighbor_suite.sparse_vs_dense(fixture_records())}
+        self.assertAlmostEqual(sparse["c"]["ratio"]["median"], 0.4)
+        self.assertAlmostEqual(sparse["thinmpi"]["ratio"]["median"], 0.5)
+        self.assertEqual((sparse["thinmpi"]["ranks"], sparse["thinmpi"]["bytes"]), (4, 4))
+
+    def test_recompute_keeps_the_records_and_adds_cells_and_sparse(self):
+        part = neighbor_suite.recompute({"ranks": [2, 4], "records": fixture_records()})
+        self.assertEqual(len(part["cells"]), 8)
+        self.assertEqual(len(part["sparse"]), 2)
+
+
+class Report(unittest.TestCase):
+    def part(self):
+        audit = [{"mpi": "openmpi", "compiler": "gcc", "ranks": n,
+                  "variant": "c/sparse_exchange/alltoallv",
+                  "calls": {"MPI_Alltoall": 1.0, "MPI_Alltoallv": 1.0}, "peers": 2.0 * n}
+                 for n in (2, 4)]
+        return neighbor_suite.recompute({"ranks": [2, 4], "records": fixture_records(),
+                                         "audit": audit, "failures": [], "notes": [],
+                                         "missing": ["x: y"]})
+
+    def test_targets_count_the_cells_within(self):
+        part = self.part()
+        rows = {r[0]: r for r in neighbor_report.targets_table(part["cells"],
+                                                               part["sparse"]).rows}
+        neighborhood = rows["neighborhood collectives (ring, torus) vs the same C call"]
+        self.assertEqual(neighborhood[2:], ["1.010x", "1 of 1", "1.01x"])
+        self.assertEqual(rows["the halo program vs its C version"][3], "0 of 1")
+        faster = rows["thinmpi sparse exchange / dense exchange at 4 ranks"]
+        self.assertEqual(faster[1:], ["< 1.00x", "0.500x", "1 of 1", "0.50x"])
+        self.assertEqual(rows["making the torus (cartesian_communicator) vs MPI_Cart_create"][3],
+                         "no cells")
+
+    def test_sparse_table_has_a_row_per_api_and_build(self):
+        table = neighbor_report.sparse_table(self.part()["sparse"])
+        self.assertEqual(table.rows, [["c", "OpenMPI", "gcc", "4", "0.40x"],
+                                      ["thinmpi", "OpenMPI", "gcc", "4", "0.50x"]])
+
+    def test_audit_puts_the_rank_counts_side_by_side(self):
+        table = neighbor_report.audit_table(self.part()["audit"])
+        self.assertEqual(table.headers[-2:], ["peers at 2 ranks", "peers at 4 ranks"])
+        self.assertEqual(table.rows[0][3], "1 MPI_Alltoall, 1 MPI_Alltoallv")
+        self.assertEqual(table.rows[0][-2:], ["4", "8"])
+
+    def test_sections(self):
+        sections = neighbor_report.sections(self.part(), Section)
+        self.assertEqual([s.title for s in sections],
+                         ["Neighbors: thinmpi against C", "Neighbors: mpi4py against C",
+                          "Neighbors: path audit"])
+        self.assertIn("Missing: x: y", sections[0].paragraphs)
+
+
+class AuditRows(unittest.TestCase):
+    def test_peers_are_per_call_and_rank(self):
+        job = collectives.CollJob(build(), 4, 8, ("c/sparse_exchange/nbx",), 20, 1, True,
+                                  "neighbors")
+        lines = [{"label": "c/sparse_exchange/nbx", "rank": r,
+                  "calls": {"MPI_Issend": 40, "MPI_Ibarrier": 20}, "peers": 40}
+                 for r in range(4)]
+        (row,) = collectives.audit_rows(job, lines)
+        self.assertEqual(row["calls"], {"MPI_Issend": 2.0, "MPI_Ibarrier": 1.0})
+        self.assertEqual(row["peers"], 2.0)
+
+
+class Mpi4pyKernel(unittest.TestCase):
+    """bench/kernels/mpi4py_neighbors.py, the parts that need no MPI."""
+
+    def test_blocks_name_the_sender_and_the_dimension(self):
+        value = mpi4py_neighbors.value
+        self.assertEqual(mpi4py_neighbors.block(3, 0, 2), [value(3, 0), value(3, 1)])
+        self.assertEqual(mpi4py_neighbors.block(3, 1, 2), mpi4py_neighbors.block(3, 0, 2))
+        self.assertEqual(mpi4py_neighbors.block(3, 2, 2), [value(3, 2), value(3, 3)])
+
+    def test_every_variant_has_its_c_baseline(self):
+        for name, variant in mpi4py_neighbors.PYTHON_VARIANTS.items():
+            self.assertTrue(name.startswith("mpi4py/"))
+            self.assertTrue(variant.baseline.startswith("c/"))
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,124 @@
+"""The neighbors suite in the report: its targets, the ratio tables, the sparse exchange against
+the dense one, and the audit side by side at 2 and 4 ranks."""
+
+import statistics
+
+from . import coll_report
+from .tables import MPI_NAMES, Table
+
+SPARSE_TARGET_RANKS = 4
+
+
+def _is_neighborhood(cell):
+    return cell["op"].startswith("neighbor_")
+
+
+# thinmpi's targets against the C doing the same (docs/bench.md), by what the cell measures.
+TARGETS = (
+    ("neighborhood collectives (ring, torus) vs the same C call", 1.02, _is_neighborhood),
+    ("the halo program vs its C version", 1.02, lambda c: c["op"] == "halo_2d"),
+    ("sparse exchange (NBX) vs the same protocol in C", 1.02,
+     lambda c: c["variant"] == "thinmpi/sparse_exchange/nbx"),
+    ("dense exchange (alltoallv, exchange_counts) vs the same C", 1.02,
+     lambda c: c["variant"] == "thinmpi/sparse_exchange/alltoallv"),
+    ("making the torus (cartesian_communicator) vs MPI_Cart_create", 1.02,
+     lambda c: c["op"] == "cart_create"),
+)
+
+SPARSE_NOTE = ("The sparse exchange's time over the dense exchange's of the same API, both in "
+               "the same process: each rank sends `size` bytes to at most 2 ranks ((r + 1) % p "
+               "and (r + 2) % p). Below 1.00x the sparse exchange is the faster. 4 ranks share "
+               "2 cores (oversubscribed).")
+AUDIT_NOTE = ("Counted by libwb_audit (PMPI) over 20 calls at 8 ints per neighbour, per call "
+              "and rank. Peers: the ranks those calls address (1 per send, every rank per "
+              "MPI_Alltoall(v), the out-degree per neighborhood call): what grows with the "
+              "number of ranks where the number of calls does not. The NBX probe and test "
+              "counts depend on timing.")
+
+
+def _ratio_text(value):
+    return f"{value:.2f}x"
+
+
+def targets_table(cells, sparse):
+    """thinmpi's neighbors targets: median over cells, cells within, worst; and the sparse
+    exchange faster than the dense one at 4 ranks."""
+    rows = []
+    for name, limit, chosen in TARGETS:
+        ratios = [c["ratio"]["median"] for c in cells if c["api"] == "thinmpi"
+                  and c.get("ratio") and chosen(c)]
+        if not ratios:
+            rows.append([name, f"≤ {limit:.2f}x", "—", "no cells", "—"])
+            continue
+        rows.append([name, f"≤ {limit:.2f}x", f"{statistics.median(ratios):.3f}x",
+                     f"{sum(r <= limit for r in ratios)} of {len(ratios)}",
+                     _ratio_text(max(ratios))])
+    at_four = [s["ratio"]["median"] for s in sparse
+               if s["api"] == "thinmpi" and s["ranks"] == SPARSE_TARGET_RANKS]
+    name = f"thinmpi sparse exchange / dense exchange at {SPARSE_TARGET_RANKS} ranks"
+    rows.append([name, "< 1.00x"] + ([f"{statistics.median(at_four):.3f}x",
+                                      f"{sum(r < 1 for r in at_four)} of {len(at_four)}",
+                                      _ratio_text(max(at_four))] if at_four else
+                                     ["—", "no cells", "—"]))
+    return Table("neighbor_targets", "thinmpi neighbors against their targets",
+                 ["what", "target", "median over cells", "cells within", "worst"], rows,
+                 "Every size, rank count, MPI and compiler is a cell; the figures are noisy on "
+                 "a shared 2-core machine, so read the median first.")
+
+
+def sparse_table(sparse):
+    """One row per (API, MPI, compiler, ranks), one column per size: sparse / dense."""
+    sizes = sorted({s["bytes"] for s in sparse})
+    index = {(s["api"], s["mpi"], s["compiler"], s["ranks"], s["bytes"]): s for s in sparse}
+    rows = []
+    for api, mpi, compiler, ranks in sorted({k[:4] for k in index}):
+        found = [index.get((api, mpi, compiler, ranks, size)) for size in sizes]
+        rows.append([api, MPI_NAMES.get(mpi, mpi), compiler, str(ranks)] +
+                    [_ratio_text(f["ratio"]["median"]) if f else "—" for f in found])
+    return Table("neighbor_sparse", "Sparse exchange (NBX) / dense exchange (alltoallv)",
+                 ["API", "MPI", "compiler", "ranks"] + [coll_report._size(s) for s in sizes],
+                 rows, SPARSE_NOTE)
+
+
+def _calls_text(calls):
+    return ", ".join(f"{n:g} {name}" for name, n in sorted(calls.items())) or "none"
+
+
+def audit_table(rows):
+    """Per variant and build: the calls and peers per call and rank, at each rank count."""
+    ranks = sorted({r["ranks"] for r in rows})
+    index = {(r["variant"], r["mpi"], r["compiler"], r["ranks"]): r for r in rows}
+    body = []
+    for variant, mpi, compiler in sorted({k[:3] for k in index}):
+        found = [index.get((variant, mpi, compiler, n)) for n in ranks]
+        body.append([variant, MPI_NAMES.get(mpi, mpi), compiler] +
+                    [_calls_text(f["calls"]) if f else "—" for f in found] +
+                    [f"{f.get('peers', 0):g}" if f else "—" for f in found])
+    headers = ["variant", "MPI", "compiler"] + [f"calls at {n} ranks" for n in ranks] + \
+        [f"peers at {n} ranks" for n in ranks]
+    return Table("neighbor_audit", "MPI calls and peers per call (per rank)", headers, body,
+                 AUDIT_NOTE)
+
+
+def sections(part, section_type):
+    """The report's neighbors sections from doc["neighbors"]."""
+    cells, sparse = part.get("cells", []), part.get("sparse", [])
+    first = section_type(
+        "Neighbors: thinmpi against C",
+        paragraphs=[f"Neighborhood collectives, the halo program and the sparse exchange at "
+                    f"{', '.join(map(str, part['ranks']))} ranks; sizes per neighbour (per "
+                    "destination for the exchanges), the halo program's by the side of each "
+                    "rank's block."],
+        tables=[targets_table(cells, sparse),
+                coll_report.ratio_table(cells, ("thinmpi",), "neighbor_thinmpi",
+                                        "thinmpi/C per neighbors call"),
+                sparse_table(sparse)])
+    others = section_type("Neighbors: mpi4py against C", tables=[
+        coll_report.ratio_table(cells, ("mpi4py",), "neighbor_mpi4py",
+                                "mpi4py/C per neighbors call")])
+    audit = section_type("Neighbors: path audit", tables=[audit_table(part.get("audit", []))])
+    if part.get("notes"):
+        first.paragraphs += [f"Fewer calls: {n}" for n in part["notes"]]
+    if part.get("missing"):
+        first.paragraphs += [f"Missing: {m}" for m in part["missing"]]
+    return [first, others, audit]
