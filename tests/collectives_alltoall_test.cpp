@@ -299,7 +299,9 @@ TEST(Ialltoallv, OwnsItsCountsAndDisplacements) {
   auto u = std::make_unique<uneven>(uneven_pattern(r));
   const std::vector<int> expected = c_alltoallv(*u);
   std::vector<int> packed(u->received);
-  auto given = world.ialltoallv(u->out, u->send_counts, u->send_displs,
+  // The send data is moved in (the request owns it); only the counts and displacements are
+  // the caller's, and they go before the wait.
+  auto given = world.ialltoallv(std::vector<int>(u->out), u->send_counts, u->send_displs,
                                 std::vector<int>(u->received), u->recv_counts, u->recv_displs);
   auto computed =
       world.ialltoallv(std::vector<int>(u->out), u->send_counts, packed, u->recv_counts);

@@ -71,10 +71,20 @@ TEST(Scatter, ScattervWithCountsGivenAndExchanged) {
 
 TEST(Scatter, NonblockingOwnsAMovedInBuffer) {
   auto world = thinmpi::world();
-  const std::vector<std::string::value_type> all =
-      world.rank() == 0 ? std::vector<char>(uz(world.size()), 'q') : std::vector<char>{};
-  auto pending = world.iscatter(all, std::string(1, ' '), 0);
-  EXPECT_EQ(pending.wait(), "q");
+  // Each rank's block is its own ("aA" to rank 0, "bB" to rank 1, ...), so a block routed to
+  // the wrong rank shows; the root is the last rank, so rank 0 is not the root's own block.
+  const int root = world.size() - 1;
+  std::vector<char> all;
+  if (world.rank() == root) {
+    for (int r = 0; r < world.size(); ++r) {
+      all.push_back(static_cast<char>('a' + r));
+      all.push_back(static_cast<char>('A' + r));
+    }
+  }
+  auto pending = world.iscatter(all, std::string(2, ' '), root);
+  const std::string expected{static_cast<char>('a' + world.rank()),
+                             static_cast<char>('A' + world.rank())};
+  EXPECT_EQ(pending.wait(), expected);
 }
 
 // A root with fewer than size() blocks ends the job (the other ranks would receive data that

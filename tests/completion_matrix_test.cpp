@@ -18,6 +18,7 @@
 #include <gtest/gtest.h>
 
 #include <cstddef>
+#include <functional>
 #include <optional>
 #include <string>
 #include <type_traits>
@@ -277,10 +278,87 @@ struct ibarrier {
   void check_dropped() { check(); }
 };
 
-using kinds =
-    testing::Types<borrowed_recv, borrowed_send, owning_recv, owning_send, owning_scalar_short,
-                   partial_element_recv<true>, partial_element_recv<false>, probing_recv,
-                   probing_recv_matched, probing_partial_element, ibarrier>;
+/// collective_request of an allocating iallgather: completion hands back every rank's value.
+struct iallgather {
+  static constexpr const char* name = "Iallgather";
+  static bool applicable(const ring&) { return true; }
+  static constexpr int expected_error = MPI_SUCCESS;
+  thinmpi::comm_view world = thinmpi::world();
+  ring r{world};
+  decltype(world.iallgather(0)) req = world.iallgather(r.rank * 10);
+  decltype(world.ibarrier()) other = world.ibarrier();
+
+  void check(const std::vector<int>& got) {
+    std::vector<int> expected;
+    for (int rank = 0; rank < r.size; ++rank)
+      expected.push_back(rank * 10);
+    EXPECT_EQ(got, expected);
+    other.wait();
+  }
+  void check_failed() {}
+  void prepare_drop() {}
+  void check_dropped() { other.wait(); }
+};
+
+/// The sum of (rank + i) over the ranks, for i = 0, 1, 2: what the persistent allreduce gives.
+std::vector<int> sums_of_rank_plus_index(int ranks) {
+  std::vector<int> sums;
+  for (int i = 0; i < 3; ++i)
+    sums.push_back(ranks * i + ranks * (ranks - 1) / 2);
+  return sums;
+}
+
+/// persistent_request of barrier_init, its round started: completes as a barrier.
+struct persistent_barrier {
+  static constexpr const char* name = "PersistentBarrier";
+  static bool applicable(const ring&) { return true; }
+  static constexpr int expected_error = MPI_SUCCESS;
+  thinmpi::comm_view world = thinmpi::world();
+  decltype(world.barrier_init()) req = world.barrier_init();
+  bool started = (req.start(), true);
+  decltype(world.ibarrier()) other = world.ibarrier();
+
+  void check() { other.wait(); }
+  void check_failed() {}
+  void prepare_drop() {}
+  void check_dropped() { other.wait(); }
+};
+
+#if THINMPI_HAS_PERSISTENT_COLLECTIVES
+/// persistent_request of allreduce_init, its round started: completion writes the sums into
+/// the named buffer.
+struct persistent_allreduce {
+  static constexpr const char* name = "PersistentAllreduce";
+  static bool applicable(const ring&) { return true; }
+  static constexpr int expected_error = MPI_SUCCESS;
+  thinmpi::comm_view world = thinmpi::world();
+  ring r{world};
+  std::vector<int> mine = iota_from(r.rank, 3);
+  std::vector<int> sums = std::vector<int>(3, -1);
+  decltype(world.allreduce_init(mine, sums, std::plus<>{})) req =
+      world.allreduce_init(mine, sums, std::plus<>{});
+  bool started = (req.start(), true);
+  decltype(world.ibarrier()) other = world.ibarrier();
+
+  void check() {
+    EXPECT_EQ(sums, sums_of_rank_plus_index(r.size));
+    other.wait();
+  }
+  void check_failed() {}
+  void prepare_drop() {}
+  void check_dropped() { check(); }  // destruction waited for the round
+};
+#endif
+
+using kinds = testing::Types<borrowed_recv, borrowed_send, owning_recv, owning_send,
+                             owning_scalar_short, partial_element_recv<true>,
+                             partial_element_recv<false>, probing_recv, probing_recv_matched,
+                             probing_partial_element, ibarrier, iallgather, persistent_barrier
+#if THINMPI_HAS_PERSISTENT_COLLECTIVES
+                             ,
+                             persistent_allreduce
+#endif
+                             >;
 
 class kind_names {
  public:
@@ -411,6 +489,21 @@ TYPED_TEST(Completion, TestAnyLoop) {
     }
     return all[0].wait();
   });
+}
+
+TYPED_TEST(Completion, NativeHandle) {
+  TypeParam k;
+  if constexpr (requires { k.req.native(); }) {
+    const MPI_Request handle = k.req.native();
+    ASSERT_NE(handle, MPI_REQUEST_NULL);  // a posted operation has a real MPI request
+    int flag = 0;
+    MPI_Status raw;
+    EXPECT_EQ(MPI_Request_get_status(handle, &flag, &raw), MPI_SUCCESS);
+    complete_and_check(k, k.req, [&] { return k.req.wait(); });
+  } else {
+    complete_and_check(k, k.req, [&] { return k.req.wait(); });
+    GTEST_SKIP() << "this kind has no native(): it may have no MPI request yet";
+  }
 }
 
 TYPED_TEST(Completion, DestructionWhileActive) {

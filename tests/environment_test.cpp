@@ -44,6 +44,18 @@ TEST(Environment, ThreadLevelsAreOrderedAsInMpi) {
   EXPECT_LT(static_cast<int>(thinmpi::thread_level::single),
             static_cast<int>(thinmpi::thread_level::multiple));
   EXPECT_EQ(static_cast<int>(thinmpi::thread_level::funneled), MPI_THREAD_FUNNELED);
+  EXPECT_EQ(static_cast<int>(thinmpi::thread_level::serialized), MPI_THREAD_SERIALIZED);
+  EXPECT_EQ(static_cast<int>(thinmpi::thread_level::multiple), MPI_THREAD_MULTIPLE);
+  EXPECT_LT(static_cast<int>(thinmpi::thread_level::funneled),
+            static_cast<int>(thinmpi::thread_level::serialized));
+  EXPECT_LT(static_cast<int>(thinmpi::thread_level::serialized),
+            static_cast<int>(thinmpi::thread_level::multiple));
+}
+
+TEST(Environment, ASecondEnvironmentAskingForSerializedGetsTheRunningLevel) {
+  const thinmpi::environment second(thinmpi::thread_level::serialized);
+  EXPECT_FALSE(second.owns_mpi());
+  EXPECT_EQ(second.provided(), thinmpi::query_thread());
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <climits>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "support/ring.hpp"
@@ -196,6 +197,54 @@ TEST(Errors, NonblockingErrorsSurfaceAtPostOrCompletion) {
   EXPECT_EQ(e.operation(), "MPI_Irecv");
   sent.wait();
   expect_world_still_works();
+}
+
+TEST(Errors, DetailsHoldTheWholeReport) {
+  auto world = thinmpi::world();
+  const int bad = world.size() + 2;
+  const auto e = error_from([&] { world.ssend(std::vector<int>(3, 1), bad, 6); });
+  const thinmpi::mpi_error::report& report = e.details();
+  EXPECT_EQ(report.code, e.code());
+  EXPECT_EQ(report.error_class, MPI_ERR_RANK);
+  EXPECT_EQ(report.operation, "MPI_Ssend");
+  EXPECT_EQ(report.mpi_message, e.mpi_message());
+  EXPECT_EQ(report.rank, world.rank());
+  EXPECT_EQ(report.comm_size, world.size());  // only in the report: no accessor of its own
+  EXPECT_EQ(report.peer, bad);
+  EXPECT_EQ(report.tag, 6);
+  EXPECT_EQ(report.count, 3u);
+  EXPECT_FALSE(report.incoming_count.has_value());
+  expect_world_still_works();
+}
+
+TEST(Errors, ErrorClassNamesAreMpisNames) {
+  const std::pair<int, const char*> named[] = {
+      {MPI_SUCCESS, "MPI_SUCCESS"},
+      {MPI_ERR_BUFFER, "MPI_ERR_BUFFER"},
+      {MPI_ERR_COUNT, "MPI_ERR_COUNT"},
+      {MPI_ERR_TYPE, "MPI_ERR_TYPE"},
+      {MPI_ERR_TAG, "MPI_ERR_TAG"},
+      {MPI_ERR_COMM, "MPI_ERR_COMM"},
+      {MPI_ERR_RANK, "MPI_ERR_RANK"},
+      {MPI_ERR_REQUEST, "MPI_ERR_REQUEST"},
+      {MPI_ERR_ROOT, "MPI_ERR_ROOT"},
+      {MPI_ERR_GROUP, "MPI_ERR_GROUP"},
+      {MPI_ERR_OP, "MPI_ERR_OP"},
+      {MPI_ERR_TOPOLOGY, "MPI_ERR_TOPOLOGY"},
+      {MPI_ERR_DIMS, "MPI_ERR_DIMS"},
+      {MPI_ERR_ARG, "MPI_ERR_ARG"},
+      {MPI_ERR_UNKNOWN, "MPI_ERR_UNKNOWN"},
+      {MPI_ERR_TRUNCATE, "MPI_ERR_TRUNCATE"},
+      {MPI_ERR_OTHER, "MPI_ERR_OTHER"},
+      {MPI_ERR_INTERN, "MPI_ERR_INTERN"},
+      {MPI_ERR_IN_STATUS, "MPI_ERR_IN_STATUS"},
+      {MPI_ERR_PENDING, "MPI_ERR_PENDING"},
+      {MPI_ERR_NO_MEM, "MPI_ERR_NO_MEM"},
+  };
+  for (const auto& [error_class, name] : named)
+    EXPECT_EQ(thinmpi::error_class_name(error_class), name);
+  EXPECT_EQ(thinmpi::error_class_name(MPI_ERR_LASTCODE + 1),
+            "MPI error class " + std::to_string(MPI_ERR_LASTCODE + 1));
 }
 
 TEST(Errors, NullCommunicatorAndErrorObject) {

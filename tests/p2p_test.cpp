@@ -184,9 +184,35 @@ TEST(P2p, AnySourceAnyTagReportWhoSent) {
       world.recv_with_status<std::vector<int>>(thinmpi::any_source, thinmpi::any_tag);
   EXPECT_EQ(st.source(), r.prev());
   EXPECT_EQ(st.tag(), 100 + r.prev());
-  EXPECT_EQ(values.size(), static_cast<std::size_t>(r.prev()) + 1);
+  EXPECT_EQ(values, iota_from(0, static_cast<std::size_t>(r.prev()) + 1));
   EXPECT_EQ(st.count(), values.size());
   sent.wait();
+}
+
+TEST(P2p, StatusGivesItsDatatypeTheMpiStatusAndWhetherCancelled) {
+  auto world = thinmpi::world();
+  const ring r(world);
+  auto sent = world.isend(std::vector<double>{1.5, 2.5}, r.next(), 101);
+  auto [values, st] = world.recv_with_status<std::vector<double>>(r.prev(), 101);
+  EXPECT_EQ(values, (std::vector<double>{1.5, 2.5}));
+  EXPECT_EQ(st.datatype(), MPI_DOUBLE);
+  EXPECT_EQ(st.native().MPI_SOURCE, r.prev());
+  EXPECT_EQ(st.native().MPI_TAG, 101);
+  int count = -1;
+  MPI_Get_count(&st.native(), MPI_DOUBLE, &count);
+  EXPECT_EQ(count, 2);
+  EXPECT_FALSE(st.cancelled());
+  static_cast<void>(sent.wait());
+  // A receive that no message matches, cancelled in C: the status says so.
+  int never = 0;
+  MPI_Request pending = MPI_REQUEST_NULL;
+  MPI_Irecv(&never, 1, MPI_INT, r.prev(), 102, MPI_COMM_WORLD, &pending);
+  MPI_Cancel(&pending);
+  MPI_Status raw;
+  MPI_Wait(&pending, &raw);
+  const thinmpi::status cancelled(raw, MPI_INT);
+  EXPECT_TRUE(cancelled.cancelled());
+  EXPECT_EQ(cancelled.datatype(), MPI_INT);
 }
 
 TEST(P2p, MessagesAreByteIdenticalToTheCCalls) {

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <map>
@@ -36,6 +37,18 @@ void round_trip(Make make) {
   const T theirs = world.recv<serialized<T>>(r.prev(), 11);
   EXPECT_EQ(theirs, make(r.prev()));
   static_cast<void>(sent.wait());
+}
+
+TEST(Serialization, AWrapperReferstoItsValueOrHoldsATemporaryAndEncodesIt) {
+  const auto names = thinmpi_test::sample_strings(2);
+  const serialized referring(names);  // serialized<const std::vector<std::string>&>
+  EXPECT_EQ(&referring.value(), &names);
+  const serialized holding(thinmpi_test::sample_strings(2));  // the temporary moved in
+  EXPECT_EQ(holding.value(), names);
+  const thinmpi::serialized_bytes bytes = referring.encode();
+  const auto expected = thinmpi::to_bytes(names);
+  EXPECT_TRUE(std::equal(bytes.begin(), bytes.end(), expected.begin(), expected.end()));
+  EXPECT_EQ(thinmpi::from_bytes<std::vector<std::string>>(holding.encode()), names);
 }
 
 TEST(Serialization, StringsInAVector) {
