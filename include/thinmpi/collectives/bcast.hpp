@@ -52,7 +52,8 @@ class collective_bcast {
   /// Broadcasts a std::vector or std::string whose size only the root knows: the size first
   /// (one MPI_Bcast of a std::uint64_t), then the resized container (a second MPI_Bcast).
   ///
-  ///     world.bcast(names, 0, thinmpi::exchange_counts);  // 2 MPI calls
+  ///     std::string name;                                // set on the root only
+  ///     world.bcast(name, 0, thinmpi::exchange_counts);  // 2 MPI calls
   template <resizable_payload Container>
   void bcast(Container& container, int root, exchange_counts_t) const {
     unsigned long long size = container.size();
@@ -65,6 +66,7 @@ class collective_bcast {
   /// its byte size and an MPI_Bcast of the bytes (any size). The root encodes x once; every other
   /// rank allocates the bytes and decodes them into its x (a named, non-const object).
   ///
+  ///     std::map<std::string, double> config;  // filled on the root
   ///     world.bcast(thinmpi::serialized(config), 0, thinmpi::exchange_counts);
   template <detail::serialized_payload Payload>
   void bcast(Payload&& payload, int root, exchange_counts_t) const {

@@ -16,6 +16,7 @@ namespace thinmpi {
 /// ranks first exchange their counts (one MPI_Allgather / MPI_Alltoall / MPI_Gather /
 /// MPI_Scatter of one int each), then make the v-call. The cost is in the call's form:
 ///
+///     std::vector<int> mine(world.rank() + 1, world.rank());        // a size of its own
 ///     auto all = world.allgatherv(mine, thinmpi::exchange_counts);  // 2 MPI calls
 struct exchange_counts_t {
   explicit exchange_counts_t() = default;
@@ -30,6 +31,7 @@ inline constexpr exchange_counts_t exchange_counts{};
 /// extra pass over the received bytes. Name another container as the call's first template
 /// argument to skip it, for example one with thinmpi::default_init_allocator:
 ///
+///     std::vector<int> out(world.size(), world.rank()), counts(world.size(), 1);
 ///     using ints = std::vector<int, thinmpi::default_init_allocator<int>>;
 ///     auto got = world.alltoallv<ints>(out, counts, thinmpi::exchange_counts);  // no memset
 template <class E, class Data = std::vector<E>>

@@ -19,6 +19,7 @@ namespace thinmpi {
 
 /// The smaller of two values (MPI_MIN for integers and floating point).
 ///
+///     int mine = world.rank() % 3;
 ///     int lowest = world.allreduce(mine, thinmpi::min);
 struct min_op {
   /// b if b < a, else a.
@@ -45,6 +46,7 @@ inline constexpr max_op max{};
 /// as MPI's pair types: value_index<double> is MPI_DOUBLE_INT, value_index<int> MPI_2INT,
 /// and likewise for float, long, short and long double.
 ///
+///     double x = 1.0 / (world.rank() + 1);
 ///     auto [value, rank] = world.allreduce(thinmpi::value_index<double>{x, world.rank()},
 ///                                          thinmpi::minloc);
 template <class T>

@@ -14,7 +14,8 @@ namespace thinmpi {
 
 /// One value sent as count 1: anything with a datatype that is not itself a range.
 ///
-///     world.send(3.14, 1, 0);  world.send(particle{...}, 1, 0);
+///     struct particle { double x, y, z; int id; };
+///     world.send(3.14, 1, 0);  world.send(particle{0, 0, 0, 7}, 1, 0);
 template <class T>
 concept scalar_payload =
     has_datatype<std::remove_cvref_t<T>> && !std::ranges::range<std::remove_cvref_t<T>>;

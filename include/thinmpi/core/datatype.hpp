@@ -28,6 +28,7 @@ namespace thinmpi {
 
 /// Customization point: give a type its own MPI datatype.
 ///
+///     struct my_type { double re, im; };  // a type of yours
 ///     template <> struct thinmpi::datatype_traits<my_type> {
 ///       static MPI_Datatype get();  // a committed datatype whose extent is sizeof(my_type)
 ///     };
@@ -285,6 +286,7 @@ MPI_Datatype derived_datatype() {
 /// The MPI datatype thinmpi sends T as. Free for predefined types (an inline constant); a
 /// function-local static for derived ones.
 ///
+///     double x = 3.14;
 ///     MPI_Send(&x, 1, thinmpi::datatype_of<double>(), 1, 0, MPI_COMM_WORLD);
 template <has_datatype T>
 MPI_Datatype datatype_of() {

@@ -15,7 +15,8 @@ namespace thinmpi {
 /// What went wrong in one MPI operation: the MPI error, the operation, and the ranks, tag and
 /// sizes involved. Every MPI return code thinmpi sees that is not MPI_SUCCESS becomes one.
 ///
-///     try { world.send(v, 7, 0); } catch (const thinmpi::mpi_error& e) { e.error_class(); }
+///     std::vector<int> v(n);
+///     try { world.send(v, 7, 0); } catch (const thinmpi::mpi_error& e) { use(e.error_class()); }
 class mpi_error : public std::runtime_error {
  public:
   /// The fields of an error report; those that do not apply to an operation stay empty.

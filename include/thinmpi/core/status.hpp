@@ -22,6 +22,7 @@ inline constexpr int proc_null = MPI_PROC_NULL;
 /// The status of a completed receive or probe. Counts are in elements of the type the receive
 /// used (bytes for a probe), or of any type asked for with count<T>().
 ///
+///     std::vector<int> buffer(n);
 ///     auto st = world.recv(buffer, thinmpi::any_source, 7);
 ///     std::printf("%zu ints from rank %d\n", st.count(), st.source());
 class status {

@@ -266,9 +266,9 @@ class subarray_view {
 
 /// A strided view of data (a named contiguous container or a std::span): `count` blocks of
 /// `block` elements, `stride` elements from one block's start to the next, from data's first
-/// element. Column c of a row-major rows x cols grid:
+/// element. The last column of a row-major rows x cols grid:
 ///
-///     auto column = thinmpi::strided(std::span(grid).subspan(c), rows, cols);
+///     auto column = thinmpi::strided(std::span(grid).subspan(cols - 1), rows, cols);
 template <class R>
 [[nodiscard]] auto strided(R&& data, std::size_t count, std::size_t stride, std::size_t block = 1) {
   auto span = detail::span_of(std::forward<R>(data));

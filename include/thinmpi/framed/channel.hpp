@@ -12,10 +12,12 @@
 /// detail/serialized_hook.hpp) travels as its encoded bytes.
 ///
 ///     thinmpi::framed_channel channel(world);             // collective: one MPI_Comm_dup
-///     channel.send(values, 1, tag);                         // 1 message, 2 from F bytes up
+///     std::vector<int> values(n);
+///     channel.send(values, 1, tag);                        // 1 message, 2 from F bytes up
 ///     auto got = channel.recv<std::vector<int>>(0, tag);   // 1 MPI_Recv, 2 from F bytes up
-///     channel.send(thinmpi::serialized(names), 1, tag);     // encoded once, then framed
-///     auto names = channel.recv<thinmpi::serialized<std::vector<std::string>>>(0, tag);
+///     std::vector<std::string> names = {"ada", "grace"};
+///     channel.send(thinmpi::serialized(names), 1, tag);    // encoded once, then framed
+///     auto decoded = channel.recv<thinmpi::serialized<std::vector<std::string>>>(0, tag);
 
 #include <atomic>
 #include <cstddef>

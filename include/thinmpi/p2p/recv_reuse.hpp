@@ -45,7 +45,8 @@ class p2p_recv_reuse {
   /// nothing. Thread-safe like recv<std::vector<T>>().
   ///
   ///     std::vector<int> values;
-  ///     for (...) world.recv_reuse(values, 0, tag);  // one allocation at most, at the start
+  ///     for (int step = 0; step < steps; ++step)
+  ///       world.recv_reuse(values, 0, tag);  // one allocation at most, at the start
   template <class Container>
   status recv_reuse(Container& into, int source, int tag) const {
     static_assert(resizable_payload<Container>,

@@ -184,6 +184,7 @@ struct probing_receive {
 /// on a completed request), test() the status if it has completed. Move-only; one destroyed while
 /// active completes first: a send is waited for, a receive cancelled, then waited for.
 ///
+///     std::vector<int> buffer(n);
 ///     auto r = world.irecv(std::span(buffer), 0, 7);  // buffer must outlive r
 ///     thinmpi::status st = r.wait();
 class [[nodiscard]] request : public detail::request_face<detail::p2p_transfer> {

@@ -40,8 +40,9 @@ class p2p_sendrecv {
   /// returns the U: MPI_Isend, then MPI_Mprobe + MPI_Mrecv and the decode, then MPI_Wait (the
   /// receive's size is not known, so it cannot be one MPI_Sendrecv).
   ///
-  ///     auto theirs = world.sendrecv<thinmpi::serialized<T>>(thinmpi::serialized(mine), r, 0, r,
-  ///     0);
+  ///     std::vector<std::string> mine = {"ada", "grace"};
+  ///     auto theirs = world.sendrecv<thinmpi::serialized<std::vector<std::string>>>(
+  ///         thinmpi::serialized(mine), right, 0, left, 0);
   template <detail::serialized_payload T, class Payload>
   [[nodiscard]] detail::received_value_t<T> sendrecv(const Payload& payload, int dest, int send_tag,
                                                      int source, int recv_tag) const {

@@ -57,8 +57,9 @@ struct persistent_rounds {
 /// round runs. Move-only; works with wait_all and wait_any while a round is running. Destroyed,
 /// it waits for a running round (it cannot be cancelled), then frees the MPI request.
 ///
-///     auto sum = world.allreduce_init(std::vector<double>(n), std::plus<>{});
-///     for (int step = 0; step < steps; ++step) { ...; sum.start(); sum.wait(); }
+///     std::vector<double> local(n), totals(n);  // named: every round reads and writes them
+///     auto sum = world.allreduce_init(local, totals, std::plus<>{});
+///     for (int step = 0; step < steps; ++step) { update(local); sum.start(); sum.wait(); }
 template <class State>
 class [[nodiscard]] persistent_request
     : public detail::request_face<detail::persistent_rounds<State>> {

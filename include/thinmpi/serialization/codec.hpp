@@ -9,7 +9,13 @@
 /// std::map, std::set, std::unordered_map, std::unordered_set, aggregate structs of any of
 /// these (no user code), any nesting of them, and classes that declare
 ///
-///     template <class Fields> void serialize(Fields& fields) { fields(a_, b_, c_); }
+///     class account {
+///      public:
+///       template <class Fields> void serialize(Fields& fields) { fields(owner_, cents_); }
+///      private:
+///       std::string owner_;
+///       long long cents_ = 0;
+///     };
 
 #include <algorithm>
 #include <array>

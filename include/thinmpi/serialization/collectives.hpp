@@ -7,8 +7,11 @@
 /// call (which checks counts, displacements and INT_MAX as for any payload), then decodes each
 /// rank's block straight from the received bytes:
 ///
+///     std::map<std::string, double> config;  // filled on the root
 ///     world.bcast(thinmpi::serialized(config), 0, thinmpi::exchange_counts);  // 2 MPI_Bcast
-///     std::vector<T> all = world.allgatherv(thinmpi::serialized(mine), thinmpi::exchange_counts);
+///     std::vector<std::string> mine = {"ada", "grace"};
+///     std::vector<std::vector<std::string>> all =
+///         world.allgatherv(thinmpi::serialized(mine), thinmpi::exchange_counts);
 ///
 /// A rank that cannot send (a vector that is not one value per rank, a value that encodes to
 /// more than INT_MAX bytes, ...) still takes part in the count exchange, with -1 for its counts,

@@ -3,8 +3,9 @@
 /// thinmpi::serialized: the explicit form that sends a non-trivial value (strings in
 /// containers, maps, structs holding strings, ...) as one message of its encoded bytes.
 ///
+///     std::vector<std::string> names = {"ada", "grace"};
 ///     world.send(thinmpi::serialized(names), 1, 0);           // size pass, 1 allocation, MPI_Send
-///     auto names = world.recv<thinmpi::serialized<std::vector<std::string>>>(0, 0);
+///     auto got = world.recv<thinmpi::serialized<std::vector<std::string>>>(0, 0);
 ///                                                             // MPI_Mprobe + MPI_Mrecv, 1 decode
 ///
 /// thinmpi::to_bytes and thinmpi::from_bytes do the encoding alone.
@@ -68,8 +69,9 @@ class serialized_request;
 /// `recv<serialized<T>>()` returns the T. In a collective it exchanges the byte counts first,
 /// which thinmpi::exchange_counts says (serialization/collectives.hpp).
 ///
+///     std::map<int, std::string> table = {{1, "one"}};
 ///     world.send(thinmpi::serialized(table), 1, 0);
-///     std::map<int, std::string> table = world.recv<thinmpi::serialized<decltype(table)>>(0, 0);
+///     table = world.recv<thinmpi::serialized<decltype(table)>>(0, 0);
 ///     world.bcast(thinmpi::serialized(table), 0, thinmpi::exchange_counts);
 template <class T>
 class serialized {

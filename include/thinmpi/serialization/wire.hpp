@@ -26,7 +26,10 @@ namespace thinmpi {
 /// bytes left, an invalid tag (optional, variant, bool), a duplicate key, or bytes left over.
 /// An mpi_error (class MPI_ERR_OTHER) that also tells where decoding stopped.
 ///
-///     catch (const thinmpi::serialization_error& e) { e.offset(); e.type_name(); }
+///     thinmpi::serialized_bytes bytes = thinmpi::to_bytes(std::string("abc"));
+///     try {
+///       auto text = thinmpi::from_bytes<std::string>(std::span(bytes).first(2));
+///     } catch (const thinmpi::serialization_error& e) { use(e.offset(), e.type_name()); }
 class serialization_error : public mpi_error {
  public:
   /// The error with its report, the type being decoded at the failure, and the byte offset.
