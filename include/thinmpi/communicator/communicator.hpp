@@ -110,7 +110,7 @@ class comm_view : public p2p_send<comm_view>,
   [[nodiscard]] communicator subset(std::initializer_list<int> ranks) const;
 
  protected:
-  MPI_Comm comm_ = MPI_COMM_NULL;
+  MPI_Comm comm_ = MPI_COMM_NULL;  ///< the handle; communicator owns it, a view does not
 };
 
 /// Two views are equal when they hold the same handle.
@@ -129,9 +129,11 @@ class communicator : public comm_view {
 
   communicator(const communicator&) = delete;
   communicator& operator=(const communicator&) = delete;
+  /// Takes over other's handle; other is left the null communicator.
   communicator(communicator&& other) noexcept : comm_view() {
     comm_ = std::exchange(other.comm_, MPI_COMM_NULL);
   }
+  /// Frees this communicator's handle, then takes over other's.
   communicator& operator=(communicator&& other) noexcept {
     if (this != &other) {
       free();

@@ -266,9 +266,9 @@ class subarray_view {
 
 /// A strided view of data (a named contiguous container or a std::span): `count` blocks of
 /// `block` elements, `stride` elements from one block's start to the next, from data's first
-/// element. The last column of a row-major rows x cols grid:
+/// element. The last column of a row-major rows x cols field:
 ///
-///     auto column = thinmpi::strided(std::span(grid).subspan(cols - 1), rows, cols);
+///     auto column = thinmpi::strided(std::span(field).subspan(cols - 1), rows, cols);
 template <class R>
 [[nodiscard]] auto strided(R&& data, std::size_t count, std::size_t stride, std::size_t block = 1) {
   auto span = detail::span_of(std::forward<R>(data));
@@ -279,7 +279,7 @@ template <class R>
 /// array of `sizes` elements: the block of `subsizes` at `starts`, in any number of dimensions.
 /// The extents are integers of any type.
 ///
-///     auto halo = thinmpi::subarray(grid, {rows, cols}, {rows - 2, 1}, {1, cols - 2});
+///     auto halo = thinmpi::subarray(field, {rows, cols}, {rows - 2, 1}, {1, cols - 2});
 template <class R, std::size_t N>
 [[nodiscard]] auto subarray(R&& data, const detail::extent_arg (&sizes)[N],
                             const detail::extent_arg (&subsizes)[N],

@@ -30,7 +30,7 @@ namespace thinmpi {
 /// 0 are chosen, the others kept. Given entries that cannot make `nodes` (they do not divide
 /// it, or all are given and do not multiply to it) are an mpi_error (MPI_ERR_DIMS).
 ///
-///     thinmpi::dims_create(12, {0, 3})  // {4, 3}
+///     std::vector<int> dims = thinmpi::dims_create(12, {0, 3});  // {4, 3}
 [[nodiscard]] inline std::vector<int> dims_create(int nodes, std::span<const int> dims) {
   std::vector<int> chosen(dims.begin(), dims.end());
   long long given = 1;
@@ -71,10 +71,11 @@ namespace thinmpi {
 /// The ranks a shift along one dimension pairs this rank with (MPI_Cart_shift): receive from
 /// `source`, send to `dest`; thinmpi::proc_null at an open edge of a non-periodic dimension.
 ///
+///     std::vector<double> mine(n), theirs(n);
 ///     auto [source, dest] = grid.shift(0, 1);  grid.sendrecv(mine, dest, 0, theirs, source, 0);
 struct shift_ranks {
-  int source;
-  int dest;
+  int source;  ///< the rank this one receives from
+  int dest;    ///< the rank this one sends to
 };
 
 class cartesian_communicator;

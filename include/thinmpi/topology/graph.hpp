@@ -118,6 +118,7 @@ class graph_communicator : public detail::owning<graph_view> {
   /// (MPI_Dist_graph_create_adjacent); the edges must agree across ranks. An edge to a rank
   /// outside `comm` is an mpi_error naming it, before MPI is called.
   ///
+  ///     std::vector<int> sources = {left}, destinations = {right};
   ///     thinmpi::graph_communicator g(world, sources, destinations);
   graph_communicator(comm_view comm, const detail::int_list<int>& sources,
                      const detail::int_list<int>& destinations, bool reorder = false)
@@ -132,6 +133,7 @@ class graph_communicator : public detail::owning<graph_view> {
   /// Each rank names any edges, sources[i] -> the next degrees[i] entries of destinations
   /// (MPI_Dist_graph_create); MPI works out every rank's neighbors.
   ///
+  ///     const int next = (rank + 1) % size;
   ///     auto g = thinmpi::graph_communicator::general(world, {rank}, {1}, {next});
   [[nodiscard]] static graph_communicator general(comm_view comm,
                                                   const detail::int_list<int>& sources,

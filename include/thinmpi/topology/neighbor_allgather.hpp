@@ -37,6 +37,7 @@ class neighborhood_allgather {
   /// in_degree() x the send count (else an mpi_error stating both sizes, before MPI is
   /// called); a larger std::vector or std::string shrinks to that.
   ///
+  ///     double x = 0.5 * rank;
   ///     std::vector<double> from_each(grid.in_degree()); grid.neighbor_allgather(x, from_each);
   template <class Send, class Into>
   void neighbor_allgather(const Send& send, Into&& into) const {

@@ -73,6 +73,7 @@ class neighborhood_allgatherv {
   /// new vector. Returns the data with the counts and displacements (0 for MPI_PROC_NULL
   /// neighbors), to reuse in the counts-given form next time.
   ///
+  ///     std::vector<double> border(n);                                          // any size
   ///     auto halo = grid.neighbor_allgatherv(border, thinmpi::exchange_counts);  // 2 MPI calls
   template <class Data = detail::vector_of_elements, class Send>
   [[nodiscard]] detail::varying_for<Data, Send> neighbor_allgatherv(const Send& send,

@@ -100,8 +100,11 @@ class neighborhood_alltoall {
   /// then. Pass named buffers to change the data between rounds; wait() hands back a std::span
   /// of the received elements, valid while the request lives.
   ///
+  ///     std::vector<double> border(n * grid.out_degree()), ghosts(n * grid.in_degree());
   ///     auto halo = grid.neighbor_alltoall_init(border, ghosts);
-  ///     for (...) { fill(border); halo.start(); halo.wait(); use(ghosts); }
+  ///     for (int step = 0; step < steps; ++step) {
+  ///       update(border);  halo.start();  halo.wait();  use(ghosts);
+  ///     }
   template <class Send, class Into>
   [[nodiscard]] auto neighbor_alltoall_init(Send&& send, Into&& into) const {
     int block = 0;

@@ -86,6 +86,8 @@ class neighborhood_alltoallv {
   /// (blocks end to end on both sides). Returns the data with the received counts and
   /// displacements (0 for MPI_PROC_NULL neighbors).
   ///
+  ///     thinmpi::graph_communicator graph(world, {left}, {right});
+  ///     std::vector<int> outbox(rank), counts = {rank};  // rank elements to the right
   ///     auto inbox = graph.neighbor_alltoallv(outbox, counts, thinmpi::exchange_counts);
   template <class Data = detail::vector_of_elements, class Send>
   [[nodiscard]] detail::varying_for<Data, Send> neighbor_alltoallv(const Send& send,

@@ -5,6 +5,9 @@
 /// buffer (the border columns of a row-major grid) with no packing copy. Blocking, nonblocking
 /// (`i`) and persistent (`_init`).
 ///
+///     std::vector<int> counts(4, 1);  // a 2D grid: 4 neighbors, one element of a type each
+///     std::vector<MPI_Aint> sdispls(4), rdispls(4);
+///     std::vector<MPI_Datatype> border_types(4, MPI_DOUBLE), ghost_types(4, MPI_DOUBLE);
 ///     grid.neighbor_alltoallw(field, counts, sdispls, border_types, field, counts, rdispls,
 ///                             ghost_types);
 
@@ -131,8 +134,13 @@ class neighborhood_alltoallw {
   /// start() / wait() round moves what the views of `send` describe then. wait() hands back a
   /// std::span of `into`'s elements, valid while the request lives.
   ///
+  ///     std::vector<int> n(4, 1);
+  ///     std::vector<MPI_Aint> sd(4), rd(4);
+  ///     std::vector<MPI_Datatype> borders(4, MPI_DOUBLE), ghosts(4, MPI_DOUBLE);
   ///     auto halo = grid.neighbor_alltoallw_init(field, n, sd, borders, field, n, rd, ghosts);
-  ///     for (...) { halo.start(); halo.wait(); step(field); }
+  ///     for (int step = 0; step < steps; ++step) {
+  ///       halo.start();  halo.wait();  update(field);
+  ///     }
   template <class Send, class Into>
   [[nodiscard]] auto neighbor_alltoallw_init(Send&& send, counts sendcounts, bytes sdispls,
                                              types sendtypes, Into&& into, counts recvcounts,

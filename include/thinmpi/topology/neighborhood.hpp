@@ -60,8 +60,8 @@ class neighborhood_view : public comm_view,
   neighborhood_view(MPI_Comm comm, int in_degree, int out_degree)
       : comm_view(comm), in_degree_(in_degree), out_degree_(out_degree) {}
 
-  int in_degree_ = 0;
-  int out_degree_ = 0;
+  int in_degree_ = 0;   ///< read once when the handle is made: the collectives ask MPI nothing
+  int out_degree_ = 0;  ///< likewise, the out-neighbors
 };
 
 }  // namespace thinmpi
