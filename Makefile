@@ -1,7 +1,8 @@
 # The README's two commands:
 #   make test    install what is missing, build and run every test on every MPI installed
 #   make bench   install what is missing, build, run the benchmark matrix, write the report
-# and the everyday ones: make install PREFIX=..., make format, make format-check.
+# and the everyday ones: make install PREFIX=..., make format, make format-check,
+#   make docs           the API reference (Doxygen) in build/docs/html; any warning fails it
 # Reliability checks beyond `make test` (docs/reliability.md):
 #   make sanitize       ASan+UBSan suites on both MPIs (what make test runs: openmpi-asan, mpich-asan)
 #   make sanitize-all   the same with the other compiler of each MPI too
@@ -15,11 +16,12 @@ CLANG_FORMAT ?= clang-format
 FULL ?=
 BENCH_ARGS ?=
 
-.PHONY: test bench bench-test fuzz deps deps-bench install format format-check clean \
+.PHONY: test bench bench-test fuzz deps deps-bench install format format-check clean docs \
 	sanitize sanitize-all valgrind tsan check-all
 
 test: deps
 	scripts/test-all.sh
+	$(MAKE) docs
 	$(MAKE) bench-test
 	$(MAKE) format-check
 
@@ -41,6 +43,11 @@ fuzz: deps
 	cmake --build build/openmpi-clang -j 2 --target serialization_fuzz
 	cd build/openmpi-clang/tests && ./serialization_fuzz fuzz-corpus ../../../tests/fuzz/corpus \
 	  -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=1024 -max_len=4096 -artifact_prefix=fuzz-
+
+# The API reference: Doxygen over the public headers, README.md and docs/*.md (docs/Doxyfile).
+# An undocumented public entity is a warning and every warning fails the run (about 10 s).
+docs:
+	doxygen docs/Doxyfile
 
 deps:
 	scripts/install-deps.sh test

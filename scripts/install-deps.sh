@@ -6,9 +6,9 @@
 set -euo pipefail
 
 # libclang-rt-14-dev: Clang's sanitizer runtimes (mpich-asan); bc, procps: the fault tests
-# timing and survivor check; valgrind: scripts/valgrind.sh.
+# timing and survivor check; valgrind: scripts/valgrind.sh; doxygen: make docs.
 test_packages=(make cmake g++ clang clang-format pkg-config libgtest-dev googletest
-  libclang-rt-14-dev bc procps valgrind
+  libclang-rt-14-dev bc procps valgrind doxygen
   openmpi-bin libopenmpi-dev mpich libmpich-dev openssh-client iproute2
   python3 python3-matplotlib python3-numpy python3-mpi4py
   libboost-mpi-dev libboost-serialization-dev golang-go
