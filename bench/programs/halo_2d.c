@@ -35,7 +35,7 @@ static halo_grid make_grid(MPI_Comm comm, int n) {
   return g;
 }
 
-/* Fills the halo of u ((n + 2) x (n + 2), row-major) from the four neighbours. */
+// Fills the halo of u ((n + 2) x (n + 2), row-major) from the four neighbours.
 static void exchange_halos(const halo_grid* g, double* u, int n) {
   int w = n + 2;
   MPI_Sendrecv(&u[w + 1], n, MPI_DOUBLE, g->up, 0, &u[(n + 1) * w + 1], n, MPI_DOUBLE, g->down, 0,

@@ -37,10 +37,11 @@ class CountLines(unittest.TestCase):
         repo = SCRIPT.parents[1]
         rows = count_lines.count_paths([repo / "examples", repo / "bench" / "programs"])
         found = {(r["application"], r["implementation"]) for r in rows}
-        for application in ("VECTOR_ALLGATHER", "SORTING", "BFS"):
+        for application in ("VECTOR_ALLGATHER", "SORTING", "BFS", "HALO"):
             self.assertIn((application, "THINMPI"), found)
             self.assertIn((application, "C"), found)
         self.assertIn("| sorting |", count_lines.markdown(rows))
+        self.assertIn("| halo | ", count_lines.markdown(rows))
 
 
 if __name__ == "__main__":

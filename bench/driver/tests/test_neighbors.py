@@ -122,6 +122,15 @@ class Report(unittest.TestCase):
         self.assertEqual(table.rows, [["c", "OpenMPI", "gcc", "4", "0.40x"],
                                       ["thinmpi", "OpenMPI", "gcc", "4", "0.50x"]])
 
+    def test_the_halo_program_has_its_own_table_by_block_side(self):
+        table = neighbor_report.halo_table(self.part()["cells"], ("thinmpi",))
+        self.assertEqual(table.headers[-1], "64 x 64 per rank")
+        self.assertEqual(table.rows, [["thinmpi/halo_2d/program", "c/halo_2d/program",
+                                       "OpenMPI", "gcc", "4", "1.05x"]])
+        sections = neighbor_report.sections(self.part(), Section)
+        by_call = sections[0].tables[1]
+        self.assertNotIn("thinmpi/halo_2d/program", [r[0] for r in by_call.rows])
+
     def test_audit_puts_the_rank_counts_side_by_side(self):
         table = neighbor_report.audit_table(self.part()["audit"])
         self.assertEqual(table.headers[-2:], ["peers at 2 ranks", "peers at 4 ranks"])

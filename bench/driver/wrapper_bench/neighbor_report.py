@@ -29,6 +29,9 @@ SPARSE_NOTE = ("The sparse exchange's time over the dense exchange's of the same
                "the same process: each rank sends `size` bytes to at most 2 ranks ((r + 1) % p "
                "and (r + 2) % p). Below 1.00x the sparse exchange is the faster. 4 ranks share "
                "2 cores (oversubscribed).")
+HALO_NOTE = ("One call: 20 sweeps of each rank's n x n block from the starting temperatures, "
+             "each sweep four sendrecv (rows contiguous, columns strided), the update and an "
+             "allreduce; the ratio is taken inside one process as for the calls above.")
 AUDIT_NOTE = ("Counted by libwb_audit (PMPI) over 20 calls at 8 ints per neighbour, per call "
               "and rank. Peers: the ranks those calls address (1 per send, every rank per "
               "MPI_Alltoall(v), the out-degree per neighborhood call): what grows with the "
@@ -80,6 +83,21 @@ def sparse_table(sparse):
                  rows, SPARSE_NOTE)
 
 
+def halo_table(cells, apis):
+    """The halo program per (variant, MPI, compiler, ranks), one column per block side."""
+    chosen = [c for c in cells if c["api"] in apis and c["op"] == "halo_2d"]
+    sides = sorted({c["count"] for c in chosen})
+    index = {(c["variant"], c["mpi"], c["compiler"], c["ranks"], c["count"]): c for c in chosen}
+    rows = []
+    for variant, mpi, compiler, ranks in sorted({k[:4] for k in index}):
+        found = [index.get((variant, mpi, compiler, ranks, n)) for n in sides]
+        rows.append([variant, found[0]["baseline"] if found[0] else "", MPI_NAMES.get(mpi, mpi),
+                     compiler, str(ranks)] + [coll_report._ratio(f) for f in found])
+    return Table("neighbor_halo", "The halo program: thinmpi/C",
+                 ["variant", "vs", "MPI", "compiler", "ranks"] +
+                 [f"{n} x {n} per rank" for n in sides], rows, HALO_NOTE)
+
+
 def _calls_text(calls):
     return ", ".join(f"{n:g} {name}" for name, n in sorted(calls.items())) or "none"
 
@@ -103,6 +121,7 @@ def audit_table(rows):
 def sections(part, section_type):
     """The report's neighbors sections from doc["neighbors"]."""
     cells, sparse = part.get("cells", []), part.get("sparse", [])
+    calls = [c for c in cells if c["op"] != "halo_2d"]  # the program has its own table
     first = section_type(
         "Neighbors: thinmpi against C",
         paragraphs=[f"Neighborhood collectives, the halo program and the sparse exchange at "
@@ -110,11 +129,11 @@ def sections(part, section_type):
                     "destination for the exchanges), the halo program's by the side of each "
                     "rank's block."],
         tables=[targets_table(cells, sparse),
-                coll_report.ratio_table(cells, ("thinmpi",), "neighbor_thinmpi",
+                coll_report.ratio_table(calls, ("thinmpi",), "neighbor_thinmpi",
                                         "thinmpi/C per neighbors call"),
-                sparse_table(sparse)])
+                halo_table(cells, ("thinmpi",)), sparse_table(sparse)])
     others = section_type("Neighbors: mpi4py against C", tables=[
-        coll_report.ratio_table(cells, ("mpi4py",), "neighbor_mpi4py",
+        coll_report.ratio_table(calls, ("mpi4py",), "neighbor_mpi4py",
                                 "mpi4py/C per neighbors call")])
     audit = section_type("Neighbors: path audit", tables=[audit_table(part.get("audit", []))])
     if part.get("notes"):
