@@ -47,6 +47,7 @@ fuzz: deps
 # The API reference: Doxygen over the public headers, README.md and docs/*.md (docs/Doxyfile).
 # An undocumented public entity is a warning and every warning fails the run (about 10 s).
 docs:
+	mkdir -p build/docs
 	doxygen docs/Doxyfile
 
 deps:
