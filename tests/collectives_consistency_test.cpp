@@ -1,4 +1,5 @@
-// After an argument error in a rooted collective that only the root can see, every rank is
+// After an argument error in a rooted collective that only the root can see, or in another
+// collective that only one rank can see (its receive buffer, its own counts), every rank is
 // left consistent (include/thinmpi/collectives/detail/root_checks.hpp): no rank stays inside
 // the collective, no block stays in flight for a later call, and the next correct call on the
 // same communicator gets its own data. Built twice: unchecked, the root completes into scratch
@@ -8,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -45,9 +47,31 @@ void expect_next_scatter_gets_its_own(thinmpi::comm_view world, int root) {
   EXPECT_EQ(mine, (std::vector<int>{300 + world.rank(), 400 + world.rank()}));
 }
 
+/// A correct alltoallv (rank r sends d + 1 copies of 1000 r + d to rank d) and allreduce: each
+/// rank gets exactly its blocks and the sum, not what an earlier call left in flight.
+void expect_next_alltoallv_and_allreduce_get_their_own(thinmpi::comm_view world) {
+  std::vector<int> out;
+  std::vector<int> sendcounts;
+  std::vector<int> recvcounts;
+  std::vector<int> expected;
+  const int me = world.rank();
+  for (int d = 0; d < world.size(); ++d) {
+    out.insert(out.end(), uz(d) + 1, 1000 * me + d);
+    sendcounts.push_back(d + 1);
+    recvcounts.push_back(me + 1);
+    expected.insert(expected.end(), uz(me) + 1, 1000 * d + me);
+  }
+  std::vector<int> into(expected.size(), -1);
+  world.alltoallv(out, sendcounts, into, recvcounts);
+  EXPECT_EQ(into, expected);
+  const int n = world.size();
+  EXPECT_EQ(world.allreduce(me + 1, std::plus<>{}), n * (n + 1) / 2);
+}
+
 void expect_communicator_goes_on(thinmpi::comm_view world, int root) {
   expect_next_gatherv_gets_its_own(world, root);
   expect_next_scatter_gets_its_own(world, root);
+  expect_next_alltoallv_and_allreduce_get_their_own(world);
   expect_next_gatherv_gets_its_own(world, 0);
 }
 
@@ -113,6 +137,90 @@ TEST(RootOnlyErrors, TooSmallRootBuffersCompleteIntoScratchThenThrowOnTheRoot) {
 }
 
 #endif
+
+/// An error every rank sees alike: arguments MPI requires to be the same on every rank.
+struct alike_call {
+  const char* name;
+  int error_class;
+  const char* says;  ///< part of every rank's sentence
+  void (*call)(thinmpi::comm_view world);
+};
+
+// Arguments every rank gives alike (MPI requires it) and gets wrong alike: every rank throws
+// the same class before MPI is called, in either mode (checked, after the agreement), and the
+// communicator goes on. The sentences are singular where the count is one.
+TEST(AlikeErrors, EveryRankThrowsAndTheCommunicatorGoesOn) {
+  using thinmpi::comm_view;
+  const std::vector<alike_call> calls{
+      {"allgatherv recvcounts of one entry", MPI_ERR_ARG, "recvcounts has 1 entry;",
+       [](comm_view w) {
+         std::vector<int> into(8);
+         w.allgatherv(std::vector<int>(1, 5), into, std::vector<int>{1});
+       }},
+      {"reduce_scatter counts one too many", MPI_ERR_ARG, "recvcounts has",
+       [](comm_view w) {
+         std::vector<int> into(2);
+         w.reduce_scatter(std::vector<int>(2 * uz(w.size()), 1), into,
+                          std::vector<int>(uz(w.size()) + 1, 2), std::plus<>{});
+       }},
+      {"reduce_scatter counts adding up to less", MPI_ERR_COUNT, "the counts add up to",
+       [](comm_view w) {
+         std::vector<int> into(2);
+         w.reduce_scatter(std::vector<int>(2 * uz(w.size()) + 1, 1), into,
+                          std::vector<int>(uz(w.size()), 2), std::plus<>{});
+       }},
+      {"reduce_scatter_block uneven", MPI_ERR_COUNT, "equal blocks, one per rank",
+       [](comm_view w) {
+         std::vector<int> into(2);
+         w.reduce_scatter_block(std::vector<int>(2 * uz(w.size()) + 1, 1), into, std::plus<>{});
+       }},
+      {"alltoall uneven", MPI_ERR_COUNT, "equal blocks, one per rank",
+       [](comm_view w) {
+         std::vector<int> into(8);
+         w.alltoall(std::vector<int>(uz(w.size()) + 1, 1), into);
+       }},
+      {"allgather_in_place uneven", MPI_ERR_COUNT, "equal blocks, one per rank",
+       [](comm_view w) {
+         std::vector<int> buffer(uz(w.size()) + 1, 1);
+         w.allgather_in_place(buffer);
+       }},
+      {"bcast exchanging counts from root -1", MPI_ERR_ROOT, "MPI_Bcast(root -1, 3 x MPI_INT",
+       [](comm_view w) {
+         std::vector<int> values(3, 1);
+         w.bcast(values, -1, thinmpi::exchange_counts);
+       }},
+  };
+  auto world = thinmpi::world();
+  for (const alike_call& c : calls) {
+    SCOPED_TRACE(c.name);
+    try {
+      c.call(world);
+      ADD_FAILURE() << "no error";
+    } catch (const thinmpi::mpi_error& e) {
+      EXPECT_EQ(e.error_class(), c.error_class) << e.what();
+      EXPECT_NE(std::string(e.what()).find(c.says), std::string::npos) << e.what();
+    }
+    expect_communicator_goes_on(world, 0);
+  }
+}
+
+// bcast(container, root, exchange_counts) names the user's call and container, and MPI's
+// reason, when the size broadcast fails: not the size message.
+TEST(AlikeErrors, BcastExchangingCountsNamesTheUsersCall) {
+  auto world = thinmpi::world();
+  std::vector<int> values(3, 1);
+  try {
+    world.bcast(values, world.size(), thinmpi::exchange_counts);
+    ADD_FAILURE() << "no error";
+  } catch (const thinmpi::mpi_error& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("broadcasting the size first, as bcast(container, root, "
+                        "thinmpi::exchange_counts) does"),
+              std::string::npos)
+        << what;
+    EXPECT_EQ(what.find("MPI_UNSIGNED_LONG_LONG"), std::string::npos) << what;
+  }
+}
 
 // A root outside the communicator is wrong on every rank alike: every rank throws
 // MPI_ERR_ROOT (MPI's own check), in either mode, and the communicator goes on.

@@ -498,6 +498,24 @@ TEST(Framed, ASendRequestIsActiveUntilTestSaysItCompleted) {
   EXPECT_FALSE(none.active());
 }
 
+// isend of a temporary (or of a payload moved in) compiles and owns it, as world.isend does:
+// the payload goes out whole after the caller's object is gone, below and above the frame.
+TEST(Framed, ASendRequestOwnsATemporaryPayload) {
+  auto world = thinmpi::world();
+  const ring r(world);
+  const thinmpi::framed_channel channel(world);
+  for (const std::size_t n : {std::size_t{1000}, 5 * thinmpi::framed_channel::default_frame_size}) {
+    auto sent_text = channel.isend(std::string(n, 'q'), r.next(), 70);
+    std::vector<int> ints = iota_from(r.rank, n);
+    auto sent_ints = channel.isend(std::move(ints), r.next(), 71);
+    ints.assign(n, -1);  // the caller's object is reused at once
+    EXPECT_EQ(channel.recv<std::string>(r.prev(), 70), std::string(n, 'q'));
+    EXPECT_EQ(channel.recv<std::vector<int>>(r.prev(), 71), iota_from(r.prev(), n));
+    sent_text.wait();
+    sent_ints.wait();
+  }
+}
+
 TEST(Framed, ProcNullSendsAndReceivesNothing) {
   const thinmpi::framed_channel channel(thinmpi::world());
   channel.send(iota_from(0, 5000), thinmpi::proc_null, 0);

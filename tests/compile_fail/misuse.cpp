@@ -5,6 +5,7 @@
 #include <complex>
 #include <functional>
 #include <list>
+#include <map>
 #include <span>
 #include <string>
 #include <string_view>
@@ -138,6 +139,10 @@ int main(int argc, char** argv) {
 #elif defined(THINMPI_CF_SERIALIZED_BCAST_INTO_CONST)
   const std::vector<std::string> names(2);
   world.bcast(thinmpi::serialized(names), 0, thinmpi::exchange_counts);
+#elif defined(THINMPI_CF_SERIALIZED_BCAST_WITHOUT_EXCHANGE_COUNTS)
+  // One error, the one naming the fix: not also "cannot receive into a temporary".
+  std::map<int, std::string> table;
+  world.bcast(thinmpi::serialized(table), 0);
 #elif defined(THINMPI_CF_SERIALIZED_SCATTER_OF_ONE_VALUE)
   static_cast<void>(world.scatterv(thinmpi::serialized(42), 0, thinmpi::exchange_counts));
 #elif defined(THINMPI_CF_NEIGHBOR_ALLTOALL_WITHOUT_TOPOLOGY)

@@ -1,7 +1,9 @@
 #pragma once
 // Rooted collectives called on every rank with an argument only the root can see is wrong
-// (include/thinmpi/collectives/detail/root_checks.hpp). Each case is what every rank calls;
-// the root is the last rank, so that a root mixed up with rank 0 shows. Shared by
+// (include/thinmpi/collectives/detail/root_checks.hpp), and the other collectives with an
+// argument only one rank has wrong (root_only_local_cases.hpp). Each case is what every rank
+// calls; the root (the rank with the bad argument) is the last rank, so that a root mixed up
+// with rank 0 shows. Shared by
 // collectives_consistency_test.cpp (the checked mode, where every rank throws, and the cases
 // the root completes into scratch) and faults/root_only_abort.cpp (the cases that end the job).
 
@@ -32,7 +34,7 @@ inline std::vector<int> block_of(thinmpi::comm_view world) {
   return std::vector<int>(3, 100 + world.rank());
 }
 
-inline const std::vector<bad_call>& cases() {
+inline const std::vector<bad_call>& rooted_cases() {
   using thinmpi::comm_view;
   static const std::vector<bad_call> all{
       {"gather_into_too_small", true, MPI_ERR_COUNT, "is too small for",
@@ -141,6 +143,22 @@ inline const std::vector<bad_call>& cases() {
                                       thinmpi::exchange_counts));
        }},
   };
+  return all;
+}
+
+}  // namespace root_only
+
+#include "faults/root_only_local_cases.hpp"
+
+namespace root_only {
+
+/// The rooted cases, then the rank-local ones of the other collectives.
+inline const std::vector<bad_call>& cases() {
+  static const std::vector<bad_call> all = [] {
+    std::vector<bad_call> every = rooted_cases();
+    every.insert(every.end(), local_cases().begin(), local_cases().end());
+    return every;
+  }();
   return all;
 }
 

@@ -13,11 +13,13 @@
 #include <utility>
 #include <vector>
 
+#include "thinmpi/collectives/detail/allgather_calls.hpp"
 #include "thinmpi/collectives/detail/collective_buffers.hpp"
 #include "thinmpi/collectives/detail/collective_call.hpp"
 #include "thinmpi/collectives/detail/count_exchange_state.hpp"
 #include "thinmpi/collectives/detail/displacements.hpp"
 #include "thinmpi/collectives/detail/persistent_calls.hpp"
+#include "thinmpi/collectives/detail/root_checks.hpp"
 #include "thinmpi/collectives/detail/v_calls.hpp"
 #include "thinmpi/collectives/detail/v_state.hpp"
 #include "thinmpi/collectives/exchange_counts.hpp"
@@ -31,68 +33,6 @@
 
 namespace thinmpi {
 
-namespace detail {
-
-/// Throws MPI_ERR_COUNT, before MPI is called, unless this rank's entry of the receive counts
-/// is what it sends (MPI would truncate or fail on the other ranks).
-[[noreturn, gnu::cold, gnu::noinline]] inline void raise_own_count(const collective_call& call,
-                                                                   std::span<const int> counts,
-                                                                   int rank, std::size_t sending,
-                                                                   MPI_Datatype type) {
-  const auto own = static_cast<std::size_t>(rank);
-  raise_collective(MPI_ERR_COUNT, call, sending, type,
-                   "recvcounts[" + std::to_string(rank) + "] is " +
-                       std::to_string(own < counts.size() ? counts[own] : 0) +
-                       " but this rank sends " + std::to_string(sending));
-}
-/// See raise_own_count (counts has one entry per rank, checked before).
-[[gnu::always_inline]] inline void check_own_count(const collective_call& call,
-                                                   std::span<const int> counts, int rank,
-                                                   std::size_t sending, MPI_Datatype type) {
-  const auto own = static_cast<std::size_t>(rank);
-  if (own >= counts.size() || counts[own] < 0 || static_cast<std::size_t>(counts[own]) != sending)
-      [[unlikely]] {
-    raise_own_count(call, counts, rank, sending, type);
-  }
-}
-
-/// The stages of iallgatherv(send, exchange_counts) (count_exchange_state): an MPI_Iallgather
-/// of this rank's one count, then the MPI_Iallgatherv.
-inline int iallgather_counts(const int* sent, int* received, MPI_Comm comm, MPI_Request* request) {
-  return MPI_Iallgather(sent, 1, MPI_INT, received, 1, MPI_INT, comm, request);
-}
-inline int iallgatherv_blocks(const const_buffer& out, const v_spans& arrays, void* into,
-                              MPI_Comm comm, MPI_Request* request) {
-  return MPI_Iallgatherv(out.data, arrays.send_counts[0], out.type, into, arrays.recv_counts.data(),
-                         arrays.recv_displs.data(), out.type, comm, request);
-}
-
-/// Sets up a persistent allgather on a checked state. On MPICH, an MPI_Allgatherv_init of
-/// equal blocks (persistent_allgather_resends_first_round says why), reading counts and
-/// displacements the state owns.
-template <class State>
-int allgather_init_call(State& s, int ranks, MPI_Request* handle) {
-  const const_buffer out = s.out();
-  const mutable_buffer in = s.in();
-  const int count = to_int(out.count);
-  if constexpr (persistent_allgather_resends_first_round) {
-    check_int_count(s.call, s.arrived, out.type);  // the displacements fit
-    s.arrays.recv_counts.assign(static_cast<std::size_t>(ranks), count);
-    s.arrays.recv_displs.resize(s.arrays.recv_counts.size());
-    for (std::size_t r = 0; r < s.arrays.recv_displs.size(); ++r) {
-      s.arrays.recv_displs[r] = static_cast<int>(r) * count;
-    }
-    return persistent_call<persistent_collective::allgatherv>(
-        out.data, count, out.type, in.data, s.arrays.recv_counts.data(),
-        s.arrays.recv_displs.data(), in.type, s.call.comm, MPI_INFO_NULL, handle);
-  } else {
-    return persistent_call<persistent_collective::allgather>(
-        out.data, count, out.type, in.data, count, in.type, s.call.comm, MPI_INFO_NULL, handle);
-  }
-}
-
-}  // namespace detail
-
 /// allgather and allgatherv (comm_view derives from this family). Every rank receives every
 /// rank's block in rank order. Payloads as in send/recv: a scalar or a contiguous range
 /// (std::vector, std::array, std::span, C array, std::string).
@@ -100,9 +40,9 @@ template <class Comm>
 class collective_allgather {
  public:
   /// Gathers every rank's `send` (of the same size on every rank) into `into`, in rank order:
-  /// one MPI_Allgather, no allocation. `into` must hold size() x the send count (else an
-  /// mpi_error stating both sizes, before MPI is called); a larger std::vector or std::string
-  /// shrinks to that.
+  /// one MPI_Allgather, no allocation. `into` must hold size() x the send count; a larger
+  /// std::vector or std::string shrinks to that. A rank whose `into` is too small still
+  /// receives, into scratch, then throws an mpi_error stating both sizes (MPI_ERR_COUNT).
   ///
   ///     std::vector<int> ranks(world.size());
   ///     world.allgather(world.rank(), ranks);
@@ -115,11 +55,12 @@ class collective_allgather {
     const detail::const_buffer out = detail::send_buffer(send);
     const detail::mutable_buffer in = detail::recv_buffer(into);
     const std::size_t needed = times_ranks(out.count);
-    detail::check_room(call, in.count, needed, in.type, "receive buffer", "one block per rank");
-    const int rc = detail::counted_call<&MPI_Allgather, THINMPI_LARGE_COUNT_CALL(MPI_Allgather)>(
-        detail::counts_at<1, 4>{}, out.data, out.count, out.type, in.data, out.count, in.type,
-        comm());
-    detail::check_collective(rc, call, out.count, out.type);
+    detail::check_receive_room(
+        call, in.count, needed, in.type, "one block per rank",
+        [&](void* scratch) { return detail::allgather(out, scratch, in.type, call.comm); });
+    detail::agree_if_checked(call);
+    detail::check_collective(detail::allgather(out, in.data, in.type, comm()), call, out.count,
+                             out.type);
     detail::shrink_to(into, needed);
   }
   /// Every rank's `send` in a new std::vector, in rank order (one MPI_Allgather).
@@ -139,8 +80,12 @@ class collective_allgather {
     detail::require_receivable<Buffer&&>();
     const detail::collective_call call{"MPI_Allgather", comm()};
     const detail::mutable_buffer in = detail::recv_buffer(buffer);
-    const std::size_t block =
-        detail::equal_blocks(call, in.count, in.type, times_ranks(1), "buffer");
+    // The block is MPI's recvcount, which every rank gives alike.
+    std::size_t block = 0;
+    detail::alike_checks(call, [&] {
+      block = detail::equal_blocks(call, in.count, in.type, times_ranks(1), "buffer");
+    });
+    detail::agree_if_checked(call);
     const int rc = detail::counted_call<&MPI_Allgather, THINMPI_LARGE_COUNT_CALL(MPI_Allgather)>(
         detail::counts_at<1, 4>{}, MPI_IN_PLACE, std::size_t{0}, in.type, in.data, block, in.type,
         comm());
@@ -168,6 +113,7 @@ class collective_allgather {
   /// (one int per rank), then the MPI_Allgatherv into a new vector. Returns the data with the
   /// counts and displacements, to reuse in the counts-given form (one MPI call) next time.
   ///
+  ///     std::vector<int> mine(world.rank() + 1, world.rank());        // a size of its own
   ///     auto all = world.allgatherv(mine, thinmpi::exchange_counts);  // 2 MPI calls
   ///     use(all.data, all.counts, all.displs);
   template <class Data = detail::vector_of_elements, class Send>
@@ -178,7 +124,8 @@ class collective_allgather {
     detail::require_varying_data<Data, detail::element_t<Send>>();
     detail::collective_call call{"MPI_Allgather", comm()};
     const detail::const_buffer out = detail::send_buffer(send);
-    detail::check_int_count(call, out.count, out.type);
+    detail::own_count_fits(call, out);
+    detail::agree_if_checked(call);
     detail::varying_for<Data, Send> result;
     const int n = ranks();
     result.counts.resize(static_cast<std::size_t>(n));
@@ -186,6 +133,7 @@ class collective_allgather {
     detail::check_collective(
         MPI_Allgather(&mine, 1, MPI_INT, result.counts.data(), 1, MPI_INT, comm()), call);
     call.operation = "MPI_Allgatherv";
+    // Every rank has the same counts now, so every rank makes these checks alike.
     const detail::v_layout layout =
         detail::packed_displacements(call, result.counts, n, "recvcounts", result.displs);
     detail::check_varying_fits(layout, call, out.type);
@@ -199,6 +147,7 @@ class collective_allgather {
   /// an MPI_Allgather of the byte counts (one int each) and an MPI_Allgatherv of the bytes, then
   /// one decode per rank.
   ///
+  ///     std::string mine = thinmpi::processor_name();
   ///     std::vector<std::string> all =
   ///         world.allgatherv(thinmpi::serialized(mine), thinmpi::exchange_counts);
   template <detail::serialized_payload Payload>
@@ -256,7 +205,9 @@ class collective_allgather {
                                               detail::collective_call{"MPI_Iallgather", comm()},
                                               "MPI_Iallgatherv", ranks());
     const detail::const_buffer out = state->out();
-    detail::check_int_count(state->call, out.count, out.type);
+    detail::own_count_fits(state->call, out);
+    detail::agree_if_checked(state->call);
+    state->counts_alike = true;
     state->send_counts.assign(1, detail::to_int(out.count));
     return detail::post_count_exchange(std::move(state));
   }
@@ -311,32 +262,35 @@ class collective_allgather {
     const detail::const_buffer out = detail::send_buffer(send);
     const detail::mutable_buffer in = detail::recv_buffer(into);
     std::vector<int> packed;
-    const detail::v_layout layout =
-        displs != nullptr
-            ? detail::given_layout(call, recvcounts, *displs, ranks(), "recvcounts", "displs")
-            : detail::packed_displacements(call, recvcounts, ranks(), "recvcounts", packed);
-    if (displs == nullptr) {
-      detail::check_packed_fits(layout, call, in.type, "the sum of recvcounts", "MPI_Allgatherv_c");
-    }
-    detail::check_room(call, in.count, layout.extent, in.type, "receive buffer",
-                       displs != nullptr ? "the blocks at displs" : "the sum of recvcounts");
+    const detail::v_layout layout = detail::allgatherv_layout(call, in, recvcounts, displs, packed);
+    const std::span<const int> at = displs != nullptr ? *displs : packed;
+    detail::check_receive_room(
+        call, in.count, layout.extent, in.type,
+        displs != nullptr ? "the blocks at displs" : "the sum of recvcounts", [&](void* scratch) {
+          return detail::allgatherv_call(out, {scratch, layout.extent, in.type}, recvcounts, at,
+                                         layout, call);
+        });
     detail::check_own_count(call, recvcounts, rank(), out.count, out.type);
-    const int rc = detail::allgatherv_call(out, in, recvcounts,
-                                           displs != nullptr ? *displs : packed, layout, call);
+    detail::agree_if_checked(call);
+    const int rc = detail::allgatherv_call(out, in, recvcounts, at, layout, call);
     detail::check_collective(rc, call, out.count, out.type);
     detail::shrink_to(into, layout.extent);
   }
-  /// The state of an allgather, its sizes checked and the receive buffer shrunk.
+  /// The state of an allgather, its sizes checked and the receive buffer shrunk. The count is
+  /// the same on every rank; a receive buffer too small is this rank's alone and ends the job
+  /// (the others would wait for its part; checked: every rank throws).
   template <bool Persistent, class Send, class Into>
   auto prepare_allgather(Send&& send, Into&& into, const char* operation) const {
     auto state =
         detail::make_v_state<Persistent>(std::forward<Send>(send), std::forward<Into>(into),
                                          detail::collective_call{operation, comm()});
     const detail::const_buffer out = state->out();
-    detail::check_int_count(state->call, out.count, out.type);
+    detail::alike_checks(state->call,
+                         [&] { detail::check_int_count(state->call, out.count, out.type); });
     const std::size_t all = times_ranks(out.count);
-    detail::check_room(state->call, state->in().count, all, out.type, "receive buffer",
-                       "one block per rank");
+    detail::check_local_room(state->call, state->in().count, all, out.type, "receive buffer",
+                             "one block per rank");
+    detail::agree_if_checked(state->call);
     state->receive(all);
     return state;
   }
@@ -350,22 +304,19 @@ class collective_allgather {
     const detail::const_buffer out = state->out();
     const detail::mutable_buffer in = state->in();
     detail::v_arrays& arrays = state->arrays;
-    const int n = ranks();
-    detail::v_layout layout;
+    const detail::v_layout layout =
+        detail::allgatherv_layout(state->call, in, recvcounts, displs, arrays.recv_displs);
     if (displs != nullptr) {
-      layout = detail::given_layout(state->call, recvcounts, *displs, n, "recvcounts", "displs");
       arrays.recv_displs.assign(displs->begin(), displs->end());
-    } else {
-      layout = detail::packed_displacements(state->call, recvcounts, n, "recvcounts",
-                                            arrays.recv_displs);
-      if (!layout.fits_int) [[unlikely]] {
-        detail::raise_int_count(state->call, layout.extent, in.type);
-      }
+    } else if (!layout.fits_int) [[unlikely]] {
+      detail::alike_checks(state->call,
+                           [&] { detail::raise_int_count(state->call, layout.extent, in.type); });
     }
     arrays.recv_counts.assign(recvcounts.begin(), recvcounts.end());
-    detail::check_room(state->call, in.count, layout.extent, in.type, "receive buffer",
-                       displs != nullptr ? "the blocks at displs" : "the sum of recvcounts");
+    detail::check_local_room(state->call, in.count, layout.extent, in.type, "receive buffer",
+                             displs != nullptr ? "the blocks at displs" : "the sum of recvcounts");
     detail::check_own_count(state->call, recvcounts, rank(), out.count, out.type);
+    detail::agree_if_checked(state->call);
     state->receive(layout.extent);
     return state;
   }

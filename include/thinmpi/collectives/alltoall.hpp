@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "thinmpi/collectives/detail/alltoall_calls.hpp"
 #include "thinmpi/collectives/detail/collective_buffers.hpp"
 #include "thinmpi/collectives/detail/collective_call.hpp"
 #include "thinmpi/collectives/detail/count_exchange_state.hpp"
@@ -32,53 +33,6 @@
 #include "thinmpi/requests/persistent_request.hpp"
 
 namespace thinmpi {
-
-namespace detail {
-
-/// Checks both sides of an alltoallv against its buffers, before MPI is called: one entry per
-/// rank, none negative, each buffer large enough; computes (and owns) the displacements not
-/// given. Returns the layouts of the send and the receive side.
-inline std::pair<v_layout, v_layout> plan_alltoallv(const collective_call& call, int ranks,
-                                                    v_arrays& arrays, const const_buffer& out,
-                                                    const mutable_buffer& in, bool displs_given) {
-  v_layout sent;
-  v_layout received;
-  if (displs_given) {
-    sent =
-        given_layout(call, arrays.send_counts, arrays.send_displs, ranks, "sendcounts", "sdispls");
-    received =
-        given_layout(call, arrays.recv_counts, arrays.recv_displs, ranks, "recvcounts", "rdispls");
-  } else {
-    sent = packed_displacements(call, arrays.send_counts, ranks, "sendcounts", arrays.send_displs);
-    received =
-        packed_displacements(call, arrays.recv_counts, ranks, "recvcounts", arrays.recv_displs);
-    if (!THINMPI_HAS_LARGE_COUNT_CALLS && !(sent.fits_int && received.fits_int)) [[unlikely]] {
-      const v_layout& past = sent.fits_int ? received : sent;
-      raise_past_int(call, past.extent, in.type,
-                     sent.fits_int ? "the sum of recvcounts" : "the sum of sendcounts",
-                     "MPI_Alltoallv_c");
-    }
-  }
-  check_room(call, out.count, sent.extent, out.type, "send buffer",
-             displs_given ? "the blocks at sdispls" : "the sum of sendcounts");
-  check_room(call, in.count, received.extent, in.type, "receive buffer",
-             displs_given ? "the blocks at rdispls" : "the sum of recvcounts");
-  return {sent, received};
-}
-
-/// The stages of ialltoallv(send, sendcounts, exchange_counts) (count_exchange_state): an
-/// MPI_Ialltoall of the counts, one int per pair of ranks, then the MPI_Ialltoallv.
-inline int ialltoall_counts(const int* sent, int* received, MPI_Comm comm, MPI_Request* request) {
-  return MPI_Ialltoall(sent, 1, MPI_INT, received, 1, MPI_INT, comm, request);
-}
-inline int ialltoallv_blocks(const const_buffer& out, const v_spans& arrays, void* into,
-                             MPI_Comm comm, MPI_Request* request) {
-  return MPI_Ialltoallv(out.data, arrays.send_counts.data(), arrays.send_displs.data(), out.type,
-                        into, arrays.recv_counts.data(), arrays.recv_displs.data(), out.type, comm,
-                        request);
-}
-
-}  // namespace detail
 
 /// alltoall and alltoallv (comm_view derives from this family). Rank r's block for rank d lands
 /// in rank d's buffer at block r. Payloads as in send/recv: a scalar or a contiguous range.
@@ -100,12 +54,17 @@ class collective_alltoall {
     const detail::collective_call call{"MPI_Alltoall", comm()};
     const detail::const_buffer out = detail::send_buffer(send);
     const detail::mutable_buffer in = detail::recv_buffer(into);
-    const std::size_t block =
-        detail::equal_blocks(call, out.count, out.type, as_size(ranks()), "send buffer");
-    detail::check_room(call, in.count, out.count, in.type, "receive buffer",
-                       "one block from each rank");
-    const int rc = detail::counted_call<&MPI_Alltoall, THINMPI_LARGE_COUNT_CALL(MPI_Alltoall)>(
-        detail::counts_at<1, 4>{}, out.data, block, out.type, in.data, block, in.type, comm());
+    // The block is MPI's sendcount, which every rank gives alike.
+    std::size_t block = 0;
+    detail::alike_checks(call, [&] {
+      block = detail::equal_blocks(call, out.count, out.type, as_size(ranks()), "send buffer");
+    });
+    detail::check_receive_room(
+        call, in.count, out.count, in.type, "one block from each rank", [&](void* scratch) {
+          return detail::alltoall(out.data, out.type, scratch, block, in.type, call.comm);
+        });
+    detail::agree_if_checked(call);
+    const int rc = detail::alltoall(out.data, out.type, in.data, block, in.type, comm());
     detail::check_collective(rc, call, out.count, out.type);
     detail::shrink_to(into, out.count);
   }
@@ -124,11 +83,12 @@ class collective_alltoall {
     detail::require_receivable<Buffer&&>();
     const detail::collective_call call{"MPI_Alltoall", comm()};
     const detail::mutable_buffer in = detail::recv_buffer(buffer);
-    const std::size_t block =
-        detail::equal_blocks(call, in.count, in.type, as_size(ranks()), "buffer");
-    const int rc = detail::counted_call<&MPI_Alltoall, THINMPI_LARGE_COUNT_CALL(MPI_Alltoall)>(
-        detail::counts_at<1, 4>{}, MPI_IN_PLACE, std::size_t{0}, in.type, in.data, block, in.type,
-        comm());
+    std::size_t block = 0;
+    detail::alike_checks(call, [&] {
+      block = detail::equal_blocks(call, in.count, in.type, as_size(ranks()), "buffer");
+    });
+    detail::agree_if_checked(call);
+    const int rc = detail::alltoall(MPI_IN_PLACE, in.type, in.data, block, in.type, comm());
     detail::check_collective(rc, call, in.count, in.type);
   }
 
@@ -147,15 +107,22 @@ class collective_alltoall {
     const detail::const_buffer out = detail::send_buffer(send);
     const detail::mutable_buffer in = detail::recv_buffer(into);
     const int n = ranks();
-    const auto sent = detail::given_layout(call, sendcounts, sdispls, n, "sendcounts", "sdispls");
-    const auto received =
-        detail::given_layout(call, recvcounts, rdispls, n, "recvcounts", "rdispls");
-    detail::check_room(call, out.count, sent.extent, out.type, "send buffer",
-                       "the blocks at sdispls");
-    detail::check_room(call, in.count, received.extent, in.type, "receive buffer",
-                       "the blocks at rdispls");
-    const int rc = MPI_Alltoallv(out.data, sendcounts.data(), sdispls.data(), out.type, in.data,
-                                 recvcounts.data(), rdispls.data(), in.type, comm());
+    detail::v_layout sent;
+    detail::v_layout received;
+    detail::local_checks(call, [&] {
+      sent = detail::given_layout(call, sendcounts, sdispls, n, "sendcounts", "sdispls");
+      received = detail::given_layout(call, recvcounts, rdispls, n, "recvcounts", "rdispls");
+    });
+    detail::check_local_room(call, out.count, sent.extent, out.type, "send buffer",
+                             "the blocks at sdispls");
+    const auto alltoallv = [&](void* target) {
+      return MPI_Alltoallv(out.data, sendcounts.data(), sdispls.data(), out.type, target,
+                           recvcounts.data(), rdispls.data(), in.type, call.comm);
+    };
+    detail::check_receive_room(call, in.count, received.extent, in.type, "the blocks at rdispls",
+                               alltoallv);
+    detail::agree_if_checked(call);
+    const int rc = alltoallv(in.data);
     detail::check_collective(rc, call, out.count, out.type);
     detail::shrink_to(into, received.extent);
   }
@@ -174,7 +141,16 @@ class collective_alltoall {
     const detail::mutable_buffer in = detail::recv_buffer(into);
     detail::v_arrays arrays{
         {sendcounts.begin(), sendcounts.end()}, {}, {recvcounts.begin(), recvcounts.end()}, {}};
-    const auto [sent, received] = detail::plan_alltoallv(call, ranks(), arrays, out, in, false);
+    // Named, not bound: clang 14 cannot capture a structured binding.
+    const auto layouts = detail::plan_alltoallv(call, ranks(), arrays, out, in, false);
+    const detail::v_layout& sent = layouts.first;
+    const detail::v_layout& received = layouts.second;
+    detail::check_receive_room(
+        call, in.count, received.extent, in.type, "the sum of recvcounts", [&](void* scratch) {
+          return detail::alltoallv_call(out, {scratch, received.extent, in.type}, arrays.spans(),
+                                        sent, received, call);
+        });
+    detail::agree_if_checked(call);
     const int rc = detail::alltoallv_call(out, in, arrays.spans(), sent, received, call);
     detail::check_collective(rc, call, out.count, out.type);
     detail::shrink_to(into, received.extent);
@@ -183,6 +159,7 @@ class collective_alltoall {
   /// per pair of ranks), then the MPI_Alltoallv into a new vector (blocks laid end to end on
   /// both sides). Returns the data with the received counts and displacements.
   ///
+  ///     std::vector<int> counts_to_each(world.size(), 2), outgoing(2 * world.size(), rank);
   ///     auto mine = world.alltoallv(outgoing, counts_to_each, thinmpi::exchange_counts);
   template <class Data = detail::vector_of_elements, class Send>
   [[nodiscard]] detail::varying_for<Data, Send> alltoallv(const Send& send,
@@ -194,19 +171,26 @@ class collective_alltoall {
     const detail::const_buffer out = detail::send_buffer(send);
     const int n = ranks();
     std::vector<int> send_displs;
-    const detail::v_layout sent =
-        detail::packed_displacements(call, sendcounts, n, "sendcounts", send_displs);
-    detail::check_room(call, out.count, sent.extent, out.type, "send buffer",
-                       "the sum of sendcounts");
+    detail::v_layout sent;
+    detail::local_checks(call, [&] {
+      sent = detail::packed_displacements(call, sendcounts, n, "sendcounts", send_displs);
+    });
+    detail::check_local_room(call, out.count, sent.extent, out.type, "send buffer",
+                             "the sum of sendcounts");
+    detail::agree_if_checked(call);
     detail::varying_for<Data, Send> result;
     result.counts.resize(static_cast<std::size_t>(n));
     detail::check_collective(
         MPI_Alltoall(sendcounts.data(), 1, MPI_INT, result.counts.data(), 1, MPI_INT, comm()),
         call);
     call.operation = "MPI_Alltoallv";
-    const detail::v_layout received =
-        detail::packed_displacements(call, result.counts, n, "recvcounts", result.displs);
-    detail::check_varying_fits(received, call, out.type);
+    // What arrived is this rank's own: the second agreement, checked.
+    detail::v_layout received;
+    detail::local_checks(call, [&] {
+      received = detail::packed_displacements(call, result.counts, n, "recvcounts", result.displs);
+      detail::check_varying_fits(received, call, out.type);
+    });
+    detail::agree_if_checked(call);
     result.data.resize(received.extent);
     const detail::mutable_buffer in = detail::recv_buffer(result.data);
     const int rc = detail::alltoallv_call(
@@ -219,6 +203,7 @@ class collective_alltoall {
   /// MPI_Alltoallv of the bytes; returns what each rank sent this one, in rank order (one
   /// decode per rank).
   ///
+  ///     std::vector<std::string> outbox(world.size(), "hello");  // outbox[d] goes to rank d
   ///     auto inbox = world.alltoallv(thinmpi::serialized(outbox), thinmpi::exchange_counts);
   template <detail::serialized_payload Payload>
   [[nodiscard]] auto alltoallv(const Payload& values, exchange_counts_t) const {
@@ -285,13 +270,15 @@ class collective_alltoall {
                                               "MPI_Ialltoallv", n);
     const detail::const_buffer out = state->out();
     state->send_counts.assign(sendcounts.begin(), sendcounts.end());
-    const detail::v_layout sent =
-        detail::packed_displacements(state->call, sendcounts, n, "sendcounts", state->send_displs);
-    if (!sent.fits_int) [[unlikely]] {
-      detail::raise_int_count(state->call, sent.extent, out.type);
-    }
-    detail::check_room(state->call, out.count, sent.extent, out.type, "send buffer",
-                       "the sum of sendcounts");
+    detail::v_layout sent;
+    detail::local_checks(state->call, [&] {
+      sent = detail::packed_displacements(state->call, sendcounts, n, "sendcounts",
+                                          state->send_displs);
+      if (!sent.fits_int) detail::raise_int_count(state->call, sent.extent, out.type);
+    });
+    detail::check_local_room(state->call, out.count, sent.extent, out.type, "send buffer",
+                             "the sum of sendcounts");
+    detail::agree_if_checked(state->call);
     return detail::post_count_exchange(std::move(state));
   }
 
@@ -371,10 +358,13 @@ class collective_alltoall {
         detail::make_v_state<Persistent>(std::forward<Send>(send), std::forward<Into>(into),
                                          detail::collective_call{operation, comm()});
     const detail::const_buffer out = state->out();
-    detail::check_int_count(state->call, out.count, out.type);
-    detail::equal_blocks(state->call, out.count, out.type, as_size(ranks()), "send buffer");
-    detail::check_room(state->call, state->in().count, out.count, out.type, "receive buffer",
-                       "one block from each rank");
+    detail::alike_checks(state->call, [&] {  // the block is the same on every rank
+      detail::check_int_count(state->call, out.count, out.type);
+      detail::equal_blocks(state->call, out.count, out.type, as_size(ranks()), "send buffer");
+    });
+    detail::check_local_room(state->call, state->in().count, out.count, out.type, "receive buffer",
+                             "one block from each rank");
+    detail::agree_if_checked(state->call);
     state->receive(out.count);
     return state;
   }
@@ -386,11 +376,18 @@ class collective_alltoall {
                                          detail::collective_call{operation, comm()});
     state->arrays = std::move(arrays);
     const detail::mutable_buffer in = state->in();
-    const auto [sent, received] =
+    const auto layouts =
         detail::plan_alltoallv(state->call, ranks(), state->arrays, state->out(), in, displs_given);
+    const detail::v_layout& sent = layouts.first;
+    const detail::v_layout& received = layouts.second;
     if (!sent.fits_int || !received.fits_int) [[unlikely]] {
-      detail::raise_int_count(state->call, std::max(sent.extent, received.extent), in.type);
+      detail::failed_check(state->call, [&] {
+        detail::raise_int_count(state->call, std::max(sent.extent, received.extent), in.type);
+      });
     }
+    detail::check_local_room(state->call, in.count, received.extent, in.type, "receive buffer",
+                             displs_given ? "the blocks at rdispls" : "the sum of recvcounts");
+    detail::agree_if_checked(state->call);
     state->receive(received.extent);
     return state;
   }

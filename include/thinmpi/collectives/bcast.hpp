@@ -44,10 +44,16 @@ class collective_bcast {
   ///     std::array<double, 3> origin{};  world.bcast(origin, 0);
   template <class Buffer>
   void bcast(Buffer&& buffer, int root) const {
-    detail::require_receivable<Buffer&&>();
-    const detail::mutable_buffer b = detail::recv_buffer(buffer);
-    detail::check_collective(detail::bcast(b.data, b.count, b.type, root, comm()),
-                             {"MPI_Bcast", comm(), root}, b.count, b.type);
+    if constexpr (detail::serialized_payload<std::remove_cvref_t<Buffer>>) {
+      // One error, the one that names the fix (pass thinmpi::exchange_counts), not also the
+      // temporary's.
+      detail::require_writable<Buffer&&>();
+    } else {
+      detail::require_receivable<Buffer&&>();
+      const detail::mutable_buffer b = detail::recv_buffer(buffer);
+      detail::check_collective(detail::bcast(b.data, b.count, b.type, root, comm()),
+                               {"MPI_Bcast", comm(), root}, b.count, b.type);
+    }
   }
   /// Broadcasts a std::vector or std::string whose size only the root knows: the size first
   /// (one MPI_Bcast of a std::uint64_t), then the resized container (a second MPI_Bcast).
@@ -57,8 +63,11 @@ class collective_bcast {
   template <resizable_payload Container>
   void bcast(Container& container, int root, exchange_counts_t) const {
     unsigned long long size = container.size();
-    detail::check_collective(MPI_Bcast(&size, 1, MPI_UNSIGNED_LONG_LONG, root, comm()),
-                             {"MPI_Bcast", comm(), root}, 1, MPI_UNSIGNED_LONG_LONG);
+    if (const int rc = MPI_Bcast(&size, 1, MPI_UNSIGNED_LONG_LONG, root, comm()); rc != MPI_SUCCESS)
+        [[unlikely]] {
+      size_failed(rc, {"MPI_Bcast", comm(), root}, container.size(),
+                  detail::recv_buffer(container).type);
+    }
     container.resize(static_cast<std::size_t>(size));
     bcast(container, root);
   }
@@ -112,6 +121,16 @@ class collective_bcast {
 
  private:
   [[nodiscard]] MPI_Comm comm() const noexcept { return static_cast<const Comm&>(*this).native(); }
+  /// The size broadcast of bcast(container, root, exchange_counts) failed: the error names the
+  /// user's call and container (this rank's elements), not the size message (the same on every
+  /// rank: a root outside the communicator fails everywhere).
+  [[noreturn, gnu::cold, gnu::noinline]] static void size_failed(
+      int rc, const detail::collective_call& call, std::size_t count, MPI_Datatype type) {
+    detail::raise_collective(rc, call, count, type,
+                             detail::mpi_reason(detail::mpi_error_string(rc)) +
+                                 " (broadcasting the size first, as bcast(container, root, "
+                                 "thinmpi::exchange_counts) does)");
+  }
 };
 
 }  // namespace thinmpi

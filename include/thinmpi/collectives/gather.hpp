@@ -86,6 +86,7 @@ class collective_gather {
   /// Every rank's `send` into a new vector on the root (one MPI_Gather): engaged on the root,
   /// empty elsewhere.
   ///
+  ///     const double local_sum = 0.5 * world.rank();
   ///     if (auto all = world.gather(local_sum, 0)) use(*all);  // only rank 0 enters
   template <class Send>
   [[nodiscard]] std::optional<std::vector<detail::element_t<Send>>> gather(const Send& send,
@@ -154,7 +155,7 @@ class collective_gather {
       }
       detail::shrink_to(into, layout.extent);
     }
-    own_count_fits(call, out);
+    detail::own_count_fits(call, out);
     detail::agree_if_checked(call);
     detail::check_collective(gatherv_call(out, in, counts, displs, layout, root), call, out.count,
                              out.type);
@@ -186,7 +187,7 @@ class collective_gather {
       detail::shrink_to(into, layout.extent);
     }
     // Past INT_MAX the root takes MPI_Gatherv_c (MPICH), whose send count is wide too.
-    if (layout.fits_int) own_count_fits(call, out);
+    if (layout.fits_int) detail::own_count_fits(call, out);
     detail::agree_if_checked(call);
     detail::check_collective(gatherv_call(out, in, counts, displs, layout, root), call, out.count,
                              out.type);
@@ -202,7 +203,7 @@ class collective_gather {
     detail::require_varying_data<Data, detail::element_t<Send>>();
     const detail::const_buffer out = detail::send_buffer(send);
     const detail::collective_call call{"MPI_Gather", comm(), root};
-    own_count_fits(call, out);  // else the others would wait in the count exchange
+    detail::own_count_fits(call, out);  // else the others would wait in the count exchange
     detail::agree_if_checked(call);
     const int mine = detail::to_int(out.count);
     std::optional<detail::varying_for<Data, Send>> result;
@@ -238,7 +239,9 @@ class collective_gather {
   /// MPI_Gather of each rank's byte count (one int) and an MPI_Gatherv of the bytes. The root
   /// gets every rank's value in rank order (one decode per rank); other ranks get nothing.
   ///
+  ///     std::string mine = thinmpi::processor_name();
   ///     if (auto all = world.gatherv(thinmpi::serialized(mine), 0, thinmpi::exchange_counts))
+  ///       use(*all);  // the root: every rank's name, in rank order
   template <detail::serialized_payload Payload>
   [[nodiscard]] auto gatherv(const Payload& payload, int root, exchange_counts_t) const {
     return Payload::gatherv(static_cast<const Comm&>(*this), payload, root);
@@ -306,14 +309,6 @@ class collective_gather {
           return true;
         });
   }
-  /// This rank's own count fits the int of MPI_Gatherv; a rank alone past it ends the job.
-  static void own_count_fits(const detail::collective_call& call, const detail::const_buffer& out) {
-    if (!detail::fits_int(out.count)) [[unlikely]] {
-      detail::failed_check(call,
-                           [call, out] { detail::raise_int_count(call, out.count, out.type); });
-    }
-  }
-
   [[nodiscard]] MPI_Comm comm() const noexcept { return static_cast<const Comm&>(*this).native(); }
 
   /// One MPI_Gatherv; on the root, when packed displacements pass INT_MAX, MPI_Gatherv_c

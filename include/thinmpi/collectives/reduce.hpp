@@ -27,14 +27,38 @@
 
 namespace thinmpi {
 
+namespace detail {
+
+/// reduce()'s root buffer too small (see reduction_too_small): the root reduces into scratch,
+/// then throws.
+[[noreturn, gnu::cold, gnu::noinline]] inline void reduce_root_too_small(
+    const collective_call& call, const void* send, std::size_t count, MPI_Datatype type, MPI_Op op,
+    std::size_t room) {
+  reduction_too_small(call, room, count, type, "the reduction's result", [&](void* scratch, int n) {
+    return MPI_Reduce(send, scratch, n, type, op, *call.root, call.comm);
+  });
+}
+
+/// ireduce()'s part into scratch on a root whose buffer is too small.
+template <class State>
+[[nodiscard]] auto ireduce_part(State& s, int root) {
+  return [&s, root](const void* send, void* scratch, int count, MPI_Request* request) {
+    return MPI_Ireduce(send, scratch, count, s.type, s.bound.get(), root, s.call.comm, request);
+  };
+}
+
+}  // namespace detail
+
 /// The reductions to one rank or to all ranks (comm_view derives from this family).
 template <class Comm>
 class collective_reduce {
  public:
   /// Reduces every rank's send element-wise with op into recv on every rank (one
-  /// MPI_Allreduce). recv needs room for send's elements (else thinmpi::mpi_error
-  /// MPI_ERR_BUFFER, before MPI is called); a larger vector or string is shrunk to them.
+  /// MPI_Allreduce). recv needs room for send's elements; a larger vector or string is shrunk
+  /// to them. A recv too small on a rank is that rank's alone: it still reduces, into scratch,
+  /// then throws mpi_error MPI_ERR_COUNT; the others get their result.
   ///
+  ///     std::vector<double> local(n, 1.0), totals(n);
   ///     world.allreduce(local, totals, std::plus<>{});
   template <class Send, class Recv, class Op>
   void allreduce(const Send& send, Recv&& recv, Op op) const {
@@ -45,6 +69,7 @@ class collective_reduce {
   /// The reduction of every rank's send, on every rank: a value for a scalar, a container of
   /// the same kind for a range (a std::vector for a span or C array). One MPI_Allreduce.
   ///
+  ///     double mine = 0.5 * world.rank();
   ///     double total = world.allreduce(mine, std::plus<>{});
   template <class Send, class Op>
   [[nodiscard]] detail::reduction_result_t<Send> allreduce(const Send& send, Op op) const {
@@ -59,17 +84,21 @@ class collective_reduce {
   }
 
   /// Reduces every rank's send with op into recv on root (one MPI_Reduce); recv is not used
-  /// on the other ranks (it may be empty there). On root recv needs room for send's elements
-  /// (else mpi_error MPI_ERR_BUFFER before MPI is called); a larger vector is shrunk. An
-  /// invalid root is MPI's MPI_ERR_ROOT, naming the root.
+  /// on the other ranks (it may be empty there). On root recv needs room for send's elements;
+  /// a larger vector is shrunk. A root recv too small still receives the reduction, into
+  /// scratch, then the root throws mpi_error MPI_ERR_COUNT; the other ranks return. An invalid
+  /// root is MPI's MPI_ERR_ROOT on every rank, naming the root.
   template <class Send, class Recv, class Op>
   void reduce(const Send& send, Recv&& recv, Op op, int root) const {
     detail::require_reduction<Send, Op>();
     detail::require_reduction_target<Send, Recv>();
     const detail::collective_call call{"MPI_Reduce", comm(), root};
     const detail::const_buffer in = detail::send_buffer(send);
-    void* out = detail::root_target(recv, in.count, call, in.type);
     const auto bound = detail::bind_op<detail::element_t<Send>>(op);
+    void* out = detail::root_target(recv, in.count, call, [&](std::size_t room) {
+      detail::reduce_root_too_small(call, in.data, in.count, in.type, bound.get(), room);
+    });
+    detail::agree_if_checked(call);
     detail::check_collective(
         MPI_Reduce(in.data, out, detail::reduction_count(in.count, call, in.type), in.type,
                    bound.get(), root, comm()),
@@ -79,6 +108,7 @@ class collective_reduce {
   /// The reduction of every rank's send on root, std::nullopt elsewhere. MPI_Comm_rank (local)
   /// and one MPI_Reduce.
   ///
+  ///     double mine = 0.5 * world.rank();
   ///     std::optional<double> total = world.reduce(mine, std::plus<>{}, 0);
   template <class Send, class Op>
   [[nodiscard]] std::optional<detail::reduction_result_t<Send>> reduce(const Send& send, Op op,
@@ -94,6 +124,7 @@ class collective_reduce {
       out = detail::recv_buffer(*result).data;
     }
     const auto bound = detail::bind_op<detail::element_t<Send>>(op);
+    detail::agree_if_checked(call);  // checked: as every form of MPI_Reduce does
     detail::check_collective(
         MPI_Reduce(in.data, out, detail::reduction_count(in.count, call, in.type), in.type,
                    bound.get(), root, comm()),
@@ -111,6 +142,7 @@ class collective_reduce {
     const detail::mutable_buffer io = detail::recv_buffer(buffer);
     const void* in = detail::rank_in(comm()) == root ? MPI_IN_PLACE : io.data;
     const auto bound = detail::bind_op<detail::element_t<Buffer>>(op);
+    detail::agree_if_checked(call);
     detail::check_collective(
         MPI_Reduce(in, io.data, detail::reduction_count(io.count, call, io.type), io.type,
                    bound.get(), root, comm()),
@@ -121,6 +153,7 @@ class collective_reduce {
   /// must outlive the request; a temporary is moved in, and wait() hands recv back if it was.
   /// The operation (with its captured state) is owned by the request. Sizes as for allreduce.
   ///
+  ///     auto op = [](double a, double b) { return a > b ? a : b; };  // a user operation
   ///     auto r = world.iallreduce(std::vector<double>(n, 1.0), std::vector<double>(n), op);
   ///     std::vector<double> sums = r.wait();
   template <class Send, class Recv, class Op>
@@ -132,6 +165,7 @@ class collective_reduce {
 
   /// Starts an allreduce whose result wait() hands back (as allreduce(send, op) returns it).
   ///
+  ///     std::vector<double> local(n, 1.0);
   ///     auto r = world.iallreduce(local, std::plus<>{});  // ... overlap work ...
   ///     std::vector<double> totals = r.wait();
   template <class Send, class Op>
@@ -156,7 +190,7 @@ class collective_reduce {
         {"MPI_Ireduce", comm(), root}, detail::held(std::forward<Send>(send)),
         detail::held(std::forward<Recv>(recv)), std::move(op),
         [root](auto& s, MPI_Request* request) {
-          const auto [in, out] = detail::rooted_buffers(s, true);
+          const auto [in, out] = detail::rooted_buffers(s, true, detail::ireduce_part(s, root));
           return MPI_Ireduce(in, out, detail::reduction_count(s.count, s.call, s.type), s.type,
                              s.bound.get(), root, s.call.comm, request);
         });
@@ -174,7 +208,7 @@ class collective_reduce {
         {"MPI_Ireduce", comm(), root}, detail::held(std::forward<Send>(send)),
         detail::held<result_type>(std::move(result)), std::move(op),
         [root, is_root](auto& s, MPI_Request* request) {
-          const auto [in, out] = detail::rooted_buffers(s, is_root);
+          const auto [in, out] = detail::rooted_buffers(s, is_root, detail::ireduce_part(s, root));
           return MPI_Ireduce(in, is_root ? out : nullptr,
                              detail::reduction_count(s.count, s.call, s.type), s.type,
                              s.bound.get(), root, s.call.comm, request);
@@ -188,14 +222,14 @@ class collective_reduce {
     detail::require_reduction<Buffer, Op>();
     detail::require_writable<Buffer>();
     const bool is_root = detail::rank_in(comm()) == root;
-    return detail::start_reduction({"MPI_Ireduce", comm(), root}, detail::no_send{},
-                                   detail::held(std::forward<Buffer>(buffer)), std::move(op),
-                                   [root, is_root](auto& s, MPI_Request* request) {
-                                     const auto [in, out] = detail::rooted_buffers(s, is_root);
-                                     return MPI_Ireduce(
-                                         in, out, detail::reduction_count(s.count, s.call, s.type),
-                                         s.type, s.bound.get(), root, s.call.comm, request);
-                                   });
+    return detail::start_reduction(
+        {"MPI_Ireduce", comm(), root}, detail::no_send{},
+        detail::held(std::forward<Buffer>(buffer)), std::move(op),
+        [root, is_root](auto& s, MPI_Request* request) {
+          const auto [in, out] = detail::rooted_buffers(s, is_root, detail::ireduce_part(s, root));
+          return MPI_Ireduce(in, out, detail::reduction_count(s.count, s.call, s.type), s.type,
+                             s.bound.get(), root, s.call.comm, request);
+        });
   }
 
   /// A persistent allreduce of send into recv (MPI-4 MPI_Allreduce_init; Open MPI 4.1:
@@ -203,8 +237,11 @@ class collective_reduce {
   /// recv. Both are borrowed (named buffers that outlive the request); the op is owned. Sizes
   /// are checked once, here.
   ///
+  ///     std::vector<double> local(n), totals(n);
   ///     auto sum = world.allreduce_init(local, totals, std::plus<>{});
-  ///     for (...) { update(local); sum.start(); sum.wait(); use(totals); }
+  ///     for (int step = 0; step < steps; ++step) {
+  ///       update(local);  sum.start();  sum.wait();  use(totals);
+  ///     }
   template <class Send, class Recv, class Op>
   [[nodiscard]] auto allreduce_init(Send&& send, Recv&& recv, Op op) const {
     return detail::reduce_all_init<detail::persistent_collective::allreduce>(
@@ -222,14 +259,14 @@ class collective_reduce {
 
   /// A persistent reduce to root (MPI_Reduce_init / MPIX_Reduce_init): each round reduces
   /// send's current contents into recv on root. Buffers borrowed, sizes checked once, as for
-  /// reduce.
+  /// reduce; a root recv too small ends the job (the others would start rounds alone).
   template <class Send, class Recv, class Op>
   [[nodiscard]] auto reduce_init(Send&& send, Recv&& recv, Op op, int root) const {
     detail::require_persistent_reduction<Send, Recv, Op>();
     return detail::start_reduction<persistent_request>(
         {"MPI_Reduce_init", comm(), root}, detail::held(send), detail::held(recv), std::move(op),
         [root](auto& s, MPI_Request* request) {
-          const auto [in, out] = detail::rooted_buffers(s, true);
+          const auto [in, out] = detail::rooted_buffers(s, true, detail::no_completion{});
           return detail::persistent_call<detail::persistent_collective::reduce>(
               in, out, detail::reduction_count(s.count, s.call, s.type), s.type, s.bound.get(),
               root, s.call.comm, MPI_INFO_NULL, request);
@@ -244,6 +281,7 @@ class collective_reduce {
 /// no communication (one MPI_Reduce_local): MPI's own kernel for a predefined operation. The
 /// two need the same number of elements, else mpi_error MPI_ERR_COUNT.
 ///
+///     std::vector<double> partial(n, 1.0), totals(n);
 ///     thinmpi::reduce_local(partial, totals, std::plus<>{});
 template <class In, class InOut, class Op>
 void reduce_local(const In& in, InOut&& inout, Op op) {
@@ -254,8 +292,8 @@ void reduce_local(const In& in, InOut&& inout, Op op) {
   const detail::mutable_buffer target = detail::recv_buffer(inout);
   if (target.count != source.count) [[unlikely]] {
     detail::raise_collective(MPI_ERR_COUNT, call, source.count, source.type,
-                             "inout holds " + std::to_string(target.count) +
-                                 " elements, in holds " + std::to_string(source.count) +
+                             "inout holds " + detail::counted(target.count, "element", "elements") +
+                                 ", in holds " + std::to_string(source.count) +
                                  "; reduce_local needs the same number in both");
   }
   const auto bound = detail::bind_op<detail::element_t<In>>(op);

@@ -10,11 +10,13 @@
 #include <type_traits>
 #include <vector>
 
+#include "thinmpi/collectives/detail/collective_buffers.hpp"
 #include "thinmpi/collectives/detail/collective_call.hpp"
 #include "thinmpi/collectives/detail/displacements.hpp"
 #include "thinmpi/collectives/detail/persistent_calls.hpp"
 #include "thinmpi/collectives/detail/reduction_call.hpp"
 #include "thinmpi/collectives/detail/reduction_request.hpp"
+#include "thinmpi/collectives/detail/root_checks.hpp"
 #include "thinmpi/collectives/ops.hpp"
 #include "thinmpi/core/concepts.hpp"
 #include "thinmpi/core/detail/buffers.hpp"
@@ -26,17 +28,16 @@ namespace thinmpi {
 
 namespace detail {
 
-/// The block each rank receives of a reduce_scatter_block of `count` elements; mpi_error
-/// MPI_ERR_COUNT unless count splits evenly.
+/// The block each rank receives of a reduce_scatter_block of `count` elements (the same on
+/// every rank, as MPI requires, and so is this check); mpi_error MPI_ERR_COUNT unless count
+/// splits evenly.
 [[nodiscard]] inline std::size_t block_of(std::size_t count, int ranks, const collective_call& call,
                                           MPI_Datatype type) {
-  const auto parts = static_cast<std::size_t>(ranks);
-  if (count % parts != 0) [[unlikely]] {
-    raise_collective(MPI_ERR_COUNT, call, count, type,
-                     std::to_string(count) + " elements do not split into " +
-                         std::to_string(ranks) + " equal blocks, one per rank");
-  }
-  return count / parts;
+  std::size_t block = 0;
+  alike_checks(call, [&] {
+    block = equal_blocks(call, count, type, static_cast<std::size_t>(ranks), "send buffer");
+  });
+  return block;
 }
 
 /// The error of reduce_scatter counts that do not add up to what is sent.
@@ -45,45 +46,58 @@ namespace detail {
                                                                     std::size_t sent,
                                                                     MPI_Datatype type) {
   raise_collective(MPI_ERR_COUNT, call, sent, type,
-                   "the counts add up to " + std::to_string(total) + " elements, but " +
-                       std::to_string(sent) + " are sent; they must be equal");
+                   "the counts add up to " + counted(total, "element", "elements") + ", but " +
+                       std::to_string(sent) + (sent == 1 ? " is" : " are") +
+                       " sent; they must be equal");
 }
 
 /// Checks the counts of a reduce_scatter against the communicator (one per rank, none
 /// negative: the checks of every v-collective, detail/displacements.hpp) and the send buffer
-/// (their sum), before MPI is called, and returns this rank's count.
+/// (their sum), before MPI is called, and returns this rank's count. The counts and the send
+/// count are the same on every rank (MPI requires it), and so are these checks.
 [[nodiscard]] inline std::size_t scatter_count(std::span<const int> counts, std::size_t sent,
                                                const collective_call& call, MPI_Datatype type) {
-  const std::size_t total = counts_total(call, counts, size_of(call.comm), "recvcounts");
-  if (total != sent) [[unlikely]] {
-    raise_counts_sum(call, total, sent, type);
-  }
+  alike_checks(call, [&] {
+    const std::size_t total = counts_total(call, counts, size_of(call.comm), "recvcounts");
+    if (total != sent) [[unlikely]] {
+      raise_counts_sum(call, total, sent, type);
+    }
+  });
   return static_cast<std::size_t>(counts[static_cast<std::size_t>(rank_in(call.comm))]);
 }
 
 /// A nonblocking or persistent reduce_scatter_block's buffers, checked (count: the block);
-/// sets the state's count and type for its error report.
-template <class State>
-[[nodiscard]] reduction_args block_args(State& s, int ranks) {
+/// sets the state's count and type for its error report. A recv too small: `into` as for
+/// all_args (detail/reduction_request.hpp).
+template <class State, class Into>
+[[nodiscard]] reduction_args block_args(State& s, int ranks, Into into) {
   const const_buffer in = send_buffer(s.send.get());
   s.count = in.count;
   s.type = in.type;
   const std::size_t block = block_of(in.count, ranks, s.call, in.type);
-  void* out = reduction_target(s.recv.get(), block, s.call, in.type);
+  void* out = reduction_target(s.recv.get(), block, [&](std::size_t room) {
+    reduction_too_small(s.call, room, block, in.type, "this rank's block of the result",
+                        scratch_part(into, in.data));
+  });
+  agree_if_checked(s.call);
   return {in.data, out, reduction_count(block, s.call, in.type), in.type};
 }
 
 /// A nonblocking or persistent reduce_scatter's buffers, checked against counts, which the
 /// state keeps (MPI reads them until the request is freed); MPI takes s.counts.data(), not
 /// the returned count (the whole send, checked to fit an int).
-template <class State>
-[[nodiscard]] reduction_args scatter_args(State& s, std::span<const int> counts) {
+template <class State, class Into>
+[[nodiscard]] reduction_args scatter_args(State& s, std::span<const int> counts, Into into) {
   const const_buffer in = send_buffer(s.send.get());
   s.count = in.count;
   s.type = in.type;
   const std::size_t mine = scatter_count(counts, in.count, s.call, in.type);
-  void* out = reduction_target(s.recv.get(), mine, s.call, in.type);
   s.counts.assign(counts.begin(), counts.end());
+  void* out = reduction_target(s.recv.get(), mine, [&](std::size_t room) {
+    reduction_too_small(s.call, room, mine, in.type, "recvcounts[rank]",
+                        scratch_part(into, in.data));
+  });
+  agree_if_checked(s.call);
   return {in.data, out, reduction_count(in.count, s.call, in.type), in.type};
 }
 
@@ -95,9 +109,9 @@ class collective_reduce_scatter {
  public:
   /// Reduces every rank's send element-wise and gives rank r block r of the result, each
   /// block send.size() / ranks elements: MPI_Comm_size (local) and one
-  /// MPI_Reduce_scatter_block. send must split evenly (else mpi_error MPI_ERR_COUNT) and recv
-  /// hold a block (else MPI_ERR_BUFFER), both checked before MPI is called; a larger vector is
-  /// shrunk to the block.
+  /// MPI_Reduce_scatter_block. send must split evenly (else mpi_error MPI_ERR_COUNT on every
+  /// rank, before MPI is called) and recv hold a block (a rank whose recv is too small takes
+  /// part into scratch, then throws MPI_ERR_COUNT); a larger vector is shrunk to the block.
   template <class Send, class Recv, class Op>
   void reduce_scatter_block(const Send& send, Recv&& recv, Op op) const {
     detail::require_reduction<Send, Op>();
@@ -105,8 +119,11 @@ class collective_reduce_scatter {
     const detail::collective_call call{"MPI_Reduce_scatter_block", comm()};
     const detail::const_buffer in = detail::send_buffer(send);
     const std::size_t block = detail::block_of(in.count, detail::size_of(comm()), call, in.type);
-    void* out = detail::reduction_target(recv, block, call, in.type);
     const auto bound = detail::bind_op<detail::element_t<Send>>(op);
+    void* out = detail::reduction_target(recv, block, [&](std::size_t room) {
+      block_too_small(call, in, bound.get(), block, room);
+    });
+    detail::agree_if_checked(call);
     detail::check_collective(
         MPI_Reduce_scatter_block(in.data, out, detail::reduction_count(block, call, in.type),
                                  in.type, bound.get(), comm()),
@@ -115,6 +132,7 @@ class collective_reduce_scatter {
 
   /// This rank's block of the reduction, as a std::vector (see above).
   ///
+  ///     std::vector<double> all_parts(n * world.size(), 1.0);  // n for each rank
   ///     std::vector<double> mine = world.reduce_scatter_block(all_parts, std::plus<>{});
   template <class Send, class Op>
   [[nodiscard]] std::vector<detail::element_t<Send>> reduce_scatter_block(const Send& send,
@@ -140,6 +158,7 @@ class collective_reduce_scatter {
     const detail::mutable_buffer io = detail::recv_buffer(buffer);
     const std::size_t block = detail::block_of(io.count, detail::size_of(comm()), call, io.type);
     const auto bound = detail::bind_op<detail::element_t<Buffer>>(op);
+    detail::agree_if_checked(call);
     detail::check_collective(MPI_Reduce_scatter_block(MPI_IN_PLACE, io.data,
                                                       detail::reduction_count(block, call, io.type),
                                                       io.type, bound.get(), comm()),
@@ -149,9 +168,10 @@ class collective_reduce_scatter {
 
   /// Reduces every rank's send element-wise and gives rank r the counts[r] elements after
   /// those of the ranks before it (one MPI_Reduce_scatter, after local MPI_Comm_size and
-  /// MPI_Comm_rank). counts must have one entry per rank adding up to send.size() (else
-  /// mpi_error MPI_ERR_COUNT) and recv room for counts[rank] (else MPI_ERR_BUFFER), checked
-  /// before MPI is called; a larger vector is shrunk.
+  /// MPI_Comm_rank). counts must have one entry per rank, none negative (else mpi_error
+  /// MPI_ERR_ARG), adding up to send.size() (else MPI_ERR_COUNT), checked on every rank before
+  /// MPI is called; recv needs room for counts[rank] (a rank whose recv is too small takes part
+  /// into scratch, then throws MPI_ERR_COUNT); a larger vector is shrunk.
   template <class Send, class Recv, class Op>
   void reduce_scatter(const Send& send, Recv&& recv, std::span<const int> counts, Op op) const {
     detail::require_reduction<Send, Op>();
@@ -159,9 +179,12 @@ class collective_reduce_scatter {
     const detail::collective_call call{"MPI_Reduce_scatter", comm()};
     const detail::const_buffer in = detail::send_buffer(send);
     const std::size_t mine = detail::scatter_count(counts, in.count, call, in.type);
-    void* out = detail::reduction_target(recv, mine, call, in.type);
-    const auto bound = detail::bind_op<detail::element_t<Send>>(op);
     static_cast<void>(detail::reduction_count(in.count, call, in.type));
+    const auto bound = detail::bind_op<detail::element_t<Send>>(op);
+    void* out = detail::reduction_target(recv, mine, [&](std::size_t room) {
+      counts_too_small(call, in, counts, bound.get(), mine, room);
+    });
+    detail::agree_if_checked(call);
     detail::check_collective(
         MPI_Reduce_scatter(in.data, out, counts.data(), in.type, bound.get(), comm()), call,
         in.count, in.type);
@@ -189,7 +212,11 @@ class collective_reduce_scatter {
         {"MPI_Ireduce_scatter_block", comm()}, detail::held(std::forward<Send>(send)),
         detail::held(std::forward<Recv>(recv)), std::move(op),
         [ranks](auto& s, MPI_Request* request) {
-          const detail::reduction_args a = detail::block_args(s, ranks);
+          const detail::reduction_args a = detail::block_args(
+              s, ranks, [&s](const void* in, void* scratch, int count, MPI_Request* r) {
+                return MPI_Ireduce_scatter_block(in, scratch, count, s.type, s.bound.get(),
+                                                 s.call.comm, r);
+              });
           return MPI_Ireduce_scatter_block(a.in, a.out, a.count, a.type, s.bound.get(), s.call.comm,
                                            request);
         });
@@ -216,7 +243,11 @@ class collective_reduce_scatter {
         {"MPI_Ireduce_scatter", comm()}, detail::held(std::forward<Send>(send)),
         detail::held(std::forward<Recv>(recv)), std::move(op),
         [counts](auto& s, MPI_Request* request) {
-          const detail::reduction_args a = detail::scatter_args(s, counts);
+          const detail::reduction_args a = detail::scatter_args(
+              s, counts, [&s](const void* in, void* scratch, int, MPI_Request* r) {
+                return MPI_Ireduce_scatter(in, scratch, s.counts.data(), s.type, s.bound.get(),
+                                           s.call.comm, r);
+              });
           return MPI_Ireduce_scatter(a.in, a.out, s.counts.data(), a.type, s.bound.get(),
                                      s.call.comm, request);
         });
@@ -242,7 +273,7 @@ class collective_reduce_scatter {
     return detail::start_reduction<persistent_request>(
         {"MPI_Reduce_scatter_block_init", comm()}, detail::held(send), detail::held(recv),
         std::move(op), [ranks](auto& s, MPI_Request* request) {
-          const detail::reduction_args a = detail::block_args(s, ranks);
+          const detail::reduction_args a = detail::block_args(s, ranks, detail::no_completion{});
           return detail::persistent_call<detail::persistent_collective::reduce_scatter_block>(
               a.in, a.out, a.count, a.type, s.bound.get(), s.call.comm, MPI_INFO_NULL, request);
         });
@@ -260,7 +291,7 @@ class collective_reduce_scatter {
     return detail::start_reduction<persistent_request>(
         {"MPI_Reduce_scatter_init", comm()}, detail::held(send), detail::held(recv), std::move(op),
         [counts](auto& s, MPI_Request* request) {
-          const detail::reduction_args a = detail::scatter_args(s, counts);
+          const detail::reduction_args a = detail::scatter_args(s, counts, detail::no_completion{});
           return detail::persistent_call<detail::persistent_collective::reduce_scatter>(
               a.in, a.out, s.counts.data(), a.type, s.bound.get(), s.call.comm, MPI_INFO_NULL,
               request);
@@ -269,6 +300,25 @@ class collective_reduce_scatter {
 
  private:
   [[nodiscard]] MPI_Comm comm() const noexcept { return static_cast<const Comm&>(*this).native(); }
+  /// reduce_scatter_block()'s recv too small for the block: this rank reduces into scratch,
+  /// then throws (detail::reduction_too_small).
+  [[noreturn, gnu::cold, gnu::noinline]] static void block_too_small(
+      const detail::collective_call& call, const detail::const_buffer& in, MPI_Op op,
+      std::size_t block, std::size_t room) {
+    detail::reduction_too_small(
+        call, room, block, in.type, "this rank's block of the result", [&](void* scratch, int n) {
+          return MPI_Reduce_scatter_block(in.data, scratch, n, in.type, op, call.comm);
+        });
+  }
+  /// reduce_scatter()'s recv too small for counts[rank]: the same.
+  [[noreturn, gnu::cold, gnu::noinline]] static void counts_too_small(
+      const detail::collective_call& call, const detail::const_buffer& in,
+      std::span<const int> counts, MPI_Op op, std::size_t mine, std::size_t room) {
+    detail::reduction_too_small(
+        call, room, mine, in.type, "recvcounts[rank]", [&](void* scratch, int) {
+          return MPI_Reduce_scatter(in.data, scratch, counts.data(), in.type, op, call.comm);
+        });
+  }
   /// The size of this rank's result for counts: counts[rank], or 0 where counts are wrong
   /// (the call then reports them, before MPI is called).
   [[nodiscard]] std::size_t share_of(std::span<const int> counts) const {

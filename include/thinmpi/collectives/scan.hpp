@@ -25,9 +25,10 @@ template <class Comm>
 class collective_scan {
  public:
   /// recv on rank r = send of ranks 0..r reduced with op, element-wise (one MPI_Scan). recv
-  /// needs room for send's elements (else mpi_error MPI_ERR_BUFFER before MPI is called); a
-  /// larger vector or string is shrunk to them.
+  /// needs room for send's elements; a larger vector or string is shrunk to them. A rank whose
+  /// recv is too small still takes part, into scratch, then throws mpi_error MPI_ERR_COUNT.
   ///
+  ///     std::vector<int> mine(n, 1), prefix(n);
   ///     world.scan(mine, prefix, std::plus<>{});
   template <class Send, class Recv, class Op>
   void scan(const Send& send, Recv&& recv, Op op) const {
@@ -37,6 +38,7 @@ class collective_scan {
   /// The inclusive prefix reduction on this rank (one MPI_Scan), of send's type (a vector for
   /// a span or C array).
   ///
+  ///     int my_count = 3;
   ///     int offset_end = world.scan(my_count, std::plus<>{});
   template <class Send, class Op>
   [[nodiscard]] detail::reduction_result_t<Send> scan(const Send& send, Op op) const {
@@ -60,6 +62,7 @@ class collective_scan {
   /// The exclusive prefix reduction on this rank, std::nullopt on rank 0 (where MPI defines
   /// none). MPI_Comm_rank (local) and one MPI_Exscan.
   ///
+  ///     std::size_t my_count = 3;
   ///     std::size_t offset = world.exscan(my_count, std::plus<>{}).value_or(0);
   template <class Send, class Op>
   [[nodiscard]] std::optional<detail::reduction_result_t<Send>> exscan(const Send& send,
@@ -135,8 +138,11 @@ class collective_scan {
   /// (named buffers that outlive the request; a temporary does not compile); the op is owned.
   /// Sizes are checked once, here.
   ///
+  ///     std::vector<int> counts(n), offsets(n);
   ///     auto prefix = world.scan_init(counts, offsets, std::plus<>{});
-  ///     for (...) { update(counts); prefix.start(); prefix.wait(); use(offsets); }
+  ///     for (int step = 0; step < steps; ++step) {
+  ///       update(counts);  prefix.start();  prefix.wait();  use(offsets);
+  ///     }
   template <class Send, class Recv, class Op>
   [[nodiscard]] auto scan_init(Send&& send, Recv&& recv, Op op) const {
     return detail::reduce_all_init<detail::persistent_collective::scan>(

@@ -97,9 +97,7 @@ class collective_scatter {
     detail::require_receivable<Into&&>();
     const detail::mutable_buffer in = detail::recv_buffer(into);
     const detail::collective_call call{"MPI_Scatterv", comm(), root};
-    if (!detail::fits_int(in.count)) [[unlikely]] {
-      detail::failed_check(call, [call, in] { detail::raise_int_count(call, in.count, in.type); });
-    }
+    detail::own_count_fits(call, in);
     detail::const_buffer out{nullptr, 0, in.type};
     if (detail::rank_in(comm()) == root) {
       out = detail::send_buffer(send);
@@ -153,7 +151,9 @@ class collective_scatter {
   /// values, read on the root only) go one to each rank in 2 MPI calls, an MPI_Scatter of the
   /// byte counts and an MPI_Scatterv of the bytes; each rank decodes and returns its own.
   ///
-  ///     task mine = world.scatterv(thinmpi::serialized(tasks), 0, thinmpi::exchange_counts);
+  ///     std::vector<std::string> tasks(world.size(), "work");  // one per rank, read on the root
+  ///     std::string mine = world.scatterv(thinmpi::serialized(tasks), 0,
+  ///     thinmpi::exchange_counts);
   template <detail::serialized_payload Payload>
   [[nodiscard]] auto scatterv(const Payload& values, int root, exchange_counts_t) const {
     return Payload::scatterv(static_cast<const Comm&>(*this), values, root);
@@ -208,7 +208,7 @@ class collective_scatter {
       detail::raise_collective(
           MPI_ERR_COUNT, call, count, type,
           "the root's send buffer of " + detail::describe_elements(count, type) +
-              " is smaller than size() blocks of " + std::to_string(block) + " elements");
+              " is smaller than size() blocks of " + detail::counted(block, "element", "elements"));
     });
   }
   /// The root's counts and displacements (`layout` computes and checks them, a loop over the

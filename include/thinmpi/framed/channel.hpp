@@ -22,8 +22,10 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <ranges>
 #include <string>
+#include <type_traits>
 #include <utility>
 
 #include "thinmpi/communicator/communicator.hpp"
@@ -95,13 +97,18 @@ class framed_channel {
   /// allocation, one copy pass), then its bytes are sent so.
   template <class Payload>
   void send(const Payload& payload, int dest, int tag) const;
-  /// send() without blocking; the payload must outlive the returned request, except a
-  /// serialized payload, whose encoded bytes the request owns.
+  /// send() without blocking; a named payload must outlive the returned request, a
+  /// serialized payload's encoded bytes are owned by the request.
   template <class Payload>
   [[nodiscard]] framed_send_request isend(const Payload& payload, int dest, int tag) const;
+  /// isend() of a temporary, or of a payload moved in: the request owns it until the send
+  /// completes, as comm().isend() does (one allocation for the holder; a vector's or string's
+  /// elements are moved, not copied).
+  ///
+  ///     auto sent = channel.isend(std::string(1000, 'q'), peer, tag);
   template <class Payload>
-  requires(!detail::serialized_payload<Payload>) void isend(const Payload&&, int, int) const =
-      delete;  ///< the request would outlive it
+  requires(!std::is_lvalue_reference_v<Payload> && !detail::serialized_payload<Payload>)
+      [[nodiscard]] framed_send_request isend(Payload&& payload, int dest, int tag) const;
 
   /// Receives a std::vector or std::string of any size sent by send()/isend(): one MPI_Recv of
   /// a frame; a second, from the frame's source, for payloads of a frame or more. For
@@ -249,6 +256,20 @@ framed_send_request framed_channel::isend(const Payload& payload, int dest, int 
   } else {
     start_isend(sending, payload, dest, tag);
   }
+  return request;
+}
+
+template <class Payload>
+requires(!std::is_lvalue_reference_v<Payload> && !detail::serialized_payload<Payload>)
+    framed_send_request framed_channel::isend(Payload&& payload, int dest, int tag)
+const {
+  framed_send_request request;
+  detail::framed_send& sending = request.kind();
+  // The holder's address never changes while the request moves, and neither do the elements.
+  auto owned = std::make_shared<const std::remove_cvref_t<Payload>>(std::move(payload));
+  const auto& held = *owned;
+  sending.owned_ = std::move(owned);
+  start_isend(sending, held, dest, tag);
   return request;
 }
 

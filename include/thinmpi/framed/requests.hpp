@@ -125,7 +125,8 @@ void framed_receive<Container>::complete_stage(int rc, const MPI_Status& raw) {
 /// The kind of framed_send_request: one MPI_Isend, two from one frame up, and what they send
 /// from that the request owns.
 struct framed_send {
-  wire_bytes encoded_;  // a serialized payload's bytes; empty for a borrowed payload
+  wire_bytes encoded_;                 // a serialized payload's bytes; empty for a borrowed payload
+  std::shared_ptr<const void> owned_;  // a payload moved in (isend of a temporary)
   std::unique_ptr<std::byte[]> frame_;
   MPI_Request handles_[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
   p2p_call call_{"MPI_Isend", MPI_COMM_NULL, MPI_PROC_NULL, 0};

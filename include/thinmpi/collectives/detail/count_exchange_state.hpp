@@ -15,6 +15,7 @@
 
 #include "thinmpi/collectives/detail/collective_call.hpp"
 #include "thinmpi/collectives/detail/displacements.hpp"
+#include "thinmpi/collectives/detail/root_checks.hpp"
 #include "thinmpi/collectives/detail/v_calls.hpp"
 #include "thinmpi/collectives/detail/v_state.hpp"
 #include "thinmpi/collectives/exchange_counts.hpp"
@@ -58,6 +59,10 @@ struct count_exchange_state {
   std::vector<int> send_counts{};
   std::vector<int> send_displs{};
   bool data_posted = false;
+  /// Every rank receives the same counts (iallgatherv), so every rank sees an error in them
+  /// alike and throws; else (ialltoallv, the neighborhood forms) an error is this rank's alone
+  /// and ends the job: the others are in the data stage already, and a wait cannot agree.
+  bool counts_alike = false;
   varying_for<Data, Send> result{};
 
   [[nodiscard]] const_buffer out() { return send_buffer(send.get()); }
@@ -74,12 +79,24 @@ struct count_exchange_state {
     const v_layout layout =
         packed_displacements(call, result.counts, sources, "recvcounts", result.displs);
     const const_buffer sent = out();
-    check_varying_fits(layout, call, sent.type);
+    if (!layout.fits_int) [[unlikely]] {
+      counts_fail(layout, sent.type);
+    }
     result.data.resize(layout.extent);
     const v_spans arrays{send_counts, send_displs, result.counts, result.displs};
     const int rc = MoveBlocks(sent, arrays, result.data.data(), call.comm, &handle);
     if (rc != MPI_SUCCESS) [[unlikely]] {
       raise(rc);
+    }
+  }
+  /// Exchanged counts past INT_MAX (see counts_alike).
+  [[noreturn, gnu::cold, gnu::noinline]] void counts_fail(const v_layout& layout,
+                                                          MPI_Datatype type) const {
+    if (counts_alike) raise_varying_past_int(layout, call, type);
+    try {
+      raise_varying_past_int(layout, call, type);
+    } catch (const mpi_error& error) {
+      end_job(call, error);
     }
   }
   [[noreturn]] void raise(int rc) const {

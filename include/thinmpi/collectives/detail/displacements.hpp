@@ -56,8 +56,9 @@ struct v_layout {
                                                                   std::size_t entries, int ranks,
                                                                   const char* what) {
   raise_collective(MPI_ERR_ARG, call, std::nullopt, MPI_DATATYPE_NULL,
-                   std::string(what) + " has " + std::to_string(entries) +
-                       " entries; the communicator has " + std::to_string(ranks) + " ranks");
+                   std::string(what) + " has " + counted(entries, "entry", "entries") +
+                       "; the communicator has " +
+                       counted(static_cast<std::size_t>(ranks), "rank", "ranks"));
 }
 
 /// Throws MPI_ERR_ARG, before MPI is called, unless a per-rank array has one entry per rank.

@@ -2,7 +2,9 @@
 /// \file
 /// What the reduction families share: the payload checks, the result type of an allocating
 /// reduction, the size checks made before MPI is called, and the calls whose arguments are
-/// (send, recv, count, datatype, op, comm) (MPI_Allreduce, MPI_Scan, MPI_Exscan).
+/// (send, recv, count, datatype, op, comm) (MPI_Allreduce, MPI_Scan, MPI_Exscan). A receive
+/// buffer too small is this rank's alone: the rank reduces into scratch, then throws
+/// (detail/root_checks.hpp); the count is the same on every rank, and so is its check.
 
 #include <cstddef>
 #include <ranges>
@@ -12,6 +14,7 @@
 
 #include "thinmpi/collectives/detail/collective_call.hpp"
 #include "thinmpi/collectives/detail/reduction_op.hpp"
+#include "thinmpi/collectives/detail/root_checks.hpp"
 #include "thinmpi/core/concepts.hpp"
 #include "thinmpi/core/datatype.hpp"
 #include "thinmpi/core/detail/buffers.hpp"
@@ -83,32 +86,56 @@ consteval void require_named_buffer() {
   return to_int(count);
 }
 
-/// A receive buffer of `room` elements for a reduction of `count`.
-[[noreturn, gnu::cold, gnu::noinline]] inline void raise_recv_too_small(const collective_call& call,
-                                                                        std::size_t count,
-                                                                        MPI_Datatype type,
-                                                                        std::size_t room) {
-  raise_collective(MPI_ERR_BUFFER, call, count, type,
-                   "the receive buffer holds " + std::to_string(room) +
-                       " elements, fewer than the " + std::to_string(count) +
-                       " the reduction produces");
-}
-
 /// Where a reduction of `count` elements writes in `recv`: checks the room before MPI is
-/// called and shrinks a larger resizable container to `count`.
-template <class Recv>
+/// called and shrinks a larger resizable container to `count`. Too little room is this rank's
+/// alone (detail/root_checks.hpp): `too_small(room)`, called on the cold branch only, does the
+/// rank's part into scratch and throws MPI_ERR_COUNT (or ends the job where it cannot).
+template <class Recv, class TooSmall>
 [[nodiscard, gnu::always_inline]] inline void* reduction_target(Recv& recv, std::size_t count,
-                                                                const collective_call& call,
-                                                                MPI_Datatype type) {
+                                                                TooSmall&& too_small) {
   mutable_buffer out = recv_buffer(recv);
   if (out.count != count) [[unlikely]] {
-    if (out.count < count) raise_recv_too_small(call, count, type, out.count);
+    if (out.count < count) too_small(out.count);
     if constexpr (resizable_payload<std::remove_cvref_t<Recv>>) {
       recv.resize(count);
       out.data = std::ranges::data(recv);
     }
   }
   return out.data;
+}
+
+/// A receive buffer of `room` elements too small for the `count` a reduction leaves on this
+/// rank: `into(scratch)` does the rank's part (its own MPI call into scratch), then the rank
+/// throws (receive_into_scratch; no_completion: the job ends). A count past INT_MAX enters
+/// nothing: every rank throws then (reduction_count) without entering the collective.
+template <class Into>
+[[noreturn, gnu::cold, gnu::noinline]] void reduction_too_small(const collective_call& call,
+                                                                std::size_t room, std::size_t count,
+                                                                MPI_Datatype type, const char* why,
+                                                                Into into) {
+  if constexpr (std::is_same_v<Into, no_completion>) {
+    receive_into_scratch(call, room, count, type, why, into);
+  } else {
+    receive_into_scratch(call, room, count, type, why, [&](void* scratch) {
+      return fits_int(count) ? into(scratch, to_int(count)) : MPI_SUCCESS;
+    });
+  }
+}
+
+/// The shape of reduce_all's calls: Call(send, recv, count, type, op, comm).
+using reduce_all_function = int(const void*, void*, int, MPI_Datatype, MPI_Op, MPI_Comm);
+
+/// reduce_all's recv too small (see reduction_too_small): its arguments in registers, so that
+/// the hot path only branches here.
+template <reduce_all_function* Call>
+[[noreturn, gnu::cold, gnu::noinline]] void reduce_all_too_small(const collective_call& call,
+                                                                 const void* send,
+                                                                 std::size_t count,
+                                                                 MPI_Datatype type, MPI_Op op,
+                                                                 std::size_t room) {
+  reduction_too_small(call, room, count, type, "the reduction's result", [&](void* scratch, int n) {
+    return Call(send, scratch, n, type, op, call.comm);
+  });
 }
 
 /// What an allocating reduction of Send returns: a scalar or std::array as it is, a vector or
@@ -131,9 +158,6 @@ template <class R>
   return result;
 }
 
-/// The calls of one shape: Call(send, recv, count, type, op, comm).
-using reduce_all_function = int(const void*, void*, int, MPI_Datatype, MPI_Op, MPI_Comm);
-
 /// The blocking reduction of send into recv on every rank with Call (allreduce, scan,
 /// exscan): the payload checks, then one MPI call.
 template <reduce_all_function* Call, class Send, class Recv, class Op>
@@ -142,8 +166,11 @@ template <reduce_all_function* Call, class Send, class Recv, class Op>
   require_reduction<Send, Op>();
   require_reduction_target<Send, Recv>();
   const const_buffer in = send_buffer(send);
-  void* const out = reduction_target(recv, in.count, call, in.type);
   const auto bound = bind_op<element_t<Send>>(op);
+  void* const out = reduction_target(recv, in.count, [&](std::size_t room) {
+    reduce_all_too_small<Call>(call, in.data, in.count, in.type, bound.get(), room);
+  });
+  agree_if_checked(call);
   check_collective(
       Call(in.data, out, reduction_count(in.count, call, in.type), in.type, bound.get(), call.comm),
       call, in.count, in.type);
@@ -168,6 +195,7 @@ template <reduce_all_function* Call, class Buffer, class Op>
   require_receivable<Buffer>();
   const mutable_buffer io = recv_buffer(buffer);
   const auto bound = bind_op<element_t<Buffer>>(op);
+  agree_if_checked(call);
   check_collective(Call(MPI_IN_PLACE, io.data, reduction_count(io.count, call, io.type), io.type,
                         bound.get(), call.comm),
                    call, io.count, io.type);

@@ -17,6 +17,7 @@
 #include "thinmpi/collectives/detail/persistent_calls.hpp"
 #include "thinmpi/collectives/detail/reduction_call.hpp"
 #include "thinmpi/collectives/detail/reduction_op.hpp"
+#include "thinmpi/collectives/detail/root_checks.hpp"
 #include "thinmpi/core/detail/buffers.hpp"
 #include "thinmpi/core/detail/held.hpp"
 #include "thinmpi/core/detail/mpi.hpp"
@@ -89,20 +90,45 @@ struct reduction_args {
   MPI_Datatype type;
 };
 
+/// The part of a nonblocking reduction a rank whose receive buffer failed a check still does:
+/// Call(send, scratch, ...) posted, then waited for (the others complete with their data).
+template <class Post>
+[[nodiscard]] auto scratch_part(Post post, const void* send) {
+  if constexpr (std::is_same_v<Post, no_completion>) {
+    static_cast<void>(send);
+    return no_completion{};
+  } else {
+    return [post, send](void* scratch, int count) {
+      MPI_Request request = MPI_REQUEST_NULL;
+      int rc = post(send, scratch, count, &request);
+      if (rc == MPI_SUCCESS) rc = MPI_Wait(&request, MPI_STATUS_IGNORE);
+      return rc;
+    };
+  }
+}
+
 /// A reduction whose result has send's size on every rank (allreduce, scan, exscan): send (or
-/// MPI_IN_PLACE) and recv, checked; sets the state's count and type for its error report.
-template <class State>
-[[nodiscard]] reduction_args all_args(State& s) {
+/// MPI_IN_PLACE) and recv, checked; sets the state's count and type for its error report. A
+/// recv too small is this rank's alone: `into(scratch, count)` does the rank's part (a
+/// nonblocking call posts into scratch and waits), no_completion ends the job (a persistent
+/// call); then the rank throws. Checked: the ranks agree here, at post or init time.
+template <class State, class Into>
+[[nodiscard]] reduction_args all_args(State& s, Into into) {
   if constexpr (std::is_same_v<decltype(s.send), no_send>) {
     const mutable_buffer io = recv_buffer(s.recv.get());
     s.count = io.count;
     s.type = io.type;
+    agree_if_checked(s.call);
     return {MPI_IN_PLACE, io.data, reduction_count(io.count, s.call, io.type), io.type};
   } else {
     const const_buffer in = send_buffer(s.send.get());
     s.count = in.count;
     s.type = in.type;
-    void* out = reduction_target(s.recv.get(), in.count, s.call, in.type);
+    void* out = reduction_target(s.recv.get(), in.count, [&](std::size_t room) {
+      reduction_too_small(s.call, room, in.count, in.type, "the reduction's result",
+                          scratch_part(into, in.data));
+    });
+    agree_if_checked(s.call);
     return {in.data, out, reduction_count(in.count, s.call, in.type), in.type};
   }
 }
@@ -116,18 +142,22 @@ template <ireduce_all_function* Call>
 struct post_all {
   template <class State>
   int operator()(State& s, MPI_Request* request) const {
-    const reduction_args a = all_args(s);
+    const reduction_args a =
+        all_args(s, [&s](const void* send, void* scratch, int count, MPI_Request* r) {
+          return Call(send, scratch, count, s.type, s.bound.get(), s.call.comm, r);
+        });
     return Call(a.in, a.out, a.count, a.type, s.bound.get(), s.call.comm, request);
   }
 };
 
 /// Sets up the persistent call of the same shape for a state (MPI_Allreduce_init,
-/// MPI_Scan_init, ...: detail/persistent_calls.hpp), MPI-4's info argument added.
+/// MPI_Scan_init, ...: detail/persistent_calls.hpp), MPI-4's info argument added. A recv too
+/// small ends the job: the others would start their rounds alone.
 template <persistent_collective Which>
 struct init_all {
   template <class State>
   int operator()(State& s, MPI_Request* request) const {
-    const reduction_args a = all_args(s);
+    const reduction_args a = all_args(s, no_completion{});
     return persistent_call<Which>(a.in, a.out, a.count, a.type, s.bound.get(), s.call.comm,
                                   MPI_INFO_NULL, request);
   }
@@ -192,33 +222,42 @@ template <persistent_collective Which, class Buffer, class Op>
 }
 
 /// Where a reduction to root lands in `recv`: checked and shrunk on the root only (another
-/// rank's buffer is not used). Asks for the rank only when the sizes differ.
-template <class Recv>
+/// rank's buffer is not used). Asks for the rank only when the sizes differ. A root buffer too
+/// small: `too_small(room)` (see reduction_target).
+template <class Recv, class TooSmall>
 [[nodiscard, gnu::always_inline]] inline void* root_target(Recv& recv, std::size_t count,
                                                            const collective_call& call,
-                                                           MPI_Datatype type) {
+                                                           TooSmall&& too_small) {
   const mutable_buffer out = recv_buffer(recv);
   if (out.count == count || rank_in(call.comm) != *call.root) [[likely]] {
     return out.data;
   }
-  return reduction_target(recv, count, call, type);
+  return reduction_target(recv, count, std::forward<TooSmall>(too_small));
 }
 
 /// A reduction to root's send side and receive address on this rank, in place or not; sets
-/// the state's count and type for its error report.
-template <class State>
-[[nodiscard]] std::pair<const void*, void*> rooted_buffers(State& s, bool is_root) {
+/// the state's count and type for its error report. A root recv too small: `into` as for
+/// all_args (ireduce posts into scratch and waits; reduce_init ends the job). Checked: the
+/// ranks agree here.
+template <class State, class Into>
+[[nodiscard]] std::pair<const void*, void*> rooted_buffers(State& s, bool is_root, Into into) {
   if constexpr (std::is_same_v<decltype(s.send), no_send>) {
     const mutable_buffer io = recv_buffer(s.recv.get());
     s.count = io.count;
     s.type = io.type;
+    agree_if_checked(s.call);
     return {is_root ? MPI_IN_PLACE : io.data, io.data};
   } else {
     const const_buffer in = send_buffer(s.send.get());
     s.count = in.count;
     s.type = in.type;
     s.engaged = is_root;
-    return {in.data, root_target(s.recv.get(), in.count, s.call, in.type)};
+    void* out = root_target(s.recv.get(), in.count, s.call, [&](std::size_t room) {
+      reduction_too_small(s.call, room, in.count, in.type, "the reduction's result",
+                          scratch_part(into, in.data));
+    });
+    agree_if_checked(s.call);
+    return {in.data, out};
   }
 }
 

@@ -28,10 +28,13 @@
 #include <exception>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
+#include "thinmpi/collectives/detail/collective_buffers.hpp"
 #include "thinmpi/collectives/detail/collective_call.hpp"
+#include "thinmpi/collectives/detail/displacements.hpp"
 #include "thinmpi/core/detail/mpi.hpp"
 #include "thinmpi/core/detail/raise.hpp"
 #include "thinmpi/core/error.hpp"
@@ -146,6 +149,64 @@ template <class Checks>
   return nullptr;
 }
 
+/// Checks of arguments only this rank sees (its own counts or displacements, its send buffer),
+/// which throw mpi_error: run out of line (failure_of); a failure ends the job, as failed_check
+/// does where nothing can be completed (checked: every rank throws).
+template <class Checks>
+[[gnu::always_inline]] inline void local_checks(const collective_call& call, Checks&& checks) {
+  const std::exception_ptr error = failure_of(std::forward<Checks>(checks));
+  if (error) [[unlikely]] {
+    failed_check(call, [error] { std::rethrow_exception(error); });
+  }
+}
+
+/// Checks every rank makes alike, on arguments MPI requires to be the same on every rank (the
+/// recvcounts of allgatherv and reduce_scatter, a reduction's count): unchecked, a failure
+/// throws on every rank as it is, with no cost on the hot path; checked, it goes through the
+/// agreement like any other, so that a rank whose arguments differ from the others' (against
+/// MPI's rule) leaves none of them waiting there.
+template <class Checks>
+[[gnu::always_inline]] inline void alike_checks(const collective_call& call, Checks&& checks) {
+  if constexpr (checked_collectives) {
+    local_checks(call, std::forward<Checks>(checks));
+  } else {
+    static_cast<void>(call);
+    checks();
+  }
+}
+
+/// The error of a buffer only this rank sees, too small where its part cannot be done safely
+/// (a send buffer: the others would receive data that is not this call's): the job ends
+/// (checked: every rank throws).
+[[noreturn, gnu::cold, gnu::noinline]] inline void local_room_fails(
+    const collective_call& call, std::size_t room, std::size_t needed, MPI_Datatype type,
+    const char* which, const char* why) {
+  failed_check(call, [&] { raise_room(call, room, needed, type, which, why); });
+}
+/// check_room for such a buffer (see local_room_fails): one comparison on the hot path.
+[[gnu::always_inline]] inline void check_local_room(const collective_call& call, std::size_t room,
+                                                    std::size_t needed, MPI_Datatype type,
+                                                    const char* which, const char* why) {
+  if (room < needed) [[unlikely]] {
+    local_room_fails(call, room, needed, type, which, why);
+  }
+}
+
+/// This rank's own count fits the int its collective takes (the v-calls' own count, a count
+/// exchange's int); past it the job ends: the others would wait for this rank's part
+/// (checked: every rank throws).
+template <class Buffer>
+[[gnu::always_inline]] inline void own_count_fits(const collective_call& call, const Buffer& own) {
+  if (!fits_int(own.count)) [[unlikely]] {
+    failed_check(
+        call, [call, count = own.count, type = own.type] { raise_int_count(call, count, type); });
+  }
+}
+
+/// What a rank whose receive buffer failed a check does where its part cannot be done (a
+/// persistent call, whose rounds the others would start alone): the job ends.
+struct no_completion {};
+
 /// Room for `count` elements of `type` that nobody reads: where a root completes a collective
 /// whose own buffer failed a check, so that no block stays in flight for a later call.
 class scratch {
@@ -172,5 +233,39 @@ class scratch {
   std::vector<std::byte> bytes_;
   MPI_Aint offset_ = 0;
 };
+
+/// A receive buffer of `room` elements too small for the `needed` this rank receives, which
+/// only this rank sees: the rank still does its part, `into(scratch)` (the collective's own MPI
+/// call into scratch of `needed` elements; a nonblocking one waits there), so that every other
+/// rank completes with its own data, then throws MPI_ERR_COUNT (raise_room). `into` may be
+/// no_completion: the job ends. Checked: every rank throws, nothing was entered.
+template <class Into>
+[[noreturn, gnu::cold, gnu::noinline]] void receive_into_scratch(const collective_call& call,
+                                                                 std::size_t room,
+                                                                 std::size_t needed,
+                                                                 MPI_Datatype type, const char* why,
+                                                                 Into into) {
+  const auto raise = [&] { raise_room(call, room, needed, type, "receive buffer", why); };
+  if constexpr (std::is_same_v<Into, no_completion>) {
+    failed_check(call, raise);
+  } else {
+    failed_check(call, raise, [&] {
+      scratch blocks(needed, type);
+      // A failure here is MPI's; the rank reports its own error, the cause.
+      static_cast<void>(into(blocks.data()));
+      return true;
+    });
+  }
+}
+/// check_room for a receive buffer only this rank sees (see receive_into_scratch): one
+/// comparison on the hot path.
+template <class Into>
+[[gnu::always_inline]] inline void check_receive_room(const collective_call& call, std::size_t room,
+                                                      std::size_t needed, MPI_Datatype type,
+                                                      const char* why, Into into) {
+  if (room < needed) [[unlikely]] {
+    receive_into_scratch(call, room, needed, type, why, std::move(into));
+  }
+}
 
 }  // namespace thinmpi::detail

@@ -1,0 +1,115 @@
+#pragma once
+/// \file
+/// What allgather.hpp's calls share, out of the family's header: the checks of an allgatherv's
+/// counts, displacements and own count, each in its class of detail/root_checks.hpp (the same
+/// on every rank, or this rank's own), and the MPI calls of the nonblocking and persistent
+/// forms.
+
+#include <cstddef>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "thinmpi/collectives/detail/collective_buffers.hpp"
+#include "thinmpi/collectives/detail/collective_call.hpp"
+#include "thinmpi/collectives/detail/displacements.hpp"
+#include "thinmpi/collectives/detail/persistent_calls.hpp"
+#include "thinmpi/collectives/detail/root_checks.hpp"
+#include "thinmpi/collectives/detail/v_calls.hpp"
+#include "thinmpi/core/detail/buffers.hpp"
+#include "thinmpi/core/detail/comm_queries.hpp"
+#include "thinmpi/core/detail/large_count.hpp"
+#include "thinmpi/core/detail/mpi.hpp"
+
+namespace thinmpi::detail {
+
+/// Throws MPI_ERR_COUNT, before MPI is called, unless this rank's entry of the receive counts
+/// is what it sends (MPI would truncate or fail on the other ranks).
+[[noreturn, gnu::cold, gnu::noinline]] inline void raise_own_count(const collective_call& call,
+                                                                   std::span<const int> counts,
+                                                                   int rank, std::size_t sending,
+                                                                   MPI_Datatype type) {
+  const auto own = static_cast<std::size_t>(rank);
+  raise_collective(MPI_ERR_COUNT, call, sending, type,
+                   "recvcounts[" + std::to_string(rank) + "] is " +
+                       std::to_string(own < counts.size() ? counts[own] : 0) +
+                       " but this rank sends " + std::to_string(sending));
+}
+/// See raise_own_count (counts has one entry per rank, checked before). What this rank sends
+/// is its own: the others would wait for a block it cannot give, so a mismatch ends the job
+/// (checked: every rank throws; detail/root_checks.hpp).
+[[gnu::always_inline]] inline void check_own_count(const collective_call& call,
+                                                   std::span<const int> counts, int rank,
+                                                   std::size_t sending, MPI_Datatype type) {
+  const auto own = static_cast<std::size_t>(rank);
+  if (own >= counts.size() || counts[own] < 0 || static_cast<std::size_t>(counts[own]) != sending)
+      [[unlikely]] {
+    failed_check(call, [&] { raise_own_count(call, counts, rank, sending, type); });
+  }
+}
+
+/// One MPI_Allgather of `count` elements from each rank (MPI_Allgather_c past INT_MAX).
+inline int allgather(const const_buffer& out, void* into, MPI_Datatype type, MPI_Comm comm) {
+  return counted_call<&MPI_Allgather, THINMPI_LARGE_COUNT_CALL(MPI_Allgather)>(
+      counts_at<1, 4>{}, out.data, out.count, out.type, into, out.count, type, comm);
+}
+
+/// The stages of iallgatherv(send, exchange_counts) (count_exchange_state): an MPI_Iallgather
+/// of this rank's one count, then the MPI_Iallgatherv.
+inline int iallgather_counts(const int* sent, int* received, MPI_Comm comm, MPI_Request* request) {
+  return MPI_Iallgather(sent, 1, MPI_INT, received, 1, MPI_INT, comm, request);
+}
+inline int iallgatherv_blocks(const const_buffer& out, const v_spans& arrays, void* into,
+                              MPI_Comm comm, MPI_Request* request) {
+  return MPI_Iallgatherv(out.data, arrays.send_counts[0], out.type, into, arrays.recv_counts.data(),
+                         arrays.recv_displs.data(), out.type, comm, request);
+}
+
+/// Sets up a persistent allgather on a checked state. On MPICH, an MPI_Allgatherv_init of
+/// equal blocks (persistent_allgather_resends_first_round says why), reading counts and
+/// displacements the state owns.
+template <class State>
+int allgather_init_call(State& s, int ranks, MPI_Request* handle) {
+  const const_buffer out = s.out();
+  const mutable_buffer in = s.in();
+  const int count = to_int(out.count);
+  if constexpr (persistent_allgather_resends_first_round) {
+    check_int_count(s.call, s.arrived, out.type);  // the displacements fit
+    s.arrays.recv_counts.assign(static_cast<std::size_t>(ranks), count);
+    s.arrays.recv_displs.resize(s.arrays.recv_counts.size());
+    for (std::size_t r = 0; r < s.arrays.recv_displs.size(); ++r) {
+      s.arrays.recv_displs[r] = static_cast<int>(r) * count;
+    }
+    return persistent_call<persistent_collective::allgatherv>(
+        out.data, count, out.type, in.data, s.arrays.recv_counts.data(),
+        s.arrays.recv_displs.data(), in.type, s.call.comm, MPI_INFO_NULL, handle);
+  } else {
+    return persistent_call<persistent_collective::allgather>(
+        out.data, count, out.type, in.data, count, in.type, s.call.comm, MPI_INFO_NULL, handle);
+  }
+}
+
+/// The counts (and displacements) of an allgatherv, checked: recvcounts is the same on
+/// every rank (MPI requires it), and so is its check; the displacements are this rank's own
+/// (a failure ends the job; checked: every rank throws). Packed ones are written to `packed`.
+inline v_layout allgatherv_layout(const collective_call& call, const mutable_buffer& in,
+                                  std::span<const int> recvcounts,
+                                  const std::span<const int>* displs, std::vector<int>& packed) {
+  const int n = size_of(call.comm);
+  v_layout layout;
+  alike_checks(call, [&] {
+    if (displs != nullptr) {
+      static_cast<void>(counts_total(call, recvcounts, n, "recvcounts"));
+    } else {
+      layout = packed_displacements(call, recvcounts, n, "recvcounts", packed);
+      check_packed_fits(layout, call, in.type, "the sum of recvcounts", "MPI_Allgatherv_c");
+    }
+  });
+  if (displs != nullptr) {
+    local_checks(
+        call, [&] { layout = given_layout(call, recvcounts, *displs, n, "recvcounts", "displs"); });
+  }
+  return layout;
+}
+
+}  // namespace thinmpi::detail
