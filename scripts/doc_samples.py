@@ -56,7 +56,8 @@ inline int argc = 0;                        // main's arguments
 inline char** argv = nullptr;
 inline int n = 8;                           // an element count
 inline int rank = 0, size = 1;              // world.rank(), world.size()
-inline int src = 0, dest = 0, tag = 0;      // a peer and a tag
+inline int src = 0, dest = 0, peer = 0;     // the ranks a message comes from, goes to
+inline int tag = 0;
 inline int root = 0, left = 0, right = 0;   // a root, the neighbours of a ring or grid
 inline int steps = 10;                      // the rounds of a loop
 inline int rows = 6, cols = 5;              // a row-major field of doubles
