@@ -1,0 +1,96 @@
+#pragma once
+/// \file
+/// thinmpi::window<T>: a window of elements of T over a caller's contiguous range
+/// (MPI_Win_create) or over memory the window allocates and owns (MPI_Win_allocate).
+/// Displacements count elements of T. Creating one is collective and costs, besides MPI's own
+/// work, one MPI_Allgather of each rank's {size, displacement unit} (16 bytes a rank): with it
+/// every origin checks that an operation lies inside its target's window before calling MPI.
+///
+///     std::vector<int> data(100);
+///     const int mine = rank;
+///     auto win = thinmpi::window<int>::create(world, std::span(data));
+///     {
+///       auto epoch = win.lock_all();
+///       epoch.put(mine, (world.rank() + 1) % world.size(), 0);
+///     }  // the epoch ends: the puts are complete
+///     win.free();
+
+#include <cstddef>
+#include <span>
+#include <utility>
+
+#include "thinmpi/communicator/communicator.hpp"
+#include "thinmpi/core/concepts.hpp"
+#include "thinmpi/core/datatype.hpp"
+#include "thinmpi/core/detail/mpi.hpp"
+#include "thinmpi/core/detail/raise.hpp"
+#include "thinmpi/rma/detail/window_base.hpp"
+#include "thinmpi/rma/detail/window_state.hpp"
+
+namespace thinmpi {
+
+/// A window of elements of T: this rank's part of it is `local()`, every rank's size is known
+/// here, operations are members of its epochs (fence(), lock(), lock_all(), start(); post()
+/// exposes it). Move-only; freed once, collectively, by free() or the destructor.
+template <class T>
+class window : public detail::window_base<T, std::size_t> {
+  static_assert(has_datatype<T>,
+                "thinmpi: a window's elements need an MPI datatype: use an arithmetic type, an "
+                "aggregate of them, or specialize thinmpi::datatype_traits");
+  using base = detail::window_base<T, std::size_t>;
+
+ public:
+  /// No window.
+  window() = default;
+  window(window&& other) noexcept
+      : base(std::move(other)), local_(std::exchange(other.local_, {})) {}
+  window& operator=(window&& other) noexcept {
+    base::operator=(std::move(other));
+    local_ = std::exchange(other.local_, {});
+    return *this;
+  }
+
+  /// A window over `memory` (MPI_Win_create, collective over comm), which must outlive it.
+  [[nodiscard]] static window create(comm_view comm, std::span<T> memory) {
+    MPI_Win win = MPI_WIN_NULL;
+    detail::check(MPI_Win_create(memory.data(), static_cast<MPI_Aint>(memory.size_bytes()),
+                                 static_cast<int>(sizeof(T)), MPI_INFO_NULL, comm.native(), &win),
+                  "MPI_Win_create", comm.native());
+    return window(win, comm.native(), memory);
+  }
+
+  /// A window of `count` elements that it allocates and owns (MPI_Win_allocate, collective
+  /// over comm); `local()` is this rank's, uninitialized.
+  [[nodiscard]] static window allocate(comm_view comm, std::size_t count) {
+    MPI_Win win = MPI_WIN_NULL;
+    T* base_ptr = nullptr;
+    detail::check(
+        MPI_Win_allocate(static_cast<MPI_Aint>(count * sizeof(T)), static_cast<int>(sizeof(T)),
+                         MPI_INFO_NULL, comm.native(), &base_ptr, &win),
+        "MPI_Win_allocate", comm.native());
+    return window(win, comm.native(), std::span<T>(base_ptr, count));
+  }
+
+  /// This rank's part of the window (empty once freed).
+  [[nodiscard]] std::span<T> local() const noexcept {
+    return this->is_null() ? std::span<T>() : local_;
+  }
+  /// Elements of `rank`'s window (known since creation; no communication).
+  [[nodiscard]] std::size_t size_at(int rank) const {
+    const detail::window_state& state = this->live("thinmpi::window::size_at");
+    state.check_rank("thinmpi::window::size_at", rank);
+    if (rank == MPI_PROC_NULL) return 0;
+    return state.extents[static_cast<std::size_t>(rank)];
+  }
+
+ private:
+  window(MPI_Win win, MPI_Comm comm, std::span<T> memory)
+      : base(detail::adopt_window<T>(win, comm, "MPI_Win_create")), local_(memory) {
+    this->state_->extents =
+        detail::gather_extents(comm, memory.size_bytes(), static_cast<int>(sizeof(T)));
+  }
+
+  std::span<T> local_{};
+};
+
+}  // namespace thinmpi
