@@ -51,7 +51,9 @@ class dynamic_window : public detail::window_base<T, region_offset<T>> {
  public:
   /// No window.
   dynamic_window() = default;
+  /// Takes over other's window; other is left no window.
   dynamic_window(dynamic_window&&) noexcept = default;
+  /// Frees this window (as free() does), then takes over other's.
   dynamic_window& operator=(dynamic_window&& other) noexcept {
     if (this != &other) {
       detach_all();

@@ -90,6 +90,7 @@ class [[nodiscard]] access_epoch : public detail::epoch_base,
     std::sort(targets_.begin(), targets_.end());
     mark_open();
   }
+  /// Takes over the open epoch; the moved-from one is closed and ends nothing.
   access_epoch(access_epoch&&) noexcept = default;
   ~access_epoch() {
     finish_quietly(&MPI_Win_complete, [](detail::window_state& state) { state.close_access(); });
@@ -153,6 +154,7 @@ class [[nodiscard]] exposure_epoch : public detail::epoch_base {
     }
     mark_open();
   }
+  /// Takes over the open epoch; the moved-from one is closed and ends nothing.
   exposure_epoch(exposure_epoch&&) noexcept = default;
   ~exposure_epoch() {
     finish_quietly(&MPI_Win_wait, [](detail::window_state& state) { state.exposed = false; });

@@ -42,8 +42,10 @@ class window : public detail::window_base<T, std::size_t> {
  public:
   /// No window.
   window() = default;
+  /// Takes over other's window and its local span; other is left no window.
   window(window&& other) noexcept
       : base(std::move(other)), local_(std::exchange(other.local_, {})) {}
+  /// Frees this window (as free() does), then takes over other's.
   window& operator=(window&& other) noexcept {
     base::operator=(std::move(other));
     local_ = std::exchange(other.local_, {});
