@@ -149,8 +149,45 @@ int main(int argc, char** argv) {
   std::vector<int> to_each(4);
   std::vector<int> from_each(4);
   world.neighbor_alltoall(to_each, from_each);
+#elif defined(THINMPI_CF_RMA_PUT_OUTSIDE_EPOCH)
+  // A window has no operations: they are members of an epoch, so none happens outside one.
+  auto win = thinmpi::window<int>::allocate(world, 4);
+  const int value = 1;
+  win.put(value, 0, 0);
+#elif defined(THINMPI_CF_RMA_ACCUMULATE_LAMBDA)
+  // MPI allows only predefined operations in a one-sided accumulate.
+  auto win = thinmpi::window<int>::allocate(world, 4);
+  const int value = 1;
+  auto epoch = win.lock_all();
+  epoch.accumulate(value, 0, 0, [](int a, int b) { return a + b; });
+#elif defined(THINMPI_CF_RMA_PUT_TEMPORARY)
+  // MPI reads the origin until a flush or the epoch's end; a temporary is gone by then.
+  auto win = thinmpi::window<int>::allocate(world, 4);
+  auto epoch = win.lock_all();
+  epoch.put(42, 0, 0);
+#elif defined(THINMPI_CF_RMA_RPUT_IN_FENCE)
+  // Request-based operations belong to passive-target epochs only.
+  auto win = thinmpi::window<int>::allocate(world, 4);
+  const int value = 1;
+  auto epoch = win.fence();
+  epoch.rput(value, 0, 0);
+#elif defined(THINMPI_CF_RMA_WRONG_ELEMENT)
+  // A window of int takes ints.
+  auto win = thinmpi::window<int>::allocate(world, 4);
+  const double value = 1.5;
+  auto epoch = win.lock_all();
+  epoch.put(value, 0, 0);
 #else
   // The control: the same kinds of calls, written correctly.
+  {
+    auto win = thinmpi::window<int>::allocate(world, 4);
+    const int value = 1;
+    auto epoch = win.lock_all();
+    epoch.put(value, 0, 0);
+    epoch.accumulate(value, 0, 1, std::plus<>{});
+    auto owned = epoch.rput(std::vector<int>{1, 2}, 0, 2);
+    static_cast<void>(owned.wait());
+  }
   std::vector<std::string> names(2);
   world.bcast(thinmpi::serialized(names), 0, thinmpi::exchange_counts);
   static_cast<void>(world.allgatherv(thinmpi::serialized(names), thinmpi::exchange_counts));
