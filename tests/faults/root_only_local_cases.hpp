@@ -158,6 +158,14 @@ inline const std::vector<bad_call>& local_cases() {
          sum.start();
          sum.wait();
        }},
+      {"scan_init_recv_too_small", false, count, small,
+       [](comm_view w, int bad) {
+         const std::vector<int> mine(3, 1);
+         std::vector<int> into = short_on(w, bad, 3);
+         auto prefix = w.scan_init(mine, into, std::plus<>{});
+         prefix.start();
+         prefix.wait();
+       }},
   };
   return all;
 }
