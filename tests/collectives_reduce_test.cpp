@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <complex>
 #include <cstddef>
@@ -13,9 +14,12 @@
 #include <stdexcept>
 #include <vector>
 
+#include "support/mpi_error_match.hpp"
 #include "thinmpi/thinmpi.hpp"
 
 namespace {
+
+using thinmpi_test::throws_mpi_error;
 
 /// A 2x2 integer matrix: multiplication is associative and not commutative, so a user op on it
 /// shows whether contributions are combined in rank order.
@@ -53,6 +57,21 @@ matrix c_allreduce_product(const matrix& mine) {
   MPI_Op_free(&op);
   return out;
 }
+
+/// (a + b) % modulus: a stateful operation whose state the caller can change after a call.
+struct sum_modulo {
+  int modulus;
+  int operator()(int a, int b) const { return (a + b) % modulus; }
+};
+
+/// The matrix product while key is 100, a zero matrix otherwise: an operation whose state
+/// decides the result.
+struct keyed_product {
+  int key;
+  matrix operator()(const matrix& x, const matrix& y) const {
+    return key == 100 ? multiply(x, y) : matrix{};
+  }
+};
 
 std::vector<int> c_allreduce(const std::vector<int>& mine, MPI_Op op) {
   std::vector<int> out(mine.size());
@@ -297,7 +316,10 @@ TEST(Reduce, RootReceiveTooSmall) {
   if (world.rank() == 0) {
     // Only the root checks (others pass no buffer); the root throws before calling MPI, so
     // the other ranks must not call MPI either: they skip the call.
-    EXPECT_THROW(world.reduce(mine, small, std::plus<>{}, 0), thinmpi::mpi_error);
+    EXPECT_TRUE(throws_mpi_error([&] { world.reduce(mine, small, std::plus<>{}, 0); },
+                                 MPI_ERR_COUNT,
+                                 "the receive buffer of 2 x MPI_INT = 8 bytes is too small for "
+                                 "3 x MPI_INT = 12 bytes (the reduction's result)"));
   }
   EXPECT_EQ(world.allreduce(1, std::plus<>{}), world.size());
 }
@@ -350,15 +372,17 @@ TEST(Iallreduce, AllFormsMatchC) {
 TEST(Iallreduce, TwoInFlightWithDifferentCapturedState) {
   auto world = thinmpi::world();
   const int mine = world.rank() + 3;
-  const int total = world.allreduce(mine, std::plus<>{});
-  int seven = 7;
-  int five = 5;
-  auto by_seven = world.iallreduce(mine % seven, [seven](int a, int b) { return (a + b) % seven; });
-  auto by_five = world.iallreduce(std::vector<int>(2, mine % five),
-                                  [five](int a, int b) { return (a + b) % five; });
-  seven = five = 1;  // the requests own copies of the operations
+  const int total = world.allreduce(mine, std::plus<>{});  // 7, 12, 18 on 2, 3, 4 ranks
+  // Moduli that no total above divides, so that a result computed with modulus 1 (0) differs.
+  sum_modulo eleven{11};
+  sum_modulo five{5};
+  auto by_eleven = world.iallreduce(mine % 11, eleven);
+  auto by_five = world.iallreduce(std::vector<int>(2, mine % 5), five);
+  // The requests own copies of the operations: changing the caller's objects now (before the
+  // reductions run, in the waits below) must not change what they compute.
+  eleven.modulus = five.modulus = 1;
   EXPECT_EQ(by_five.wait(), std::vector<int>(2, total % 5));
-  EXPECT_EQ(by_seven.wait(), total % 7);
+  EXPECT_EQ(by_eleven.wait(), total % 11);
 }
 
 TEST(Ireduce, AllFormsMatchC) {
@@ -382,13 +406,10 @@ TEST(Ireduce, AllFormsMatchC) {
     EXPECT_EQ(into, expected);
     EXPECT_EQ(in_place, expected);
   }
-  int offset = 100;
-  auto product = world.ireduce(
-      matrix_of(world.rank()),
-      [offset](const matrix& x, const matrix& y) {
-        return offset == 100 ? multiply(x, y) : matrix{};
-      },
-      root);
+  // A stateful operation, changed by the caller after the call: the request owns a copy.
+  keyed_product product_op{100};
+  auto product = world.ireduce(matrix_of(world.rank()), product_op, root);
+  product_op.key = 0;
   const matrix c_product = c_allreduce_product(matrix_of(world.rank()));
   const std::optional<matrix> got = product.wait();
   ASSERT_EQ(got.has_value(), is_root);
@@ -400,8 +421,10 @@ TEST(Ireduce, AllFormsMatchC) {
 TEST(Iallreduce, SizeErrorBeforeMpiIsCalled) {
   auto world = thinmpi::world();
   std::vector<int> small(1);
-  EXPECT_THROW(static_cast<void>(world.iallreduce(std::vector<int>(2), small, std::plus<>{})),
-               thinmpi::mpi_error);
+  EXPECT_TRUE(throws_mpi_error(
+      [&] { static_cast<void>(world.iallreduce(std::vector<int>(2), small, std::plus<>{})); },
+      MPI_ERR_COUNT,
+      "the receive buffer of 1 x MPI_INT = 4 bytes is too small for 2 x MPI_INT = 8 bytes"));
   EXPECT_EQ(world.allreduce(1, std::plus<>{}), world.size());
 }
 
@@ -431,20 +454,22 @@ TEST(AllreduceInit, RoundsReduceTheCurrentContents) {
   std::vector<int> mine(4);
   std::vector<int> totals(4);
   std::vector<int> in_place(4);
-  int factor = 1;
+  // The operation reads the caller's state (by reference) when each round runs: round 1 takes
+  // the maximum, rounds 0 and 2 the sum.
+  bool take_max = false;
   auto sum = world.allreduce_init(mine, totals, std::plus<>{});
   auto stateful = world.allreduce_in_place_init(
-      in_place, [&factor](int a, int b) { return factor > 0 ? a + b : 0; });
+      in_place, [&take_max](int a, int b) { return take_max ? std::max(a, b) : a + b; });
   for (int round = 0; round < 3; ++round) {
     mine.assign(4, world.rank() + round);
     in_place = mine;
-    const std::vector<int> expected = c_allreduce(mine, MPI_SUM);
+    take_max = round == 1;
     sum.start();
     sum.wait();
-    EXPECT_EQ(totals, expected);
+    EXPECT_EQ(totals, c_allreduce(mine, MPI_SUM));
     stateful.start();
     stateful.wait();
-    EXPECT_EQ(in_place, expected);
+    EXPECT_EQ(in_place, c_allreduce(mine, take_max ? MPI_MAX : MPI_SUM)) << "round " << round;
   }
 }
 
