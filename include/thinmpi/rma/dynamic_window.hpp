@@ -52,8 +52,10 @@ class dynamic_window : public detail::window_base<T, region_offset<T>> {
   /// No window.
   dynamic_window() = default;
   /// Takes over other's window; other is left no window.
+  /// Takes the window and its attached regions over; the moved-from one is null.
   dynamic_window(dynamic_window&&) noexcept = default;
   /// Frees this window (as free() does), then takes over other's.
+  /// Detaches and frees this window (collective), then takes `other` over.
   dynamic_window& operator=(dynamic_window&& other) noexcept {
     if (this != &other) {
       detach_all();
@@ -62,6 +64,7 @@ class dynamic_window : public detail::window_base<T, region_offset<T>> {
     }
     return *this;
   }
+  /// Detaches what is still attached, then frees the window (collective).
   ~dynamic_window() { detach_all(); }
 
   /// A window with no memory yet (MPI_Win_create_dynamic, collective over comm). No

@@ -44,6 +44,7 @@ class [[nodiscard]] fence_epoch : public detail::epoch_base,
     mark_open();
   }
   /// Takes over the open epoch; the moved-from one is closed and ends nothing.
+  /// Takes the epoch over; the moved-from one is closed.
   fence_epoch(fence_epoch&&) noexcept = default;
   ~fence_epoch() {
     finish_quietly([](MPI_Win win) { return MPI_Win_fence(MPI_MODE_NOSUCCEED, win); },

@@ -52,6 +52,7 @@ class [[nodiscard]] lock_epoch : public detail::epoch_base,
     mark_open();
   }
   /// Takes over the open epoch; the moved-from one is closed and ends nothing.
+  /// Takes the epoch over; the moved-from one is closed.
   lock_epoch(lock_epoch&&) noexcept = default;
   ~lock_epoch() {
     finish_quietly([this](MPI_Win win) { return MPI_Win_unlock(target_, win); },
@@ -123,6 +124,7 @@ class [[nodiscard]] lock_all_epoch
     mark_open();
   }
   /// Takes over the open epoch; the moved-from one is closed and ends nothing.
+  /// Takes the epoch over; the moved-from one is closed.
   lock_all_epoch(lock_all_epoch&&) noexcept = default;
   ~lock_all_epoch() {
     finish_quietly(&MPI_Win_unlock_all, [](detail::window_state& state) { state.close_access(); });

@@ -91,6 +91,7 @@ class [[nodiscard]] access_epoch : public detail::epoch_base,
     mark_open();
   }
   /// Takes over the open epoch; the moved-from one is closed and ends nothing.
+  /// Takes the epoch over; the moved-from one is closed.
   access_epoch(access_epoch&&) noexcept = default;
   ~access_epoch() {
     finish_quietly(&MPI_Win_complete, [](detail::window_state& state) { state.close_access(); });
@@ -155,6 +156,7 @@ class [[nodiscard]] exposure_epoch : public detail::epoch_base {
     mark_open();
   }
   /// Takes over the open epoch; the moved-from one is closed and ends nothing.
+  /// Takes the epoch over; the moved-from one is closed.
   exposure_epoch(exposure_epoch&&) noexcept = default;
   ~exposure_epoch() {
     finish_quietly(&MPI_Win_wait, [](detail::window_state& state) { state.exposed = false; });

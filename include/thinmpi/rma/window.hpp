@@ -43,9 +43,11 @@ class window : public detail::window_base<T, std::size_t> {
   /// No window.
   window() = default;
   /// Takes over other's window and its local span; other is left no window.
+  /// Takes the window over (its epochs follow it); the moved-from one is null.
   window(window&& other) noexcept
       : base(std::move(other)), local_(std::exchange(other.local_, {})) {}
   /// Frees this window (as free() does), then takes over other's.
+  /// Frees this window (collective, as free()), then takes `other` over.
   window& operator=(window&& other) noexcept {
     base::operator=(std::move(other));
     local_ = std::exchange(other.local_, {});
