@@ -13,7 +13,6 @@
 #include "thinmpi/core/error.hpp"
 #include "thinmpi/core/status.hpp"
 #include "thinmpi/core/views.hpp"
-#include "thinmpi/core/views.hpp"
 #include "thinmpi/framed/channel.hpp"
 #include "thinmpi/framed/requests.hpp"
 #include "thinmpi/p2p/requests.hpp"
