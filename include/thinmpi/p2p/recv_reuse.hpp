@@ -58,7 +58,7 @@ class p2p_recv_reuse {
     MPI_Message message = MPI_MESSAGE_NULL;
     MPI_Status raw;  // filled by MPI_Mprobe before it is read
     const detail::p2p_call call{"MPI_Mprobe", comm(), source, tag};
-    if (const int rc = MPI_Mprobe(source, tag, call.comm, &message, &raw); rc != MPI_SUCCESS)
+    if (const int rc = detail::mprobe(source, tag, call.comm, &message, &raw); rc != MPI_SUCCESS)
         [[unlikely]] {
       detail::raise_receive(rc, call, detail::no_buffer(type), raw);
     }
