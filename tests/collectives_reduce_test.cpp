@@ -244,17 +244,22 @@ TEST(Allreduce, StatefulLambdaUsesThisCallsState) {
   }
 }
 
-TEST(Allreduce, ReceiveBufferTooSmallIsReportedBeforeMpiIsCalled) {
+TEST(Allreduce, ReceiveBufferTooSmallIsMpiErrCountOnEveryRank) {
   auto world = thinmpi::world();
   const std::vector<int> mine(4, 1);
   std::array<int, 3> small{};
+  // Every rank's buffer is too small here, so every rank reduces into scratch and throws
+  // (one rank's alone: collectives_consistency_test, allreduce_recv_too_small).
   try {
     world.allreduce(mine, small, std::plus<>{});
     FAIL() << "expected thinmpi::mpi_error";
   } catch (const thinmpi::mpi_error& e) {
-    EXPECT_EQ(e.error_class(), MPI_ERR_BUFFER);
+    EXPECT_EQ(e.error_class(), MPI_ERR_COUNT);
     EXPECT_EQ(e.operation(), "MPI_Allreduce");
-    EXPECT_NE(std::string(e.what()).find("holds 3 elements, fewer than the 4"), std::string::npos)
+    EXPECT_NE(std::string(e.what()).find("the receive buffer of 3 x MPI_INT = 12 bytes is too "
+                                         "small for 4 x MPI_INT = 16 bytes (the reduction's "
+                                         "result)"),
+              std::string::npos)
         << e.what();
   }
   EXPECT_EQ(world.allreduce(1, std::plus<>{}), world.size());  // still usable
@@ -312,16 +317,22 @@ TEST(Reduce, InvalidRootIsMpiErrRootNamingIt) {
 TEST(Reduce, RootReceiveTooSmall) {
   auto world = thinmpi::world();
   const std::vector<int> mine(3, 1);
-  std::vector<int> small(world.rank() == 0 ? 2 : 0);
-  if (world.rank() == 0) {
-    // Only the root checks (others pass no buffer); the root throws before calling MPI, so
-    // the other ranks must not call MPI either: they skip the call.
-    EXPECT_TRUE(throws_mpi_error([&] { world.reduce(mine, small, std::plus<>{}, 0); },
-                                 MPI_ERR_COUNT,
-                                 "the receive buffer of 2 x MPI_INT = 8 bytes is too small for "
-                                 "3 x MPI_INT = 12 bytes (the reduction's result)"));
+  for (int root = 0; root < world.size(); ++root) {
+    SCOPED_TRACE(root);
+    const bool is_root = world.rank() == root;
+    std::vector<int> small(is_root ? 2 : 0);
+    // Only the root's buffer counts: it reduces into scratch, then throws; every other rank
+    // takes part and returns normally.
+    if (is_root) {
+      EXPECT_TRUE(throws_mpi_error([&] { world.reduce(mine, small, std::plus<>{}, root); },
+                                   MPI_ERR_COUNT,
+                                   "the receive buffer of 2 x MPI_INT = 8 bytes is too small for "
+                                   "3 x MPI_INT = 12 bytes (the reduction's result)"));
+    } else {
+      EXPECT_NO_THROW(world.reduce(mine, small, std::plus<>{}, root));
+    }
+    EXPECT_EQ(world.allreduce(1, std::plus<>{}), world.size());
   }
-  EXPECT_EQ(world.allreduce(1, std::plus<>{}), world.size());
 }
 
 TEST(ReduceLocal, MatchesMpiReduceLocal) {
