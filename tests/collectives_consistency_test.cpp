@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include <climits>
 #include <functional>
 #include <string>
 #include <vector>
@@ -112,6 +113,39 @@ TEST(CheckedCollectives, EveryRankThrowsAndTheCommunicatorGoesOn) {
     }
     expect_communicator_goes_on(world, root);
   }
+}
+
+// Checked: counts whose displacements pass INT_MAX, with receive buffers of 8 bytes, on every
+// rank. Where no _c call exists (Open MPI 4.1, 3 or more ranks) that is the error; elsewhere
+// the buffer is too small for the blocks. Unchecked, each rank would end the job (alltoallv) or
+// complete into gigabytes of scratch, so these run here (from collectives_allgather_test and
+// collectives_alltoall_test).
+TEST(CheckedCollectives, DisplacementsPastIntMaxAreCheckedBeforeMpi) {
+  auto world = thinmpi::world();
+  const bool past_int = world.size() >= 3 && THINMPI_HAS_LARGE_COUNT_CALLS == 0;
+  const auto expect_error = [&](const char* call, auto&& f) {
+    SCOPED_TRACE(call);
+    try {
+      f();
+      ADD_FAILURE() << "no error";
+    } catch (const thinmpi::mpi_error& e) {
+      const std::string what = e.what();
+      EXPECT_EQ(e.error_class(), MPI_ERR_COUNT) << what;
+      const std::string says =
+          past_int ? std::string("displacements past INT_MAX need the MPI-4 large-count call ") +
+                         call + "_c"
+                   : "the receive buffer of 8 x MPI_CHAR = 8 bytes is too small";
+      EXPECT_NE(what.find(says), std::string::npos) << what;
+    }
+    expect_communicator_goes_on(world, 0);
+  };
+  std::vector<char> tiny(8);
+  std::vector<int> counts(uz(world.size()), INT_MAX);
+  counts[uz(world.rank())] = 1;  // this rank's own block: what it sends
+  expect_error("MPI_Allgatherv", [&] { world.allgatherv('x', tiny, counts); });
+  const std::vector<int> huge(uz(world.size()), INT_MAX);
+  const std::vector<int> none(uz(world.size()), 0);
+  expect_error("MPI_Alltoallv", [&] { world.alltoallv(tiny, none, tiny, huge); });
 }
 
 #else

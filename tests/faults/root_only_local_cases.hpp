@@ -128,6 +128,21 @@ inline const std::vector<bad_call>& local_cases() {
          std::vector<int> into(uz(w.size()));
          w.alltoallv(std::vector<int>(uz(w.size()) + 1, 7), counts, into, ones(w));
        }},
+      {"alltoallv_recvcounts_too_short", false, arg, "recvcounts has",
+       [](comm_view w, int bad) {
+         std::vector<int> counts = ones(w);
+         if (w.rank() == bad) counts.pop_back();
+         std::vector<int> into(uz(w.size()));
+         w.alltoallv(std::vector<int>(uz(w.size()), 7), ones(w), into, counts);
+       }},
+      {"alltoallv_negative_rdispls", false, arg, "rdispls[0] is -1",
+       [](comm_view w, int bad) {
+         std::vector<int> rdispls = packed(w, 1);
+         if (w.rank() == bad) rdispls.front() = -1;
+         std::vector<int> into(uz(w.size()));
+         w.alltoallv(std::vector<int>(uz(w.size()), 7), ones(w), packed(w, 1), into, ones(w),
+                     rdispls);
+       }},
       {"alltoallv_send_too_small", false, count, small,
        [](comm_view w, int bad) {
          std::vector<int> into(uz(w.size()));
@@ -137,6 +152,13 @@ inline const std::vector<bad_call>& local_cases() {
        [](comm_view w, int bad) {
          std::vector<int> counts = ones(w);
          if (w.rank() == bad) counts.front() = -1;
+         static_cast<void>(
+             w.alltoallv(std::vector<int>(uz(w.size()), 7), counts, thinmpi::exchange_counts));
+       }},
+      {"alltoallv_exchanged_counts_too_short", false, arg, "sendcounts has",
+       [](comm_view w, int bad) {
+         std::vector<int> counts = ones(w);
+         if (w.rank() == bad) counts.pop_back();
          static_cast<void>(
              w.alltoallv(std::vector<int>(uz(w.size()), 7), counts, thinmpi::exchange_counts));
        }},
@@ -165,6 +187,14 @@ inline const std::vector<bad_call>& local_cases() {
          auto prefix = w.scan_init(mine, into, std::plus<>{});
          prefix.start();
          prefix.wait();
+       }},
+      {"reduce_scatter_block_init_recv_too_small", false, count, small,
+       [](comm_view w, int bad) {
+         const std::vector<int> mine(2 * uz(w.size()), 1);
+         std::vector<int> into = short_on(w, bad, 2);
+         auto blocks = w.reduce_scatter_block_init(mine, into, std::plus<>{});
+         blocks.start();
+         blocks.wait();
        }},
   };
   return all;
