@@ -176,7 +176,8 @@ TEST(SerializedCollectives, AVectorThatIsNotOneValuePerRankFailsOnEveryRankWitho
   auto world = thinmpi::world();
   const std::string wrong_size =
       "the vector of serialized values has " + std::to_string(world.size() + 1) +
-      " entries; the communicator has " + std::to_string(world.size()) + " ranks";
+      " entries; the communicator has " + std::to_string(world.size()) +
+      (world.size() == 1 ? " rank" : " ranks");  // the sentence counts in the singular too
   // scatterv: the root's vector is read; every other rank learns from the count exchange.
   const std::vector<strings> too_many(uz(world.size() + 1), strings{"x"});
   expect_error_containing(
