@@ -262,7 +262,8 @@ class collective_allgather {
     const detail::const_buffer out = detail::send_buffer(send);
     const detail::mutable_buffer in = detail::recv_buffer(into);
     std::vector<int> packed;
-    const detail::v_layout layout = detail::allgatherv_layout(call, in, recvcounts, displs, packed);
+    const detail::v_layout layout =
+        detail::allgatherv_layout(call, in, recvcounts, displs, packed, "MPI_Allgatherv_c");
     const std::span<const int> at = displs != nullptr ? *displs : packed;
     detail::check_receive_room(
         call, in.count, layout.extent, in.type,
@@ -305,7 +306,7 @@ class collective_allgather {
     const detail::mutable_buffer in = state->in();
     detail::v_arrays& arrays = state->arrays;
     const detail::v_layout layout =
-        detail::allgatherv_layout(state->call, in, recvcounts, displs, arrays.recv_displs);
+        detail::allgatherv_layout(state->call, in, recvcounts, displs, arrays.recv_displs, nullptr);
     if (displs != nullptr) {
       arrays.recv_displs.assign(displs->begin(), displs->end());
     } else if (!layout.fits_int) [[unlikely]] {

@@ -92,9 +92,13 @@ int allgather_init_call(State& s, int ranks, MPI_Request* handle) {
 /// The counts (and displacements) of an allgatherv, checked: recvcounts is the same on
 /// every rank (MPI requires it), and so is its check; the displacements are this rank's own
 /// (a failure ends the job; checked: every rank throws). Packed ones are written to `packed`.
+/// `large_call`: the blocking form's large-count call, whose absence (MPI-3) makes packed
+/// displacements past INT_MAX an error here; nullptr for the nonblocking and persistent forms,
+/// which take int counts only and say so themselves.
 inline v_layout allgatherv_layout(const collective_call& call, const mutable_buffer& in,
                                   std::span<const int> recvcounts,
-                                  const std::span<const int>* displs, std::vector<int>& packed) {
+                                  const std::span<const int>* displs, std::vector<int>& packed,
+                                  const char* large_call) {
   const int n = size_of(call.comm);
   v_layout layout;
   alike_checks(call, [&] {
@@ -102,7 +106,9 @@ inline v_layout allgatherv_layout(const collective_call& call, const mutable_buf
       static_cast<void>(counts_total(call, recvcounts, n, "recvcounts"));
     } else {
       layout = packed_displacements(call, recvcounts, n, "recvcounts", packed);
-      check_packed_fits(layout, call, in.type, "the sum of recvcounts", "MPI_Allgatherv_c");
+      if (large_call != nullptr) {
+        check_packed_fits(layout, call, in.type, "the sum of recvcounts", large_call);
+      }
     }
   });
   if (displs != nullptr) {
