@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# make bench: builds what the MPICH cells need (Boost.MPI from Debian's source; mpi4py where
-# Debian serves its source), then runs the wrapper-bench driver, which configures and builds the
-# kernels of every preset (build/bench-<preset>) and writes bench-results/<timestamp>/.
+# make bench: builds what the MPICH cells need (Boost.MPI from Debian's source; mpi4py from its
+# pinned source, bench/setup/peer-source.sh) and OSU 7.4 against each installed MPI
+# (build/osu-<mpi>), then runs the wrapper-bench driver, which configures and builds the kernels
+# of every preset (build/bench-<preset>) and writes bench-results/<timestamp>/.
 #   scripts/bench.sh [--full] [--mpi openmpi,mpich] [--compiler gcc,clang] [--api ...] ...
 # Every option goes to the driver: PYTHONPATH=bench/driver /usr/bin/python3 -m wrapper_bench -h
 set -uo pipefail
@@ -11,4 +12,14 @@ if command -v mpicxx.mpich >/dev/null; then
   bench/setup/build-boost-mpi.sh
   bench/setup/build-mpi4py.sh
 fi
-PYTHONPATH=bench/driver exec /usr/bin/python3 -m wrapper_bench "$@"
+# OSU's osu_latency (the OSU sweep's column) and its collective benchmarks (beside the
+# collectives suite), one build per MPI; a user's --osu-dir MPI=DIR comes later and wins.
+osu_dirs=()
+for mpi in openmpi mpich; do
+  command -v "mpicc.$mpi" >/dev/null || continue
+  bench/setup/build-osu.sh "$mpi"
+  dir=$(/usr/bin/python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))
+print(s["dir"] if s.get("ok") else "")' "build/osu-$mpi/status.json" 2>/dev/null)
+  [ -n "$dir" ] && osu_dirs+=(--osu-dir "$mpi=$dir")
+done
+PYTHONPATH=bench/driver exec /usr/bin/python3 -m wrapper_bench "${osu_dirs[@]}" "$@"

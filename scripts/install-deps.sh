@@ -2,7 +2,8 @@
 # Installs the Debian packages that `make test` and `make bench` need and that are missing.
 #   scripts/install-deps.sh test    the library, its tests and the bench smoke run (golang-go: the
 #                                   Go kernel, cgo)
-#   scripts/install-deps.sh bench   the benchmark matrix (adds Boost.MPI, mpi4py, matplotlib)
+#   scripts/install-deps.sh bench   the benchmark matrix (adds what building Boost.MPI and
+#                                   mpi4py against MPICH needs)
 set -euo pipefail
 
 # libclang-rt-14-dev: Clang's sanitizer runtimes (mpich-asan); bc, procps: the fault tests
@@ -13,7 +14,9 @@ test_packages=(make cmake g++ clang clang-format pkg-config libgtest-dev googlet
   python3 python3-matplotlib python3-numpy python3-mpi4py
   libboost-mpi-dev libboost-serialization-dev golang-go
   libclang-rt-14-dev)  # libFuzzer + sanitizers for clang 14: the decoder fuzz target
-bench_packages=("${test_packages[@]}" binutils xz-utils dpkg-dev)
+# cython3, python3-dev: mpi4py built against MPICH from its source (bench/setup/build-mpi4py.sh);
+# autoconf tools are not needed: OSU's release tarball ships its configure script.
+bench_packages=("${test_packages[@]}" binutils xz-utils dpkg-dev cython3 python3-dev)
 
 case "${1:-test}" in
   test) wanted=("${test_packages[@]}") ;;
