@@ -13,11 +13,16 @@
 
 #include "coll_variant.h"
 
+/* The inline helpers below are compiled as C, whose -Wconversion wants their narrowing casts
+ * spelled out, and as C++ by the thinmpi kernels, which build with -Wold-style-cast (clang 14
+ * rejected C's casts there under -Werror): each language gets its own cast. */
 #ifdef __cplusplus
-/* The inline helpers below are C, with C's casts; the C++ kernels that include this header build
- * with -Wold-style-cast (clang 14 warns about them where GCC 12 does not). */
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wold-style-cast"
+#define WB_CAST(type, value) static_cast<type>(value)
+#else
+#define WB_CAST(type, value) ((type)(value))
+#endif
+
+#ifdef __cplusplus
 extern "C" {
 #endif
 
@@ -46,14 +51,14 @@ static inline uint64_t wb_mix(uint64_t x) {
 
 /* Element i of the ints that `rank` sorts (n per rank). */
 static inline int wb_sort_input(int rank, size_t n, size_t i) {
-  return (int)(wb_mix((uint64_t)rank * n + i) % 1000000007u);
+  return WB_CAST(int, wb_mix(WB_CAST(uint64_t, rank) * n + i) % 1000000007u);
 }
 
 enum { WB_BFS_DEGREE = 4 };
 
 /* The k-th out-neighbour of vertex v in the generated graph of `vertices` vertices. */
 static inline uint64_t wb_bfs_neighbor(uint64_t v, int k, uint64_t vertices) {
-  return wb_mix(v * WB_BFS_DEGREE + (uint64_t)k) % vertices;
+  return wb_mix(v * WB_BFS_DEGREE + WB_CAST(uint64_t, k)) % vertices;
 }
 
 /* The halo program's sweeps per call, and the total change below which it stops earlier (never
@@ -67,12 +72,11 @@ enum { WB_HALO_STEPS = 20 };
 static inline double wb_halo_initial(int row, int col, int plate_rows, int plate_cols) {
   if (row < 0) return 1.0;
   if (row >= plate_rows || col < 0 || col >= plate_cols) return 0.0;
-  return (double)((row * 7 + col * 13) % 17) / 16.0;
+  return WB_CAST(double, (row * 7 + col * 13) % 17) / 16.0;
 }
 
 #ifdef __cplusplus
 }
-#pragma GCC diagnostic pop
 #endif
 
 #endif /* WB_PROGRAMS_H */
