@@ -4,9 +4,11 @@ import json
 import tempfile
 import unittest
 from pathlib import Path
+from types import SimpleNamespace
 
 from fixture_data import audit_lines, sweep_records, tiny_records
-from wrapper_bench import audit, charts, compare, conclusions, path_tables, schema
+from wrapper_bench import (audit, build, charts, coll_suite, compare, conclusions, path_tables,
+                           schema)
 from wrapper_bench.render_html import render_html
 from wrapper_bench.render_md import render_md
 
@@ -121,6 +123,76 @@ class Context(unittest.TestCase):
         self.assertEqual(short_version(text), "MPICH 4.0.2 (ch4:ucx)")
         self.assertEqual(short_version("Open MPI v4.1.4, package: Debian"),
                          "Open MPI v4.1.4, package: Debian")
+
+
+# What CMake's try_compile keeps of a kernel that clang 14 rejected: the command (its -Werror is
+# no error), the diagnostics, then make's own error lines.
+CHECK_LOG = """Change Dir: /b/bench/thinmpi_coll_check/CMakeFiles/CMakeTmp
+/usr/bin/clang++ -Wall -Wold-style-cast -Werror -std=gnu++20 -c thinmpi_coll.cpp
+In file included from /repo/bench/kernels/thinmpi_coll.cpp:95:
+/repo/bench/programs/programs.h:49:10: error: use of old-style cast [-Werror,-Wold-style-cast]
+/repo/bench/programs/programs.h:56:37: error: use of old-style cast [-Werror,-Wold-style-cast]
+gmake[1]: *** [CMakeFiles/cmTryCompileExec.dir/build.make:78: thinmpi_coll.cpp.o] Error 1
+"""
+
+
+class BuildFailures(unittest.TestCase):
+    """A kernel that does not compile is a failure with its first compiler error, never a
+    missing cell."""
+
+    def setUp(self):
+        self.folder = tempfile.TemporaryDirectory()
+        self.bench = Path(self.folder.name) / "openmpi-clang" / "bench"
+        self.bench.mkdir(parents=True)
+        self.log = self.bench / "thinmpi_coll_check.log"
+        self.log.write_text(CHECK_LOG)
+
+    def tearDown(self):
+        self.folder.cleanup()
+
+    def find(self, reason):
+        """The collectives suite's builds of a preset whose wb_coll.json gives `reason`."""
+        manifest = {"mpi": "openmpi", "mpiexec": "mpirun", "harness": "/bin/true",
+                    "boost": True, "thinmpi": False, "thinmpi_missing_reason": reason}
+        (self.bench / "wb_coll.json").write_text(json.dumps(manifest))
+        setup = SimpleNamespace(manifests={("openmpi", "clang"): {}}, failures=[])
+        options = SimpleNamespace(build_prefix=self.folder.name + "/", api=("thinmpi",))
+        return setup, coll_suite.find_builds(setup, options)
+
+    def test_the_first_compiler_error_not_the_flags_nor_make(self):
+        self.assertEqual(build.error_lines(CHECK_LOG, 1),
+                         "/repo/bench/programs/programs.h:49:10: "
+                         "error: use of old-style cast [-Werror,-Wold-style-cast]")
+
+    def test_a_rejected_kernel_is_a_failure_with_its_first_error(self):
+        reason = (f"bench/kernels/thinmpi_coll.cpp does not compile against this tree's thinmpi "
+                  f"(its collectives API is not merged yet?): see {self.log}")
+        error = build.check_error(reason)
+        self.assertTrue(error.startswith("bench/kernels/thinmpi_coll.cpp does not compile: "
+                                         "/repo/bench/programs/programs.h:49:10: error: use of "
+                                         "old-style cast"), error)
+        self.assertNotIn("merged", error)
+
+    def test_other_reasons_stay_missing(self):
+        for reason in ("left out of this build (WB_WITH_THINMPI=OFF)",
+                       "bench/kernels/thinmpi_kernels.cpp is not in this tree yet"):
+            failures = []
+            self.assertEqual(build.file_unbuilt(failures, "mpich", "gcc", "k", reason), reason)
+            self.assertEqual(failures, [])
+
+    def test_the_collectives_suite_files_it_under_failures_not_missing(self):
+        setup, found = self.find(f"bench/kernels/thinmpi_coll.cpp does not compile against "
+                                 f"this tree's thinmpi (...): see {self.log}")
+        self.assertEqual([why for build_found, why in found if build_found is None], [])
+        self.assertEqual([(f["what"], f["compiler"]) for f in setup.failures],
+                         [("build openmpi-clang (thinmpi collectives kernel)", "clang")])
+        self.assertIn("programs.h:49:10: error: use of old-style cast", setup.failures[0]["error"])
+
+    def test_attempts_that_failed_leave_their_apis_out_as_failures(self):
+        self.assertEqual(build.left_out([]), ())
+        self.assertEqual(build.left_out([("everything", "e")]), ("thinmpi",))
+        self.assertEqual(build.left_out([("everything", "e"), ("without thinmpi", "e")]),
+                         ("thinmpi", "boost"))
 
 
 if __name__ == "__main__":

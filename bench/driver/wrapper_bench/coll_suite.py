@@ -3,6 +3,7 @@
 import sys
 from pathlib import Path
 
+from . import build as build_step
 from . import collectives
 
 MODE_COUNTS = {"smoke": "smoke", "full": "full", "quick": "quick"}
@@ -17,8 +18,11 @@ def find_builds(setup, options):
             found.append((None, f"{mpi}-{compiler}: no wb_coll.json (rebuild the kernels)"))
             continue
         found.append((collectives.harness_build(mpi, compiler, coll), None))
-        if not coll.get("thinmpi"):
-            found.append((None, f"{mpi}-{compiler}: thinmpi: {coll['thinmpi_missing_reason']}"))
+        why = None if coll.get("thinmpi") else build_step.file_unbuilt(
+            setup.failures, mpi, compiler, "thinmpi collectives kernel",
+            coll["thinmpi_missing_reason"])
+        if why:
+            found.append((None, f"{mpi}-{compiler}: thinmpi: {why}"))
         if not coll.get("boost"):
             found.append((None, f"{mpi}-{compiler}: Boost.MPI: not in this build"))
     if options.api is None or "mpi4py" in options.api:

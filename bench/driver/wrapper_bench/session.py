@@ -59,16 +59,16 @@ def add_harness(setup, repo, mpi, compiler, options):
                                "compiler": compiler, "error": error})
     manifest = read_json(manifest_path) if manifest_path else None
     if not manifest:
-        setup.miss(mpi, compiler, "all", f"the {preset} kernels could not be built "
-                   f"(see {build_dir}/wb_build.log)")
+        if not errors:  # a build that failed is a failure (above), not a missing cell
+            setup.miss(mpi, compiler, "all", f"the {preset} kernels are not built "
+                       f"(no {manifest_path})")
         return
-    if errors and not manifest.get("thinmpi"):
-        manifest["thinmpi_missing_reason"] = ("its kernels did not compile in this build (the "
-                                              "error is under Failed builds and runs)")
-    _register_harness(setup, mpi, compiler, manifest, boost_reason)
+    _register_harness(setup, mpi, compiler, manifest, boost_reason, build_step.left_out(errors))
 
 
-def _register_harness(setup, mpi, compiler, manifest, boost_reason):
+def _register_harness(setup, mpi, compiler, manifest, boost_reason, failed=()):
+    """Registers a built harness; the APIs in `failed` were left out because they did not
+    compile (failures already), the others it lacks are missing cells."""
     variants, baselines = harness_variants(manifest["harness"])
     if not variants:
         setup.miss(mpi, compiler, "all", f"{manifest['harness']} --list gave nothing")
@@ -82,11 +82,11 @@ def _register_harness(setup, mpi, compiler, manifest, boost_reason):
         setup.context["boost"][mpi] = (f"Boost {info.get('boost')} "
                                        f"{manifest['boost_mpi_library']} (links "
                                        f"{linked_mpi(manifest['boost_mpi_library'])})")
-    else:
+    elif "boost" not in failed:
         reason = manifest.get("boost_mpi_missing_reason") or "not built"
         setup.miss(mpi, compiler, "boost", f"{reason}" + (f"; {boost_reason}"
                                                          if boost_reason else ""))
-    if not manifest.get("thinmpi"):
+    if not manifest.get("thinmpi") and "thinmpi" not in failed:
         setup.miss(mpi, compiler, "thinmpi", manifest.get("thinmpi_missing_reason") or
                    "not built")
     setup.builds.append(Build(mpi, compiler, variants))
