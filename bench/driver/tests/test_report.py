@@ -47,6 +47,18 @@ class Targets(unittest.TestCase):
         self.assertIn("MPICH gcc 4096 B", rows[0][5])
         self.assertIn("MPICH gcc 1048576 B", rows[1][5])
 
+    def test_the_framed_receive_is_also_held_to_the_same_protocol_in_c(self):
+        mine = dict(framed_cell("openmpi", 4, 1.20), per_rep_ratio=[1.20, 1.32, 1.10])
+        theirs = dict(framed_cell("openmpi", 4, 1.15), variant="c/framed",
+                      per_rep_ratio=[1.20, 1.20, 1.00])
+        table = path_tables.thinmpi_targets([mine, theirs])
+        row = table.rows[-1]
+        self.assertEqual(row[:3], ["thinmpi/vector_framed (the same protocol in C)", "c/framed",
+                                   "≤ 1.02×"])
+        self.assertEqual(row[3], "1.10×")  # per process: 1.00, 1.10, 1.10
+        self.assertEqual((row[4], row[-1]), ("0 of 1", "not met"))
+        self.assertEqual(table.title, "thinmpi against its targets (docs/bench.md)")
+
 
 class Schema(unittest.TestCase):
     def test_fixture_document_is_valid(self):

@@ -63,7 +63,8 @@ def mpi_comparison(cells):
     return Table("hosts-openmpi-vs-mpich", "C MPI across hosts: Open MPI against MPICH",
                  ["message size", "Open MPI (µs)", "MPICH (µs)", "Open MPI / MPICH"], rows,
                  "Medians of separate launches of each MPI, so machine noise between them "
-                 "counts; DESIGN.md asks for Open MPI within 1.5x of MPICH.")
+                 "counts; the target is Open MPI within 1.5x of MPICH (docs/bench.md, "
+                 "Targets).")
 
 
 def tiny_host_table(cells):
