@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Tries to build mpi4py against MPICH from Debian's source package (Debian ships mpi4py for
-# OpenMPI only), then with pip in a venv. The result, or the reason there is none, goes to <out>/status.json:
+# Builds mpi4py against MPICH (Debian ships mpi4py for OpenMPI only): first from the source that
+# bench/setup/peer-source.sh finds ($WB_MPI4PY_SOURCE, else the ../shared/peers snapshot, else the
+# pinned tag from GitHub) with Debian's cython3 and python3-dev, then from Debian's source package,
+# then with pip in a venv. The result, or the reason there is none, goes to <out>/status.json:
 #   bench/setup/build-mpi4py.sh [out-dir]       default: build/mpi4py-mpich
 # On success status.json names a PYTHONPATH folder; the driver checks with ldd which MPI its
 # extension links before pairing it with mpiexec.mpich. Expects the deb-src entry that
@@ -47,9 +49,46 @@ $({ grep -m1 -E '^ERROR|Could not' "$out/pip.log" || tail -n1 "$out/pip.log"; } 
   exit 0
 }
 
+# The first way: the pinned source, `setup.py build --mpicc=mpicc.mpich` (mpi4py 3.1's own option),
+# out of the source folder so that one unpacked source serves every build.
+peer_build() {
+  local src from lib
+  source bench/setup/peer-source.sh
+  src=$(peer_source mpi4py "$(dirname "$out")/peers" 2>"$out/source.log") || {
+    tail -n1 "$out/source.log"
+    return 1
+  }
+  cat "$out/source.log" >&2
+  from=$(cat "$src/.wb-source")
+  command -v cython3 >/dev/null || command -v cython >/dev/null || {
+    echo "Cython is not installed (Debian: cython3)"
+    return 1
+  }
+  rm -rf "$out/peer-build"
+  if ! (cd "$src" && /usr/bin/python3 setup.py build --mpicc=mpicc.mpich \
+    --build-base "$out/peer-build") >"$out/build.log" 2>&1; then
+    echo "setup.py build --mpicc=mpicc.mpich of $from failed: \
+$({ grep -m1 -E 'error:|Error' "$out/build.log" || tail -n1 "$out/build.log"; } | cut -c1-200)"
+    return 1
+  fi
+  lib=$(dirname "$(find "$out/peer-build" -path '*/mpi4py/__init__.py' -print -quit)")
+  [ -d "$lib" ] || {
+    echo "setup.py build of $from left no mpi4py package in $out/peer-build"
+    return 1
+  }
+  /usr/bin/python3 -c 'import json,sys; print(json.dumps({"ok": True, "pythonpath": sys.argv[1],
+    "source": sys.argv[2]}))' "$(dirname "$lib")" "$from" >"$status"
+  echo "wrapper-bench: built mpi4py against MPICH from $from in $(dirname "$lib")"
+}
+if peer_why=$(peer_build); then
+  echo "$peer_why"
+  exit 0
+fi
+echo "wrapper-bench: mpi4py from its pinned source: $peer_why; trying Debian's source package" >&2
+
 if ! (cd "$out/download" && apt-get source --download-only mpi4py) >"$out/fetch.log" 2>&1; then
-  pip_build "Debian packages mpi4py for OpenMPI only, and apt-get source mpi4py could not fetch \
-its source ($(first_error "$out/fetch.log"))"
+  pip_build "$peer_why; Debian packages mpi4py for OpenMPI only, and apt-get source mpi4py could \
+not fetch its source ($(first_error "$out/fetch.log"))"
 fi
 rm -rf "$out/src" && mkdir -p "$out/src"
 tar -xf "$out"/download/mpi4py_*.orig.tar.* -C "$out/src" --strip-components=1 ||
