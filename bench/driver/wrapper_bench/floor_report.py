@@ -1,5 +1,5 @@
 """What the report says about the physical floor (floor.py): a table of every build's process
-floors and the processes in the slow mode, and a note beside every table of absolute times."""
+floors, one line on the slow mode, and a note beside every table of absolute times."""
 
 from .tables import MPI_NAMES, Table, us
 
@@ -62,20 +62,24 @@ def floor_table(summary):
                      us(floors[len(floors) // 2]), us(floors[-1]), str(len(slow))])
     note = ""
     if summary:
-        note = (f"Every kernel process (C harness, mpi4py through ctypes, Go through cgo) "
-                f"measures a cache-line ping-pong between its two ranks' cores through POSIX "
-                f"shared memory before and after its variants; its floor is the larger of the "
-                f"two. The run's best is {us(summary['best_us'])}; a process above "
-                f"{summary['slow_factor']:g}× that ({us(summary['threshold_us'])}) ran in the "
-                f"slow mode: {len(summary['slow'])} of {summary['processes']} processes. Cells "
-                f"with at least {summary['min_fast']} fast-mode processes take their absolute "
-                "times from those only.")
+        note = ("Every kernel process (C harness, mpi4py through ctypes, Go through cgo) "
+                "measures a cache-line ping-pong between its two ranks' cores through POSIX "
+                "shared memory before and after its variants; its floor is the larger of the "
+                f"two. Cells with at least {summary['min_fast']} fast-mode processes take their "
+                "absolute times from those only; ratios use every process.")
     return Table("floor", "The physical floor of each process",
                  ["MPI", "process", "processes", "lowest", "median", "highest",
                   "slow mode"], rows, note)
 
 
-def slow_table(summary):
-    """The processes that ran in the slow mode."""
-    rows = [[s["job"], str(s["rep"]), us(s["floor_us"])] for s in (summary or {}).get("slow", [])]
-    return Table("slow", "Processes in the slow mode", ["job", "repetition", "floor"], rows)
+def slow_line(summary):
+    """One line on the slow mode: how many processes ran in it, the floors' spread and the
+    threshold (the processes themselves are in results.json, floor.slow)."""
+    if not summary:
+        return "No process measured its floor."
+    return (f"Slow mode: {len(summary['slow'])} of {summary['processes']} processes had a floor "
+            f"above {us(summary['threshold_us'])} ({summary['slow_factor']:g}× the run's fast "
+            f"floor, its 10th-percentile process floor, {us(summary['fast_floor_us'])}); the "
+            f"floors ran from {us(summary['best_us'])} (best) over {us(summary['median_us'])} "
+            f"(median) to {us(summary['highest_us'])}. Each slow-mode process is listed in "
+            "results.json (floor.slow).")

@@ -108,8 +108,8 @@ def build_sections(doc, charts):
                 tables=[path_tables.missing_table(doc["missing"]),
                         path_tables.failures_table(doc["failures"])]),
     ]
-    article.insert(1, Section("The physical floor", tables=[
-        floor_report.floor_table(doc.get("floor")), floor_report.slow_table(doc.get("floor"))]))
+    article.insert(1, Section("The physical floor", [floor_report.slow_line(doc.get("floor"))],
+                              tables=[floor_report.floor_table(doc.get("floor"))]))
     for section in article:
         floor_report.annotate(section.tables, cells)
     return article[:-1] + collectives + article[-1:]  # missing and failed cells stay last
