@@ -4,18 +4,21 @@
  *
  *   wb_coll --list
  *   mpiexec -n P wb_coll --variants c/allreduce/sum,thinmpi/allreduce/plus --count N
- *       [--iterations I] [--warmup W] [--blocks B] [--audit K]
+ *       [--iterations I] [--warmup W] [--blocks B] [--audit K] [--instructions K]
  *
  * Timed mode: the OSU collective method (osu_allreduce): each call timed alone, calls separated
  * by MPI_Barrier, a rank's figure the average of its calls, the result the maximum over ranks;
  * the variants run in interleaved blocks (block b of every variant, then block b+1, each block
  * starting with a different variant) so that ratios are measured side by side. Rank 0 prints one
  * JSON line per variant with the per-block figures. Audit mode runs K calls of each variant
- * inside MPI_Pcontrol(1, "api/op/form") ... MPI_Pcontrol(0), without barriers, for libwb_audit. */
+ * inside MPI_Pcontrol(1, "api/op/form") ... MPI_Pcontrol(0), without barriers, for libwb_audit.
+ * Instructions mode (under callgrind) runs K and 2K calls of each variant in two collected
+ * windows (callgrind_window.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "callgrind_window.h"
 #include "coll_variant.h"
 #include "harness_json.h"
 
@@ -24,12 +27,12 @@ enum { MAX_VARIANTS = 64, MAX_BLOCKS = 1024 };
 typedef struct options {
   const char* variants;
   size_t count;
-  long iterations, warmup, blocks, audit;
+  long iterations, warmup, blocks, audit, instructions;
 } options;
 
 static const char usage[] =
     "usage: wb_coll --list | --variants NAMES|all --count N "
-    "[--iterations I] [--warmup W] [--blocks B] [--audit K]\n";
+    "[--iterations I] [--warmup W] [--blocks B] [--audit K] [--instructions K]\n";
 
 /* Built twice: wb_coll (the collectives suite) and, with WB_NEIGHBORS defined, wb_neighbors
  * (the neighbors suite: neighborhood collectives, the halo program, the sparse exchange). */
@@ -174,6 +177,16 @@ static int run_blocks(const options* o, const wb_coll_variant** v, size_t n, int
   return any_wrong;
 }
 
+/* K and then 2K calls of each variant in collected callgrind windows, without barriers. */
+static void instruction_windows(const options* o, const wb_coll_variant* v, void* state, int rank) {
+  char name[160];
+  name_of(v, name, sizeof name);
+  for (long calls = o->instructions; calls <= 2 * o->instructions; calls *= 2) {
+    MPI_Barrier(MPI_COMM_WORLD);
+    WB_CALLGRIND_WINDOW(for (long k = 0; k < calls; ++k) v->call(state), rank, name, calls);
+  }
+}
+
 static int run_audit(const options* o, const wb_coll_variant** v, size_t n, int rank, int ranks) {
   int any_wrong = 0;
   for (size_t i = 0; i < n; ++i) {
@@ -183,11 +196,15 @@ static int run_audit(const options* o, const wb_coll_variant** v, size_t n, int 
     name_of(v[i], name, sizeof name);
     for (long w = 0; w < o->warmup; ++w)
       v[i]->call(state);
-    MPI_Barrier(MPI_COMM_WORLD);
-    MPI_Pcontrol(1, name);
-    for (long k = 0; k < o->audit; ++k)
-      v[i]->call(state);
-    MPI_Pcontrol(0);
+    if (o->instructions > 0)
+      instruction_windows(o, v[i], state, rank);
+    else {
+      MPI_Barrier(MPI_COMM_WORLD);
+      MPI_Pcontrol(1, name);
+      for (long k = 0; k < o->audit; ++k)
+        v[i]->call(state);
+      MPI_Pcontrol(0);
+    }
     MPI_Barrier(MPI_COMM_WORLD);
     int wrong = verify_and_teardown(v[i], state);
     any_wrong |= wrong;
@@ -195,7 +212,8 @@ static int run_audit(const options* o, const wb_coll_variant** v, size_t n, int 
     print_head(v[i]);
     wb_json_field_number(stdout, "ranks", ranks, 0);
     wb_json_field_number(stdout, "count", (double)o->count, 0);
-    wb_json_field_number(stdout, "audit_calls", (double)o->audit, 0);
+    wb_json_field_number(stdout, o->instructions > 0 ? "instruction_calls" : "audit_calls",
+                         (double)(o->instructions > 0 ? o->instructions : o->audit), 0);
     printf("\"verified\": %s}\n", wrong ? "false" : "true");
   }
   return any_wrong;
@@ -217,6 +235,8 @@ static int parse(int argc, char** argv, options* o) {
       o->blocks = value;
     else if (strcmp(key, "--audit") == 0)
       o->audit = value;
+    else if (strcmp(key, "--instructions") == 0)
+      o->instructions = value;
     else
       return 0;
   }
@@ -225,7 +245,7 @@ static int parse(int argc, char** argv, options* o) {
 
 int main(int argc, char** argv) {
   if (argc == 2 && strcmp(argv[1], "--list") == 0) return print_list(), 0;
-  options o = {NULL, 1, 1000, 100, 10, 0};
+  options o = {NULL, 1, 1000, 100, 10, 0, 0};
   if (!parse(argc, argv, &o)) return fputs(usage, stderr), 2;
   MPI_Init(&argc, &argv);
   int rank = 0, ranks = 0, status = 2;
@@ -234,8 +254,8 @@ int main(int argc, char** argv) {
   const wb_coll_variant* selected[MAX_VARIANTS];
   size_t n = select_variants(o.variants, selected);
   if (n > 0)
-    status = o.audit > 0 ? run_audit(&o, selected, n, rank, ranks)
-                         : run_blocks(&o, selected, n, rank, ranks);
+    status = o.audit > 0 || o.instructions > 0 ? run_audit(&o, selected, n, rank, ranks)
+                                               : run_blocks(&o, selected, n, rank, ranks);
   if (status == 1 && rank == 0) fputs("wb_coll: a result did not verify\n", stderr);
   fflush(stdout);
   if (status != 0) MPI_Abort(MPI_COMM_WORLD, status == 1 ? 3 : status);

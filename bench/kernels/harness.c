@@ -4,11 +4,12 @@
  *   wb_kernels --list                 one JSON line per variant compiled in
  *   wb_kernels --info                 one JSON line: MPI library, compilers, Boost version
  *   mpiexec -n 2 wb_kernels --variants c/int_buffer,boost/vector --count N
- *       [--iterations I] [--warmup W] [--blocks B] [--audit K]
+ *       [--iterations I] [--warmup W] [--blocks B] [--audit K] [--instructions K]
  *
  * Timed mode runs the variants in interleaved blocks (block b of every variant, then block b+1),
  * so that every ratio is measured side by side; audit mode runs K round trips of each variant
- * inside an MPI_Pcontrol window for the PMPI counter (bench/audit). */
+ * inside an MPI_Pcontrol window for the PMPI counter (bench/audit); instructions mode (under
+ * callgrind) runs K and 2K round trips of each variant in two collected windows. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,7 +20,7 @@
 
 static const char usage[] =
     "usage: wb_kernels --list | --info | --variants NAMES --count N [--iterations I] "
-    "[--warmup W] [--blocks B] [--audit K]\n";
+    "[--warmup W] [--blocks B] [--audit K] [--instructions K]\n";
 
 /* The C compiler of the C kernels and of this harness. */
 static const char* c_compiler(void) {
@@ -85,6 +86,8 @@ static int parse(int argc, char** argv, wb_run_options* options) {
       options->blocks = value;
     else if (strcmp(key, "--audit") == 0)
       options->audit = value;
+    else if (strcmp(key, "--instructions") == 0)
+      options->instructions = value;
     else
       return 0;
   }
@@ -99,8 +102,9 @@ static int measure(const wb_run_options* options) {
   if (size != 2) return fputs("wb_kernels: run me with exactly 2 ranks\n", stderr), 2;
   size_t n = wb_select_variants(options, selected);
   if (n == 0) return 2;
-  int wrong =
-      options->audit > 0 ? wb_run_audit(options, selected, n) : wb_run_blocks(options, selected, n);
+  int wrong = options->instructions > 0 ? wb_run_instructions(options, selected, n)
+              : options->audit > 0      ? wb_run_audit(options, selected, n)
+                                        : wb_run_blocks(options, selected, n);
   if (wrong) fputs("wb_kernels: a payload did not verify\n", stderr);
   return wrong ? 3 : 0;
 }
@@ -108,7 +112,7 @@ static int measure(const wb_run_options* options) {
 int main(int argc, char** argv) {
   if (argc == 2 && strcmp(argv[1], "--list") == 0) return print_list(), 0;
   if (argc == 2 && strcmp(argv[1], "--info") == 0) return print_info(), 0;
-  wb_run_options options = {NULL, 1, 10000, 1000, 10, 0};
+  wb_run_options options = {NULL, 1, 10000, 1000, 10, 0, 0};
   if (!parse(argc, argv, &options)) return fputs(usage, stderr), 2;
   MPI_Init(&argc, &argv);
   int status = measure(&options);

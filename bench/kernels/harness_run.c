@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "callgrind_window.h"
 #include "floor.h"
 #include "harness_json.h"
 
@@ -204,6 +205,30 @@ int wb_run_audit(const wb_run_options* options, const wb_variant** selected, siz
     if (!rank_prints()) continue;
     print_head(selected[i], options);
     wb_json_field_number(stdout, "audit_round_trips", (double)options->audit, 0);
+    printf("\"verified\": %s}\n", wrong ? "false" : "true");
+  }
+  return any_wrong;
+}
+
+int wb_run_instructions(const wb_run_options* options, const wb_variant** selected, size_t n) {
+  int any_wrong = 0, rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  for (size_t i = 0; i < n; ++i) {
+    void* state = NULL;
+    char name[128];
+    if (setup_all(options, &selected[i], 1, &state)) return 1;
+    snprintf(name, sizeof name, "%s/%s", selected[i]->api, selected[i]->payload);
+    selected[i]->round_trips(state, options->warmup);
+    for (long trips = options->instructions; trips <= 2 * options->instructions; trips *= 2) {
+      MPI_Barrier(MPI_COMM_WORLD);
+      WB_CALLGRIND_WINDOW(selected[i]->round_trips(state, trips), rank, name, trips);
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    int wrong = verify_and_teardown(selected[i], state);
+    any_wrong |= wrong;
+    if (!rank_prints()) continue;
+    print_head(selected[i], options);
+    wb_json_field_number(stdout, "instruction_round_trips", (double)options->instructions, 0);
     printf("\"verified\": %s}\n", wrong ? "false" : "true");
   }
   return any_wrong;

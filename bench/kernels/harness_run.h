@@ -13,6 +13,7 @@ typedef struct wb_run_options {
   long warmup;          /* round trips per variant before the first block (or audit window) */
   long blocks;          /* interleaved blocks */
   long audit;           /* > 0: audit mode, this many round trips inside each counting window */
+  long instructions;    /* > 0: callgrind mode, windows of this many and twice as many trips */
 } wb_run_options;
 
 /* Every variant compiled into this harness (C, then Boost.MPI, then thinmpi); returns how many. */
@@ -29,5 +30,12 @@ int wb_run_blocks(const wb_run_options* options, const wb_variant** selected, si
 /* Runs options->audit round trips of each variant inside MPI_Pcontrol(1, "api/payload") ...
  * MPI_Pcontrol(0); rank 0 prints one JSON line per variant. Returns 0 when all verified. */
 int wb_run_audit(const wb_run_options* options, const wb_variant** selected, size_t n);
+
+/* Under valgrind --tool=callgrind --collect-atstart=no: runs each variant's round trips in two
+ * collected windows, options->instructions and twice as many, each dumped as
+ * "wb rank=R variant=api/payload calls=K" (bench/driver/wrapper_bench/instructions.py takes the
+ * difference, which cancels what a window costs besides its round trips). Returns 0 when all
+ * verified; outside valgrind it runs the same round trips and dumps nothing. */
+int wb_run_instructions(const wb_run_options* options, const wb_variant** selected, size_t n);
 
 #endif /* WB_HARNESS_RUN_H */

@@ -14,7 +14,7 @@ from datetime import datetime
 from pathlib import Path
 
 from . import (audit, charts, coll_report, coll_suite, compare, detect, floor, go_session, hosts,
-               matrix, neighbor_suite, osu, schema)
+               instructions, matrix, neighbor_suite, osu, schema)
 from .render_html import render_html
 from .render_md import render_md
 from .runner import ROOT_ENV, Progress, estimated_seconds, launch
@@ -56,6 +56,9 @@ def parse(argv):
     parser.add_argument("--osu-dir", action="append", metavar="[MPI=]DIR",
                         help="OSU micro-benchmarks whose osu_latency runs beside the OSU sweep "
                         "(default: osu_latency on PATH)")
+    parser.add_argument("--instructions", action="store_true",
+                        help="also count instructions and allocations per call under callgrind "
+                        "(tiny, sweep, collectives)")
     parser.add_argument("--strict", action="store_true", help="exit 1 when a cell failed")
     parser.add_argument("--render", metavar="DIR",
                         help="only recompute and rewrite the reports of a results folder")
@@ -217,6 +220,8 @@ def render_again(folder):
         doc["collectives"] = coll_suite.recompute(old["collectives"])
     if "neighbors" in old:
         doc["neighbors"] = neighbor_suite.recompute(old["neighbors"])
+    if "instructions" in old:
+        doc["instructions"] = old["instructions"]
     problems = write_outputs(doc, records, folder)
     print(f"wrapper-bench: rewrote {folder / 'report.md'}", file=sys.stderr)
     return 1 if problems else 0
@@ -256,6 +261,9 @@ def main(argv):
         doc["collectives"] = coll_suite.run(setup, options, context["mode"])
     if "neighbors" in options.suites:
         doc["neighbors"] = neighbor_suite.run(setup, options, context["mode"])
+    if options.instructions:
+        doc["instructions"] = instructions.run(
+            setup, options, filters, lambda line: print(line, file=sys.stderr))
     out_dir = new_results_dir(options.out)
     problems = write_outputs(doc, collector.records, out_dir)
     print(f"wrapper-bench: {len(doc['cells'])} cells, {len(setup.missing)} missing, "

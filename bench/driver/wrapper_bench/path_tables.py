@@ -3,6 +3,7 @@ against its targets, and the cells that are missing or failed."""
 
 import statistics
 
+from . import instructions
 from .compare import find
 from .tables import MPI_NAMES, MPI_ORDER, Table, present, times
 
@@ -76,9 +77,10 @@ def symbol_tables(symbol_rows):
     return tables
 
 
-def thinmpi_targets(cells):
+def thinmpi_targets(cells, instructions_part=None):
     """Each thinmpi variant against its target (docs/bench.md): over all its cells, the median
-    ratio, how many cells meet the target, and the worst cell."""
+    ratio, how many cells meet the target, and the worst cell; with instruction counts
+    (instructions.py), the instructions over C per call too, and the verdict asks for both."""
     rows = []
     for variant, target in THINMPI_TARGETS.items():
         ranges = SIZED_TARGETS.get(variant, ((0, None, target),))
@@ -88,16 +90,17 @@ def thinmpi_targets(cells):
             label = variant if len(ranges) == 1 else f"{variant} ({_size_range(low, high)})"
             row = _target_row(label, bound, in_range)
             if row:
-                rows.append(row)
+                rows.append(_with_instructions(row, instructions_part, variant))
         if variant in PROTOCOL_TARGETS:
             c_variant, bound = PROTOCOL_TARGETS[variant]
             row = _target_row(f"{variant} (the same protocol in C)", bound,
                               against_c_variant(cells, variant, c_variant))
             if row:
-                rows.append(row)
+                rows.append(_with_instructions(row, None, variant))
     return Table("targets", "thinmpi against its targets (docs/bench.md)",
                  ["variant", "baseline", "target", "median ratio over its cells",
-                  "cells within target", "worst cell", "verdict (median)"], rows,
+                  "cells within target", "worst cell",
+                  "instructions over C per call (median / worst)", "verdict (median)"], rows,
                  "Every suite, MPI and compiler; docs/bench.md (Targets) states each target and "
                  "what it is measured against. The process-to-process noise of this machine is "
                  "several percent, so a cell can miss a 2% target by noise alone: read the "
@@ -120,6 +123,20 @@ def against_c_variant(cells, variant, c_variant):
                               ratio_vs_c={"median": statistics.median(ratios),
                                           "min": min(ratios), "max": max(ratios)}))
     return found
+
+
+def _with_instructions(row, part, variant):
+    """The row with its instruction column before the verdict, which then needs the time and
+    (where counted) the instructions: within instructions.INSTRUCTION_SLACK of C per call."""
+    figures = instructions.target_figures(part, variant)
+    if figures is None:
+        return row[:-1] + ["not counted", row[-1]]
+    median, worst = figures
+    misses = [what for what, missed in (("time", row[-1] != "met"),
+                                        ("instructions", median > instructions.INSTRUCTION_SLACK))
+              if missed]
+    verdict = "met" if not misses else f"not met ({', '.join(misses)})"
+    return row[:-1] + [f"{median:+.1f} / {worst:+.1f}", verdict]
 
 
 def _size_range(low, high):

@@ -2,8 +2,8 @@
 
 from dataclasses import dataclass, field
 
-from . import (coll_report, floor_report, go_tables, host_tables, neighbor_report, path_tables,
-               serial_suite, tables)
+from . import (coll_report, floor_report, go_tables, host_tables, instructions, neighbor_report,
+               path_tables, serial_suite, tables)
 from .conclusions import conclusions
 
 
@@ -103,7 +103,12 @@ def build_sections(doc, charts):
                 tables=[serial_suite.table(cells)], charts=_by_chart(charts, "serialization_")),
         Section("Path audit", tables=path_tables.audit_tables(doc["audit"])),
         Section("Symbols", tables=path_tables.symbol_tables(doc["symbols"])),
-        Section("thinmpi against its targets", tables=[path_tables.thinmpi_targets(cells)]),
+        Section("Instructions per call", instructions.lines(doc.get("instructions")),
+                tables=instructions.tables(
+                    doc.get("instructions"), cells,
+                    doc.get("collectives", {}).get("cells", []), tables.Table)),
+        Section("thinmpi against its targets", tables=[path_tables.thinmpi_targets(
+            cells, doc.get("instructions"))]),
         Section("Missing and failed cells",
                 tables=[path_tables.missing_table(doc["missing"]),
                         path_tables.failures_table(doc["failures"])]),

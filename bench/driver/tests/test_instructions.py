@@ -1,0 +1,169 @@
+"""Instruction counts from callgrind: parsing dumps, the outside-MPI figure, allocations, the
+per-call difference of two windows, and the report's tables."""
+
+import tempfile
+import unittest
+from pathlib import Path
+
+from wrapper_bench import instructions, path_tables
+from wrapper_bench.tables import Table
+
+EXE = "/work/build/bench/wb_kernels"
+LIBC = "/usr/lib/x86_64-linux-gnu/libc.so.6"
+LIBMPI = "/usr/lib/x86_64-linux-gnu/libmpi.so.40.30.4"
+PML = "/usr/lib/x86_64-linux-gnu/openmpi/lib/openmpi3/mca_pml_ob1.so"
+
+
+def dump(rank, variant, calls, loop, into_mpi, polling, mallocs=0, callback=0):
+    """A callgrind dump (uncompressed names, as the driver asks) of a harness window: the loop's
+    own `loop` instructions, a call into MPI_Recv costing `into_mpi` (inside which MPI polls
+    `polling` times, allocates once through libc and calls a user function back), and `mallocs`
+    calls to operator new, which calls malloc."""
+    new_cost = 30 * mallocs
+    total = loop + into_mpi + new_cost
+    lines = ["# callgrind format", "version: 1", "creator: callgrind-3.19.0", "pid: 4242",
+             "cmd:  wb_kernels --instructions 20", "part: 1", "", "desc: I1 cache: ",
+             f"desc: Trigger: Client Request: wb rank={rank} variant={variant} calls={calls}",
+             "", "positions: line", "events: Ir", f"summary: {total}", "",
+             f"ob={EXE}", "fl=kernels.cpp", "fn=round_trips", f"12 {loop}",
+             f"cob={LIBMPI}", "cfn=PMPI_Recv", f"calls={calls} 0", f"13 {into_mpi}"]
+    if mallocs:
+        lines += [f"cob={LIBC}", "cfn=operator new(unsigned long)", f"calls={mallocs} 0",
+                  f"14 {new_cost}"]
+    lines += ["", f"ob={LIBMPI}", "fn=PMPI_Recv", f"0 {into_mpi - polling - 40 - callback}",
+              f"cob={PML}", "cfn=mca_pml_ob1_recv", "calls=1 0", f"0 {polling}",
+              f"cob={LIBC}", "cfn=malloc", "calls=1 0", "0 40"]
+    if callback:
+        lines += [f"cob={EXE}", "cfn=user_sum", "calls=1 0", f"0 {callback}"]
+    lines += ["", f"ob={PML}", "fn=mca_pml_ob1_recv", f"0 {polling}", "", f"ob={LIBC}",
+              "fn=malloc", f"0 {40 + 10 * mallocs}"]
+    if mallocs:
+        lines += ["fn=operator new(unsigned long)", f"0 {20 * mallocs}", "cfn=malloc",
+                  f"calls={mallocs} 0", f"0 {10 * mallocs}"]
+    if callback:
+        lines += [f"ob={EXE}", "fn=user_sum", f"0 {callback}"]
+    return "\n".join(lines + ["", f"totals: {total}", ""])
+
+
+class ParseTest(unittest.TestCase):
+    def test_the_label_and_totals_are_read(self):
+        profile = instructions.parse_profile(dump(1, "thinmpi/scalar", 20, 1200, 50000, 48000))
+        self.assertEqual((profile.rank, profile.variant, profile.calls), (1, "thinmpi/scalar", 20))
+        self.assertEqual(profile.total, 51200)
+
+    def test_what_runs_inside_mpi_is_left_out(self):
+        profile = instructions.parse_profile(dump(0, "c/int_buffer", 20, 580, 90000, 88000))
+        self.assertEqual(profile.outside_mpi, 580)
+
+    def test_a_user_function_that_mpi_calls_back_is_the_programs(self):
+        profile = instructions.parse_profile(dump(0, "thinmpi/allreduce/lambda", 20, 500, 9000,
+                                                 3000, callback=120))
+        self.assertEqual(profile.outside_mpi, 500 + 120)
+
+    def test_allocations_count_operator_new_once_and_not_mpis_own(self):
+        profile = instructions.parse_profile(dump(0, "thinmpi/vector_alloc", 20, 900, 9000, 100,
+                                                 mallocs=20))
+        self.assertEqual(profile.allocations, 20)
+        self.assertEqual(profile.outside_mpi, 900 + 30 * 20)
+
+    def test_compressed_names_are_resolved(self):
+        text = "\n".join(["desc: Trigger: Client Request: wb rank=0 variant=c/x calls=5",
+                          "positions: line", "events: Ir", f"ob=(1) {EXE}", "fn=(1) loop",
+                          "1 100", f"cob=(2) {LIBMPI}", "cfn=(2) PMPI_Send", "calls=5 0",
+                          "2 70", "fn=(3) other", "+1 3", "cob=(2)", "cfn=(2)", "calls=1 0",
+                          "* 7", "totals: 180"])
+        profile = instructions.parse_profile(text)
+        self.assertEqual(profile.outside_mpi, 180 - 70 - 7)
+
+    def test_a_dump_that_is_not_a_window_is_skipped(self):
+        self.assertIsNone(instructions.parse_profile("positions: line\nevents: Ir\ntotals: 5\n"))
+
+
+class PerCallTest(unittest.TestCase):
+    def windows(self, variant, per_call, polling_short, polling_long, setup=300, mallocs=0):
+        return [instructions.parse_profile(dump(rank, variant, calls, setup + per_call * calls,
+                                                polling, polling - 50, mallocs * calls))
+                for rank in (0, 1) for calls, polling in ((20, polling_short),
+                                                          (40, polling_long))]
+
+    def test_the_difference_of_two_windows_cancels_their_setup_and_polling(self):
+        figures = instructions.per_call(self.windows("c/int_buffer", 29, 70000, 310000))
+        self.assertEqual(figures["c/int_buffer"]["instructions"], 29)
+        self.assertEqual(figures["c/int_buffer"]["ranks"], 2)
+        self.assertAlmostEqual(figures["c/int_buffer"]["in_mpi"], 12000)
+
+    def test_allocations_per_call(self):
+        figures = instructions.per_call(self.windows("thinmpi/vector_alloc", 100, 9000, 9000,
+                                                     mallocs=1))
+        self.assertEqual(figures["thinmpi/vector_alloc"]["allocations"], 1)
+        self.assertEqual(figures["thinmpi/vector_alloc"]["instructions"], 130)
+
+    def test_a_variant_with_one_window_gives_nothing(self):
+        profiles = self.windows("c/int_buffer", 29, 1000, 1000)[:1]
+        self.assertEqual(instructions.per_call(profiles), {})
+
+    def test_profiles_are_read_from_a_folder(self):
+        with tempfile.TemporaryDirectory() as folder:
+            Path(folder, "cg.11.1").write_text(dump(0, "c/int_buffer", 20, 580, 900, 800))
+            Path(folder, "cg.11").write_text("positions: line\nevents: Ir\ntotals: 0\n")
+            self.assertEqual(len(instructions.read_profiles(folder)), 1)
+
+
+def row(variant, difference, suite="tiny", count=1):
+    return {"suite": suite, "mpi": "openmpi", "compiler": "gcc", "variant": variant,
+            "baseline": "c/int_buffer", "count": count, "bytes": 4 * count, "ranks": 2,
+            "instructions": 29 + difference, "in_mpi": 900.0, "allocations": 0.0,
+            "c_instructions": 29.0, "difference": difference, "c_allocations": 0.0}
+
+
+def cell(variant, ratio):
+    return {"suite": "tiny", "mpi": "openmpi", "compiler": "gcc", "variant": variant, "count": 1,
+            "bytes": 4, "baseline": "c/int_buffer", "ratio_vs_c": {"median": ratio}}
+
+
+class ReportTest(unittest.TestCase):
+    def test_the_table_puts_the_time_ratio_beside_the_counts(self):
+        part = {"rows": [row("thinmpi/scalar", 3.0)], "round_trips": 20, "tool": "callgrind"}
+        found = instructions.tables(part, [cell("thinmpi/scalar", 1.012)], [], Table)
+        self.assertEqual(len(found), 1)
+        self.assertEqual(found[0].rows[0][4:7], ["32.0", "29.0", "3.0"])
+        self.assertEqual(found[0].rows[0][-1], "1.012")
+
+    def test_the_targets_are_judged_on_time_and_instructions(self):
+        part = {"rows": [row("thinmpi/scalar", 32.5), row("thinmpi/span", 2.0)]}
+        cells = [cell("thinmpi/scalar", 1.01), cell("thinmpi/span", 1.01)]
+        table = path_tables.thinmpi_targets(cells, part)
+        verdicts = {r[0]: (r[-2], r[-1]) for r in table.rows}
+        self.assertEqual(verdicts["thinmpi/scalar"], ("+32.5 / +32.5",
+                                                      "not met (instructions)"))
+        self.assertEqual(verdicts["thinmpi/span"], ("+2.0 / +2.0", "met"))
+
+    def test_without_counts_the_verdict_is_the_times(self):
+        table = path_tables.thinmpi_targets([cell("thinmpi/scalar", 1.01)])
+        self.assertEqual(table.rows[0][-2:], ["not counted", "met"])
+
+    def test_the_section_says_how_to_count_when_the_run_did_not(self):
+        self.assertIn("--instructions", instructions.lines(None)[0])
+
+
+class LaunchTest(unittest.TestCase):
+    def test_the_command_runs_every_rank_under_callgrind(self):
+        launch = instructions.Launch("tiny", "mpich", "gcc", "mpiexec.mpich", ["/b/wb_kernels"],
+                                     ("c/int_buffer", "thinmpi/scalar"), 1)
+        command = instructions.command(launch, "/tmp/x")
+        self.assertLess(command.index("--collect-atstart=no"), command.index("/b/wb_kernels"))
+        self.assertIn("--callgrind-out-file=/tmp/x/cg.%p", command)
+        self.assertEqual(command[-2:], ["--instructions", str(instructions.ROUND_TRIPS)])
+
+    def test_mpi_objects(self):
+        for path in (LIBMPI, PML, "/usr/lib/x86_64-linux-gnu/libmpich.so.12",
+                     "/usr/lib/x86_64-linux-gnu/libucp.so.0",
+                     "/usr/lib/x86_64-linux-gnu/libopen-pal.so.40"):
+            self.assertTrue(instructions.is_mpi_object(path), path)
+        for path in (LIBC, EXE, "/usr/lib/x86_64-linux-gnu/libstdc++.so.6",
+                     "/usr/lib/x86_64-linux-gnu/libboost_mpi.so.1.74.0"):
+            self.assertFalse(instructions.is_mpi_object(path), path)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,397 @@
+"""Instructions and allocations per call, counted by valgrind's callgrind (this VM hides the
+hardware counters: `perf stat -e instructions:u` is <not supported>).
+
+Each harness (wb_kernels, wb_coll) runs under `valgrind --tool=callgrind --collect-atstart=no`
+with `--instructions K`: every variant runs K and then 2K round trips (or calls) in two collected
+windows, each dumped as its own profile labelled "wb rank=R variant=NAME calls=K"
+(bench/kernels/callgrind_window.h). The difference of the two windows divided by K cancels what a
+window costs besides its calls; the sum over the ranks divided by ranks x K is the figure per call
+and rank. For the ping-pong that is per one-way message: one send on one rank and its receive on
+the other, as in the path audit.
+
+A blocked receive polls: the instructions inside MPI grow with how long a rank waits, which
+under valgrind is anything. So the figure compared is what runs *outside* the MPI library: the
+window's instructions less the inclusive cost of every call from outside MPI into an MPI object
+(plus what MPI calls back into the program, a user reduction). That is the variant's own code, the
+wrapper's, libc's and libstdc++'s (malloc, memcpy): what a wrapper adds to the C path, and it does
+not move with timing. The instructions inside MPI are kept too (`in_mpi`), for the record.
+Allocations are the calls to malloc/calloc/realloc/operator new/... made from outside MPI and
+libc (operator new's own malloc is not counted twice).
+"""
+
+import os
+import re
+import subprocess
+import tempfile
+from collections import defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+
+from . import collectives, matrix
+from .detect import binding_flags, json_lines
+from .runner import ROOT_ENV
+
+ROUND_TRIPS = 20  # K: windows of K and 2K round trips (calls); the outside-MPI count is exact
+WARMUP = 10
+SWEEP_BYTES = (4, 4096, 65536)
+COLL_BYTES = (4, 4096)
+LAUNCH_TIMEOUT_S = 300
+VALGRIND = ["valgrind", "--tool=callgrind", "--collect-atstart=no", "--compress-strings=no",
+            "--compress-pos=no"]
+LABEL = re.compile(r"wb rank=(\d+) variant=(\S+) calls=(\d+)")
+# Objects of the MPI implementations and what they load (Open MPI's components, PMIx, UCX).
+MPI_OBJECT = re.compile(r"/lib(mpi|mpich|open-pal|open-rte|pmix|uc[pstm]|hwloc|fabric|event|"
+                        r"psm|ibverbs|rdmacm|hcoll)[^/]*$|/mca_[^/]*$|/openmpi/|/ucx/")
+SYSTEM_OBJECT = re.compile(r"^/(usr/)?lib")
+ALLOCATOR = re.compile(r"^(malloc|calloc|realloc|posix_memalign|aligned_alloc|memalign|valloc|"
+                       r"_Zn[wa]m|operator new)")
+LIBC = re.compile(r"/(libc|ld-linux)[^/]*$")
+
+
+def is_mpi_object(path):
+    """Whether an object belongs to the MPI library (or what MPI loads)."""
+    return bool(MPI_OBJECT.search(path or ""))
+
+
+@dataclass
+class Profile:
+    """One dumped window of one rank."""
+
+    rank: int
+    variant: str
+    calls: int
+    total: int
+    outside_mpi: int
+    allocations: int
+
+
+class _Names:
+    """callgrind's name compression: "(id) name" defines an id, "(id)" refers to it."""
+
+    def __init__(self):
+        self.known = {}
+
+    def read(self, text):
+        match = re.match(r"\((\d+)\)\s*(.*)", text)
+        if not match:
+            return text
+        if match.group(2):
+            self.known[match.group(1)] = match.group(2)
+        return self.known.get(match.group(1), text)
+
+
+def _costs(line, positions, event):
+    """The event's value on a cost line (positions first, then events; trailing zeros left out)."""
+    tokens = line.split()
+    index = positions + event
+    return int(tokens[index]) if index < len(tokens) else 0
+
+
+class _Reader:
+    """Walks one callgrind profile: self costs, and call edges with their inclusive costs."""
+
+    def __init__(self):
+        self.objects, self.functions = _Names(), _Names()
+        self.ob = self.fn = self.cob = self.cfn = None
+        self.pending_calls = None
+        self.positions, self.event = 1, 0
+        self.header = {}
+        self.self_total = 0
+        self.edges = []  # (caller ob, caller fn, callee ob, callee fn, calls, inclusive)
+
+    def line(self, line):
+        if not line or line.startswith("#"):
+            return
+        if line[0].isdigit() or line[0] in "+-*":
+            self._cost(line)
+            return
+        key, _, value = line.partition("=")
+        if key in ("ob", "cob", "fn", "cfn", "calls") and "=" in line:
+            self._context(key, value.strip())
+        elif ":" in line and "=" not in line.split(":", 1)[0]:
+            name, _, text = line.partition(":")
+            self._header(name.strip(), text.strip())
+
+    def _header(self, name, text):
+        if name == "positions":
+            self.positions = len(text.split())
+        elif name == "events":
+            events = text.split()
+            self.event = events.index("Ir") if "Ir" in events else 0
+        elif name == "desc" and text.startswith("Trigger:"):
+            self.header["trigger"] = text
+        elif name in ("totals", "summary"):
+            self.header[name] = int(text.split()[0])
+
+    def _context(self, key, value):
+        if key == "ob":
+            self.ob = self.objects.read(value)
+        elif key == "cob":
+            self.cob = self.objects.read(value)
+        elif key == "fn":
+            self.fn = self.functions.read(value)
+        elif key == "cfn":
+            self.cfn = self.functions.read(value)
+        else:
+            self.pending_calls = int(value.split()[0])
+
+    def _cost(self, line):
+        cost = _costs(line, self.positions, self.event)
+        if self.pending_calls is None:
+            self.self_total += cost
+            return
+        self.edges.append((self.ob, self.fn, self.cob or self.ob, self.cfn,
+                           self.pending_calls, cost))
+        self.pending_calls, self.cob = None, None
+
+
+def _program_callback(caller_ob, callee_ob):
+    """A call from MPI back into the program (a user reduction), counted as the program's."""
+    return is_mpi_object(caller_ob) and not is_mpi_object(callee_ob) and \
+        not SYSTEM_OBJECT.search(callee_ob or "")
+
+
+def parse_profile(text):
+    """The Profile of one dump, or None when it is not one of the harness's windows."""
+    reader = _Reader()
+    for line in text.splitlines():
+        reader.line(line.rstrip())
+    label = LABEL.search(reader.header.get("trigger", ""))
+    if not label:
+        return None
+    total = reader.header.get("totals", reader.header.get("summary", reader.self_total))
+    into_mpi = sum(cost for ob, _, cob, _, _, cost in reader.edges
+                   if not is_mpi_object(ob) and is_mpi_object(cob))
+    back = sum(cost for ob, _, cob, _, _, cost in reader.edges if _program_callback(ob, cob))
+    allocations = sum(calls for ob, fn, _, cfn, calls, _ in reader.edges
+                      if ALLOCATOR.match(cfn or "") and not ALLOCATOR.match(fn or "")
+                      and not is_mpi_object(ob) and not LIBC.search(ob or ""))
+    return Profile(int(label.group(1)), label.group(2), int(label.group(3)), total,
+                   total - into_mpi + back, allocations)
+
+
+def per_call(profiles):
+    """{variant: {"instructions", "in_mpi", "allocations", "ranks"}} per call and rank, from
+    each rank's two windows (K and 2K calls): (2K window - K window) / K, summed over ranks."""
+    windows = defaultdict(dict)
+    for p in profiles:
+        windows[(p.variant, p.rank)][p.calls] = p
+    sums = defaultdict(lambda: {"outside": 0, "total": 0, "allocations": 0, "ranks": 0,
+                                "calls": 0})
+    for (variant, _), by_calls in windows.items():
+        if len(by_calls) != 2:
+            continue
+        short, long_ = (by_calls[k] for k in sorted(by_calls))
+        extra = long_.calls - short.calls
+        entry = sums[variant]
+        entry["outside"] += long_.outside_mpi - short.outside_mpi
+        entry["total"] += long_.total - short.total
+        entry["allocations"] += long_.allocations - short.allocations
+        entry["ranks"] += 1
+        entry["calls"] = extra
+    return {variant: {"instructions": s["outside"] / (s["ranks"] * s["calls"]),
+                      "in_mpi": (s["total"] - s["outside"]) / (s["ranks"] * s["calls"]),
+                      "allocations": s["allocations"] / (s["ranks"] * s["calls"]),
+                      "ranks": s["ranks"]}
+            for variant, s in sums.items() if s["calls"] > 0}
+
+
+def read_profiles(folder):
+    """The harness's windows among the callgrind files of a folder."""
+    found = []
+    for path in sorted(Path(folder).glob("cg.*")):
+        profile = parse_profile(path.read_text(errors="replace"))
+        if profile:
+            found.append(profile)
+    return found
+
+
+@dataclass
+class Launch:
+    """One counted launch: `variants` of a harness at `count` on `ranks` ranks."""
+
+    suite: str
+    mpi: str
+    compiler: str
+    mpiexec: str
+    program: list
+    variants: tuple
+    count: int
+    ranks: int = 2
+    env: dict = None
+
+    @property
+    def key(self):
+        """A readable name for progress lines and failures."""
+        return f"instructions/{self.suite}/{self.mpi}-{self.compiler}/n{self.count}"
+
+
+def command(launch, folder):
+    """The launcher, valgrind and harness command line of a launch."""
+    return [launch.mpiexec, "-n", str(launch.ranks), *binding_flags(launch.mpi), *VALGRIND,
+            f"--callgrind-out-file={folder}/cg.%p", *launch.program, "--variants",
+            ",".join(launch.variants), "--count", str(launch.count), "--warmup", str(WARMUP),
+            "--instructions", str(ROUND_TRIPS)]
+
+
+def run_launch(launch, timeout=LAUNCH_TIMEOUT_S):
+    """(records of rank 0, {variant: per call}, error or None) of one launch."""
+    env = dict(os.environ, **ROOT_ENV, **(launch.env or {}))
+    with tempfile.TemporaryDirectory(prefix="wb_callgrind_") as folder:
+        try:
+            result = subprocess.run(command(launch, folder), capture_output=True, text=True,
+                                    env=env, timeout=timeout)
+        except (OSError, subprocess.TimeoutExpired) as error:
+            return [], {}, f"{error}"
+        records, counted = json_lines(result.stdout), per_call(read_profiles(folder))
+    if result.returncode != 0 or len(records) != len(launch.variants):
+        lines = [line for line in (result.stderr or "").splitlines() if not line.startswith("==")]
+        return records, counted, "; ".join(lines[-3:]) or f"exit status {result.returncode}"
+    return records, counted, None
+
+
+def p2p_launches(setup, filters):
+    """The tiny suite and a few sizes of the sweep, on every harness build the filters keep."""
+    launches = []
+    sweep_filters = matrix.Filters(filters.mpi, filters.compiler, filters.api,
+                                   tuple(s for s in SWEEP_BYTES if filters.sweep_bytes is None
+                                         or s in filters.sweep_bytes) or SWEEP_BYTES[:1])
+    counts = matrix.QUICK["tiny"]
+    for build in setup.builds:
+        if build.runner != "harness" or not filters.keeps_build(build):
+            continue
+        launcher = setup.launchers[(build.mpi, build.compiler)]
+        jobs = (matrix.tiny_jobs(build, counts, filters, setup.baselines)
+                if "tiny" in filters.suites else []) + \
+            (matrix.sweep_jobs(build, counts, sweep_filters, setup.baselines)
+             if "sweep" in filters.suites else [])
+        launches += [Launch(job.suite, build.mpi, build.compiler, launcher.mpiexec,
+                            launcher.program, job.variants, job.count) for job in jobs]
+    return launches
+
+
+def coll_launches(setup, options):
+    """The collectives suite at 2 ranks, a few sizes, collectives only (not the programs)."""
+    from .coll_suite import find_builds  # coll_suite imports the driver's heavier modules
+    launches = []
+    for build, _ in find_builds(setup, options):
+        if build is None or build.compiler == "python" or (
+                options.compiler and build.compiler not in options.compiler):
+            continue
+        for job in collectives.jobs_for(build, "quick", COLL_BYTES, options.api):
+            if job.ranks == 2 and not job.audit and not collectives.is_program_job(job) and \
+                    job.count * 4 in COLL_BYTES:
+                launches.append(Launch("collectives", build.mpi, build.compiler, build.mpiexec,
+                                       build.program, job.variants, job.count, 2, build.env))
+    return launches
+
+
+def rows_of(launch, records, counted):
+    """One row per variant of a launch, with its C baseline's figures beside it."""
+    rows = []
+    for record in records:
+        figures = counted.get(record["variant"])
+        if not figures:
+            continue
+        base = counted.get(record.get("baseline") or "")
+        row = {"suite": launch.suite, "mpi": launch.mpi, "compiler": launch.compiler,
+               "variant": record["variant"], "baseline": record.get("baseline"),
+               "count": launch.count, "bytes": record.get("bytes", launch.count * 4),
+               "ranks": launch.ranks, **{k: round(v, 2) for k, v in figures.items()
+                                         if k != "ranks"}}
+        if base:
+            row.update(c_instructions=round(base["instructions"], 2),
+                       difference=round(figures["instructions"] - base["instructions"], 2),
+                       c_allocations=round(base["allocations"], 2))
+        rows.append(row)
+    return rows
+
+
+def run(setup, options, filters, progress=print):
+    """Every counted launch; returns doc["instructions"]: rows, failures and the method."""
+    launches = p2p_launches(setup, filters)
+    if "collectives" in filters.suites:
+        launches += coll_launches(setup, options)
+    part = {"round_trips": ROUND_TRIPS, "rows": [], "failures": [],
+            "tool": "valgrind --tool=callgrind (outside-MPI instructions per call and rank)"}
+    for number, launch in enumerate(launches, 1):
+        records, counted, error = run_launch(launch)
+        if error:
+            part["failures"].append({"what": launch.key, "error": error})
+            setup.failures.append({"what": launch.key, "mpi": launch.mpi,
+                                   "compiler": launch.compiler, "error": error})
+        part["rows"] += rows_of(launch, records, counted)
+        progress(f"[instructions {number}/{len(launches)}] {'FAILED ' if error else ''}"
+                 f"{launch.key}")
+    return part
+
+
+# "Within a handful of instructions of C per call" (issue 18): the instruction half of a target.
+INSTRUCTION_SLACK = 10
+
+
+def _time_ratio(row, cells, coll_cells):
+    """The time ratio of the row's cell (ping-pong or 2-rank collective), or None."""
+    if row["suite"] == "collectives":
+        found = [c for c in coll_cells if (c["mpi"], c["compiler"], c["ranks"], c["variant"],
+                                           c["count"]) == (row["mpi"], row["compiler"], 2,
+                                                           row["variant"], row["count"])]
+        return found[0]["ratio"]["median"] if found and found[0].get("ratio") else None
+    found = [c for c in cells if (c["suite"], c["mpi"], c["compiler"], c["variant"],
+                                  c["count"]) == (row["suite"], row["mpi"], row["compiler"],
+                                                  row["variant"], row["count"])]
+    return found[0]["ratio_vs_c"]["median"] if found and found[0].get("ratio_vs_c") else None
+
+
+def _number(value, digits=1):
+    return "—" if value is None else f"{value:.{digits}f}"
+
+
+def tables(part, cells, coll_cells, table_type):
+    """One table per MPI x compiler: every variant with a baseline, its instructions and
+    allocations per call beside C's, and the time ratio of the same cell."""
+    found = []
+    rows = [r for r in (part or {}).get("rows", []) if r.get("baseline")]
+    for mpi, compiler in dict.fromkeys((r["mpi"], r["compiler"]) for r in rows):
+        body = [[r["suite"], r["variant"], r["baseline"], str(r["bytes"]),
+                 _number(r["instructions"]), _number(r.get("c_instructions")),
+                 _number(r.get("difference")), _number(r["allocations"], 2),
+                 _number(r.get("c_allocations"), 2),
+                 _number(_time_ratio(r, cells, coll_cells), 3)]
+                for r in rows if (r["mpi"], r["compiler"]) == (mpi, compiler)]
+        found.append(table_type(
+            f"instructions-{mpi}-{compiler}", f"Instructions per call beside the time ratio "
+            f"({mpi}, {compiler})", ["suite", "variant", "baseline", "bytes", "instructions",
+                                     "C's", "difference", "allocations", "C's",
+                                     "time ratio"], body,
+            "Counted by callgrind, outside MPI (the variant's code, the wrapper, libc and "
+            "libstdc++; what MPI itself runs is left out because a blocked receive polls for "
+            "as long as it waits), per call and rank: per one-way message for the ping-pong "
+            "(a send on one rank and its receive on the other), per collective call for the "
+            "collectives (2 ranks). Allocations: calls to malloc/operator new and kin from "
+            "outside MPI. The time ratio is the same cell's from the timed run."))
+    return found
+
+
+def target_figures(part, variant):
+    """(median, worst) instructions over C per call of a variant's counted cells, or None."""
+    differences = sorted(r["difference"] for r in (part or {}).get("rows", [])
+                         if r["variant"] == variant and r.get("difference") is not None)
+    if not differences:
+        return None
+    return differences[len(differences) // 2], differences[-1]
+
+
+def lines(part):
+    """The section's paragraph: how the counts were taken, or how to take them."""
+    if not part:
+        return ["Not counted in this run: `--instructions` (make bench BENCH_ARGS="
+                "\"--instructions\") runs the tiny, sweep and collectives suites' variants under "
+                "callgrind and puts each one's instructions and allocations per call beside its "
+                "time ratio (docs/bench.md, *Instructions per call*)."]
+    failed = len(part.get("failures", []))
+    return [f"Counted with {part['tool']}: windows of {part['round_trips']} and "
+            f"{2 * part['round_trips']} calls, the difference per call. The counts do not "
+            "depend on the machine's mode or load." +
+            (f" {failed} launches failed (listed under Failed builds and runs)." if failed
+             else "")]

@@ -1,0 +1,36 @@
+/* One collected callgrind window around a measured loop, for the instruction counts of
+ * wrapper-bench (bench/driver/wrapper_bench/instructions.py). The harnesses run under
+ * `valgrind --tool=callgrind --collect-atstart=no`, so only what runs inside a window is counted;
+ * each window is dumped as its own profile, labelled "wb rank=R variant=NAME calls=K" for the
+ * driver. Without valgrind's header (or outside valgrind) the client requests do nothing. */
+#ifndef WB_CALLGRIND_WINDOW_H
+#define WB_CALLGRIND_WINDOW_H
+
+#include <stdio.h>
+
+#if defined(__has_include)
+#if __has_include(<valgrind/callgrind.h>)
+#include <valgrind/callgrind.h>
+#endif
+#endif
+
+#ifndef CALLGRIND_TOGGLE_COLLECT /* no valgrind headers: the window is the work alone */
+#define CALLGRIND_ZERO_STATS
+#define CALLGRIND_TOGGLE_COLLECT
+#define CALLGRIND_DUMP_STATS_AT(label) (void)(label)
+#endif
+
+/* Runs `work` with collection on (this thread only) and dumps what it counted. */
+#define WB_CALLGRIND_WINDOW(work, rank, name, calls)                                              \
+  do {                                                                                            \
+    char wb_label_[256];                                                                          \
+    snprintf(wb_label_, sizeof wb_label_, "wb rank=%d variant=%s calls=%ld", (int)(rank), (name), \
+             (long)(calls));                                                                      \
+    CALLGRIND_ZERO_STATS;                                                                         \
+    CALLGRIND_TOGGLE_COLLECT;                                                                     \
+    work;                                                                                         \
+    CALLGRIND_TOGGLE_COLLECT;                                                                     \
+    CALLGRIND_DUMP_STATS_AT(wb_label_);                                                           \
+  } while (0)
+
+#endif /* WB_CALLGRIND_WINDOW_H */
