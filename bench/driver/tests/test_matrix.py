@@ -1,9 +1,11 @@
 """Matrix expansion: which jobs the article's matrix becomes for a given set of builds."""
 
+import ast
 import unittest
+from pathlib import Path
 
 from fixture_data import BASELINES, HARNESS_VARIANTS, harness_build, mpi4py_build
-from wrapper_bench import matrix
+from wrapper_bench import jobs, matrix, serial_suite
 
 
 def expand(builds, **filters):
@@ -84,6 +86,21 @@ class Filters(unittest.TestCase):
         jobs = expand([harness_build()], api=("boost",), suites=("tiny",))
         names = {n for j in jobs for n in j.variants}
         self.assertTrue({"boost/vector", "c/int_buffer"} <= names)
+
+
+class Modules(unittest.TestCase):
+    def imported(self, module):
+        """The wrapper_bench modules that `module` imports, at any depth of its code."""
+        tree = ast.parse(Path(module.__file__).read_text())
+        return {node.module or "" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)} \
+            | {alias.name for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)
+               and not node.module for alias in node.names}
+
+    def test_the_serialization_suite_builds_on_jobs_not_on_the_matrix(self):
+        self.assertNotIn("matrix", self.imported(serial_suite))
+        self.assertIn("jobs", self.imported(serial_suite))
+        self.assertNotIn("matrix", self.imported(jobs))
+        self.assertIs(matrix.Job, jobs.Job)
 
 
 if __name__ == "__main__":

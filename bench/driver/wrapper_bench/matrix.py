@@ -4,9 +4,12 @@ A job is one launch of two ranks running several variants in interleaved blocks 
 Its records become cells: one per (suite, mpi, compiler, variant, count).
 """
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from . import serial_suite
+from .jobs import Build, Counts, Job  # noqa: F401 (Build: matrix.Build, as before)
+from .jobs import chosen as _chosen
+from .jobs import with_baselines as _with_baselines
 
 TINY_INT_COUNTS = (1, 8, 64)
 TINY_CHAR_COUNTS = (8, 64)
@@ -28,17 +31,6 @@ COMPILER_FREE_RUNNERS = ("mpi4py", "go", "osu")  # the Go runner covers "go" and
 MPI4PY_VARIANTS = ("c/int_buffer", "mpi4py/numpy", "mpi4py/object")
 MPI4PY_OBJECT_MAX_BYTES = 4096
 
-
-@dataclass(frozen=True)
-class Counts:
-    """Round trips of one suite: the article's (full) or the quick ones."""
-
-    iterations: int
-    warmup: int
-    reps: int
-    blocks: int = 20
-
-
 FULL = {"tiny": Counts(50000, 5000, 5), "sweep": Counts(30000, 3000, 3),
         "osu": Counts(1000, 200, 3), "audit": Counts(100, 10, 1, 1),
         "serialization": Counts(20000, 2000, 3)}
@@ -56,46 +48,6 @@ def sweep_iterations(full_iterations, size_bytes):
     """The article's adaptive sweep counts (30,000 / 10,000 / 2,000 / 300), scaled."""
     scale = {4096: 3, 65536: 15, 1048576: 100}.get(size_bytes, 1)
     return max(20, full_iterations // scale)
-
-
-@dataclass(frozen=True)
-class Build:
-    """One harness: an MPI x compiler preset, or the mpi4py kernel of an MPI ("python")."""
-
-    mpi: str
-    compiler: str
-    variants: tuple  # (name, element_bytes, max_count) of every variant it has
-    runner: str = "harness"  # or "mpi4py", "go", "osu"
-
-    def has(self, name):
-        """Whether this build has the variant `name`."""
-        return any(v[0] == name for v in self.variants)
-
-    def admits(self, name, count):
-        """Whether the variant `name` can carry `count` elements here."""
-        return any(v[0] == name and (v[2] == 0 or count <= v[2]) for v in self.variants)
-
-    def element_bytes(self, name):
-        """Bytes of one element of the variant `name`."""
-        return next(v[1] for v in self.variants if v[0] == name)
-
-
-@dataclass
-class Job:
-    """One launch: `variants` run together on `count` elements."""
-
-    suite: str
-    build: Build
-    variants: tuple
-    count: int
-    counts: Counts
-    iterations: int = 0
-    key: str = field(default="")
-
-    def __post_init__(self):
-        self.iterations = self.iterations or self.counts.iterations
-        self.key = (f"{self.suite}/{self.build.mpi}-{self.build.compiler}/n{self.count}/"
-                    f"{','.join(self.variants)}")
 
 
 @dataclass(frozen=True)
@@ -118,18 +70,6 @@ class Filters:
         """Whether the API filter keeps the variant (C baselines always)."""
         api = name.split("/")[0]
         return self.api is None or api in self.api or name.startswith("c/")
-
-
-def _chosen(build, names, count, filters):
-    """The names that this build can run at this count and that the filters keep."""
-    return tuple(n for n in names if build.admits(n, count) and filters.keeps_variant(n))
-
-
-def _with_baselines(names, baselines):
-    """Adds the C baselines of `names` in front, so every ratio is measured in the same run."""
-    needed = [baselines.get(n) for n in names]
-    front = [b for b in dict.fromkeys(needed) if b and b not in names]
-    return tuple(front) + tuple(names)
 
 
 def _family(build, element_bytes_is_char):

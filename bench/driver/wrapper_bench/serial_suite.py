@@ -3,6 +3,7 @@ and a vector) sent as one message, by hand-packed C (the floor), thinmpi's seria
 Boost.MPI's archives and mpi4py's pickle. Its jobs, its table and its chart."""
 
 from .compare import find
+from .jobs import Job, chosen, with_baselines
 from .tables import MPI_NAMES, MPI_ORDER, Table, builds, cell_text, one, present, times
 
 SUITE = "serialization"
@@ -39,8 +40,6 @@ def message_bytes(payload, count):
 def jobs(build, counts, filters, baselines):
     """One job per shape and count: the C floor, thinmpi, Boost.MPI (or mpi4py) side by side.
     --sizes (and --smoke) keep the counts whose messages are no larger than the largest size."""
-    from .matrix import Job, _chosen, _with_baselines
-
     found = []
     largest = max(filters.sweep_bytes) if filters.sweep_bytes else None
     for payload, _, sizes in SHAPES:
@@ -48,11 +47,11 @@ def jobs(build, counts, filters, baselines):
         for count in sizes:
             if largest is not None and message_bytes(payload, count) > largest:
                 continue
-            names = _chosen(build, wanted, count, filters)
+            names = chosen(build, wanted, count, filters)
             if names:
                 size = max(FULL_ITERATIONS_UP_TO_BYTES, message_bytes(payload, count))
                 iterations = max(20, counts.iterations * FULL_ITERATIONS_UP_TO_BYTES // size)
-                found.append(Job(SUITE, build, _with_baselines(names, baselines), count, counts,
+                found.append(Job(SUITE, build, with_baselines(names, baselines), count, counts,
                                  iterations))
     return found
 
