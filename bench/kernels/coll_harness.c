@@ -51,6 +51,12 @@ static size_t all_variants(const wb_coll_variant** out) {
 #ifdef WB_HAVE_THINMPI_COLL
       wb_thinmpi_coll_variants,
 #endif
+#ifdef WB_HAVE_KAMPING
+      wb_kamping_coll_variants,
+#endif
+#ifdef WB_HAVE_MPL
+      wb_mpl_coll_variants,
+#endif
 #endif
   };
   size_t n = 0;

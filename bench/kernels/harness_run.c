@@ -18,6 +18,12 @@ size_t wb_all_variants(const wb_variant** out, size_t capacity) {
 #ifdef WB_HAVE_THINMPI
       wb_thinmpi_variants, wb_thinmpi_serial_variants,
 #endif
+#ifdef WB_HAVE_KAMPING
+      wb_kamping_variants,
+#endif
+#ifdef WB_HAVE_MPL
+      wb_mpl_variants,
+#endif
   };
   size_t n = 0;
   for (size_t t = 0; t < sizeof tables / sizeof tables[0]; ++t) {

@@ -34,6 +34,9 @@ typedef struct wb_variant {
 size_t wb_c_variants(const wb_variant** table);
 size_t wb_thinmpi_variants(const wb_variant** table);
 size_t wb_boost_variants(const wb_variant** table);
+/* The peers' kernels (kamping_variants.cpp, mpl_variants.cpp; bench/cmake/WbPeers.cmake). */
+size_t wb_kamping_variants(const wb_variant** table);
+size_t wb_mpl_variants(const wb_variant** table);
 /* The serialization suite's C++ kernels (thinmpi_serial_kernels.cpp, boost_serial.cpp). */
 size_t wb_thinmpi_serial_variants(const wb_variant** table);
 size_t wb_boost_serial_variants(const wb_variant** table);
