@@ -1,5 +1,6 @@
 """The real OSU beside the OSU-compatible sweep: osu_latency's output, its pairing with an MPI,
-its launches, and the table (fixture output in the format osu_latency prints)."""
+its launches, and the table (fixture output in the format osu_latency prints); and OSU's
+collective benchmarks beside the collectives suite (output in the format osu_allgather prints)."""
 
 import stat
 import tempfile
@@ -8,7 +9,8 @@ from pathlib import Path
 from unittest import mock
 
 from fixture_data import BASELINES, OSU_5_OUTPUT, OSU_7_OUTPUT, harness_build, record
-from wrapper_bench import compare, matrix, osu, tables
+from wrapper_bench import (coll_report, coll_suite, collectives, compare, matrix, osu, osu_coll,
+                           tables)
 from wrapper_bench.matrix import Build
 from wrapper_bench.runner import Launcher
 from wrapper_bench.session import Setup
@@ -137,6 +139,153 @@ class Table(unittest.TestCase):
         table = tables.osu_tables(self.cells(False))[0]
         self.assertEqual(table.rows[0][1], "—")
         self.assertIn("OSU: not run here", table.note)
+
+
+OSU_ALLGATHER_FULL = """
+# OSU MPI Allgather Latency Test v7.4
+# Datatype: MPI_INT.
+# Size       Avg Latency(us)   Min Latency(us)   Max Latency(us)  Iterations  P50 Tail Lat(us)  P90 Tail Lat(us)  P99 Tail Lat(us)
+4096                    3.71              3.52              3.90        1000              2.94              3.29              5.47
+8192                    5.02              4.96              5.08        1000              4.90              5.10              9.00
+"""  # noqa: E501 (OSU's own line)
+OSU_BCAST_PLAIN = """# OSU MPI Broadcast Latency Test v7.3
+# Datatype: MPI_CHAR.
+# Size       Avg Latency(us)
+4                       0.56
+"""
+HARNESS_C = [{"variant": v} for v in ("c/allreduce/sum", "c/allgather/builtin",
+                                      "c/reduce_scatter_block/sum")]
+
+
+def osu_coll_build(mpi="openmpi"):
+    variants = [{"variant": f"osu/{op}/{name}", "api": "osu", "op": op, "form": name,
+                 "baseline": None, "program": f"/osu/{name}", "compared_with": c_variant}
+                for op, (name, c_variant) in osu_coll.OPS.items()]
+    return collectives.CollBuild(mpi, "osu", f"mpiexec.{mpi}", [], variants)
+
+
+def harness_job(mpi, count, compiler="gcc", ranks=2):
+    build = collectives.CollBuild(mpi, compiler, f"mpiexec.{mpi}", ["/x/wb_coll"], HARNESS_C)
+    return collectives.CollJob(build, ranks, count, tuple(v["variant"] for v in HARNESS_C), 1000,
+                               20)
+
+
+class CollectiveOutput(unittest.TestCase):
+    def test_full_output_gives_average_minimum_and_maximum(self):
+        parsed = osu_coll.parse_output(OSU_ALLGATHER_FULL)
+        self.assertEqual((parsed["version"], parsed["datatype"]), ("v7.4", "MPI_INT"))
+        self.assertEqual(parsed["rows"][1], {"size": 8192, "avg": 5.02, "min": 4.96,
+                                             "max": 5.08, "p50": 4.90})
+
+    def test_plain_output_has_only_the_average(self):
+        parsed = osu_coll.parse_output(OSU_BCAST_PLAIN)
+        self.assertEqual((parsed["version"], parsed["rows"]), ("v7.3", [
+            {"size": 4, "avg": 0.56, "min": None, "max": None, "p50": None}]))
+
+    def test_an_error_parses_to_nothing(self):
+        self.assertEqual(osu_coll.parse_output("This test requires at least two processes\n"),
+                         {"version": None, "datatype": None, "rows": []})
+
+    def test_records_take_the_slowest_rank_as_the_harness_does(self):
+        job = osu_coll.OsuCollJob(osu_coll_build(), "allgather", "/osu/osu_allgather", 1024,
+                                  1000)
+        records = osu_coll.records_from(osu_coll.parse_output(OSU_ALLGATHER_FULL), job, 1)
+        self.assertEqual(len(records), 1)
+        self.assertEqual((records[0]["us"], records[0]["osu_avg_us"], records[0]["osu_p50_us"],
+                          records[0]["bytes"]), (3.90, 3.71, 2.94, 4096))
+        self.assertEqual((records[0]["variant"], records[0]["compiler"], records[0]["rep"]),
+                         ("osu/allgather/osu_allgather", "osu", 1))
+
+    def test_reduce_scatter_block_runs_at_the_whole_buffer(self):
+        self.assertEqual(osu_coll.osu_size("reduce_scatter_block", 4096, 2), 8192)
+        self.assertEqual(osu_coll.osu_size("allgather", 4096, 2), 4096)
+
+
+class CollectiveJobs(unittest.TestCase):
+    def test_command_is_one_size_in_ints_with_the_harness_counts(self):
+        job = osu_coll.OsuCollJob(osu_coll_build("mpich"), "reduce_scatter_block",
+                                  "/osu/osu_reduce_scatter_block", 1024, 200)
+        command = osu_coll.command(job)
+        self.assertEqual(command[:3], ["mpiexec.mpich", "-n", "2"])
+        self.assertEqual(command[-11:], ["/osu/osu_reduce_scatter_block", "-m", "8192:8192",
+                                         "-i", "200", "-x", "20", "-T", "mpi_int", "-f", "-z"])
+
+    def test_only_collectives_the_harness_runs_at_every_size(self):
+        jobs = osu_coll.jobs_for(osu_coll_build(), "quick", (4, 1048576),
+                                 {v["variant"] for v in HARNESS_C})
+        self.assertEqual([(j.op, j.count, j.iterations) for j in jobs],
+                         [("allreduce", 1, 1000), ("allgather", 1, 1000),
+                          ("reduce_scatter_block", 1, 1000), ("allreduce", 262144, 40),
+                          ("allgather", 262144, 40), ("reduce_scatter_block", 262144, 40)])
+
+    def test_each_size_follows_the_gcc_harness_launch_of_its_mpi(self):
+        harness = [harness_job("openmpi", 1, "clang"), harness_job("openmpi", 1),
+                   harness_job("openmpi", 1024), harness_job("openmpi", 1, ranks=4)]
+        osu_jobs = osu_coll.jobs_for(osu_coll_build(), "quick", (4, 4096), {"c/allreduce/sum"})
+        ordered = osu_coll.interleave(harness, osu_jobs)
+        self.assertEqual([(j.build.compiler, j.count) for j in ordered[:5]],
+                         [("clang", 1), ("gcc", 1), ("osu", 1), ("gcc", 1024), ("osu", 1024)])
+
+    def test_smoke_runs_no_osu_and_a_missing_mpi_is_named(self):
+        part = {"missing": []}
+        self.assertEqual(osu_coll.add_jobs([], [(None, "mpich: none")], "smoke", (4,), part), [])
+        osu_coll.add_jobs([harness_job("openmpi", 1)], [(None, "mpich: none")], "quick", (4,),
+                          part)
+        self.assertEqual(part["missing"], ["mpich: none"])
+
+    def test_programs_are_found_under_the_dir_and_paired_by_ldd(self):
+        folder = Path(tempfile.mkdtemp())
+        blocking = folder / "collective" / "blocking"
+        blocking.mkdir(parents=True)
+        executable(blocking / "osu_allreduce", "#!/bin/sh\n")
+        setup = Setup()
+        with mock.patch.object(osu_coll, "linked_mpi", return_value="mpich"):
+            found = osu_coll.builds(setup, ["openmpi", "mpich"], [f"mpich={folder}",
+                                                                  "openmpi=/nowhere"])
+        self.assertIsNone(found[0][0])
+        self.assertIn("openmpi: OSU collective benchmarks: none found", found[0][1])
+        self.assertEqual([v["variant"] for v in found[1][0].variants],
+                         ["osu/allreduce/osu_allreduce"])
+
+    def test_the_suite_launches_osu_jobs_with_osus_launcher(self):
+        job = osu_coll.OsuCollJob(osu_coll_build(), "allgather", "/osu/osu_allgather", 1024,
+                                  1000)
+        part, failures = {"records": [], "audit": [], "failures": []}, []
+        with mock.patch.object(osu_coll, "launch", return_value=([{"us": 1}], [], None)) as run:
+            self.assertTrue(coll_suite._run_job(job, 2, part, failures))
+        self.assertEqual(run.call_count, 2)
+        self.assertEqual(part["records"], [{"us": 1}, {"us": 1}])
+
+
+class CollectiveTable(unittest.TestCase):
+    def part(self):
+        osu_job = osu_coll.OsuCollJob(osu_coll_build(), "allgather", "/osu/osu_allgather", 1024,
+                                      1000)
+        records = []
+        for rep in range(2):
+            records += osu_coll.records_from(osu_coll.parse_output(OSU_ALLGATHER_FULL), osu_job,
+                                             rep)
+            records.append({"variant": "c/allgather/builtin", "api": "c", "op": "allgather",
+                            "form": "builtin", "baseline": None, "ranks": 2, "count": 1024,
+                            "bytes": 4096, "iterations": 1000, "blocks": 2, "us": 4.0,
+                            "block_us": [4.29, 4.29], "verified": True, "mpi": "openmpi",
+                            "compiler": "gcc", "rep": rep, "job": "h"})
+        return {"ranks": [2], "records": records, "audit": [],
+                "cells": collectives.aggregate(records)}
+
+    def test_osu_max_avg_and_c_over_osu(self):
+        table = osu_coll.table(self.part())
+        self.assertEqual(table.rows, [["allgather", "OpenMPI", "4 KiB", "3.90", "3.71", "2.94",
+                                       "4.29", "1.10x", "1.46x"]])
+
+    def test_the_section_appears_only_when_osu_ran(self):
+        from wrapper_bench.report import Section
+
+        titles = [s.title for s in coll_report.sections(self.part(), [], Section)]
+        self.assertIn("Collectives: OSU's benchmarks beside the C cells", titles)
+        part = self.part()
+        part["cells"] = [c for c in part["cells"] if c["compiler"] != "osu"]
+        self.assertIsNone(osu_coll.table(part))
 
 
 if __name__ == "__main__":

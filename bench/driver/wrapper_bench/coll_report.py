@@ -2,6 +2,7 @@
 
 import statistics
 
+from .osu_coll import table as osu_table
 from .tables import MPI_NAMES, MPI_ORDER, Table
 
 # thinmpi's targets against the C doing the same (docs/bench.md), by the thinmpi variant's form.
@@ -156,6 +157,9 @@ def sections(part, charts, section_type):
                           tables=[ratio_table(cells, ("boost", "mpi4py"), "coll_others",
                                               "Boost.MPI and mpi4py / C per collective")]),
              section_type("Collectives: path audit", tables=[audit_table(audit)])]
+    if osu_table(part):
+        timed.insert(2, section_type("Collectives: OSU's benchmarks beside the C cells",
+                                     tables=[osu_table(part)]))
     if part.get("notes"):
         timed[0].paragraphs += [f"Fewer calls: {n}" for n in part["notes"]]
     if part.get("missing"):

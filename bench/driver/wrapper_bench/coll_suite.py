@@ -4,7 +4,7 @@ import sys
 from pathlib import Path
 
 from . import build as build_step
-from . import collectives
+from . import collectives, osu_coll
 
 MODE_COUNTS = {"smoke": "smoke", "full": "full", "quick": "quick"}
 
@@ -57,8 +57,9 @@ def _mpi4py_builds(setup, options, manifest_name="wb_coll.json",
 def _run_job(job, reps, part, failures):
     """All repetitions of one job into `part`; stops at the first failure, which also goes to
     the run's `failures` (so --strict and the report's failure table see it)."""
+    launch = osu_coll.launch if osu_coll.is_osu(job) else collectives.launch
     for rep in range(1 if job.audit else reps):
-        records, audit_lines, error = collectives.launch(job, rep)
+        records, audit_lines, error = launch(job, rep)
         if error:
             part["failures"].append({"what": job.key, "error": error})
             failures.append({"what": job.key, "mpi": job.build.mpi,
@@ -106,13 +107,18 @@ def fit_oversubscribed(jobs, part, probe_variant=collectives.PROBE_VARIANT):
 
 def run(setup, options, mode):
     """Every collectives job of the builds at hand; returns doc["collectives"]."""
+    osu_builds = []  # OSU's own collective benchmarks beside the C cells
+    if options.api is None or "osu" in options.api:
+        osu_builds = osu_coll.builds(setup, list(dict.fromkeys(m for m, _ in setup.manifests)),
+                                     options.osu_dir)
     return recompute(run_plan(setup, options, mode, find_builds(setup, options),
-                              collectives.PLAN))
+                              collectives.PLAN, osu_builds))
 
 
-def run_plan(setup, options, mode, builds, plan):
+def run_plan(setup, options, mode, builds, plan, osu_builds=()):
     """Every job of one suite of the collectives harness (`plan`) on `builds` ([(build or None,
-    why)]); returns the suite's part of the document, before its cells are computed."""
+    why)]), and OSU's programs of `osu_builds` beside them; returns the suite's part of the
+    document, before its cells are computed."""
     part = {"ranks": list(collectives.RANKS), "records": [], "audit": [], "failures": [],
             "missing": [], "notes": []}
     jobs = []
@@ -122,6 +128,7 @@ def run_plan(setup, options, mode, builds, plan):
         elif options.compiler is None or build.compiler in (*options.compiler, "python"):
             jobs += collectives.jobs_for(build, mode, options.sizes, options.api, plan)
     jobs = fit_oversubscribed(jobs, part, plan.probe_variant)
+    jobs = osu_coll.add_jobs(jobs, osu_builds, mode, options.sizes or plan.sizes, part)
     reps = collectives.COUNTS[mode].reps
     for number, job in enumerate(jobs, 1):
         ok = _run_job(job, reps, part, setup.failures)
