@@ -1,8 +1,8 @@
 // sparse_exchange (NBX): random few destinations, empty sends, self-sends, all-to-one,
 // many-to-many (several messages to one rank), serialized payloads, views, the callback form and
-// a callback that throws; each checked against the messages every rank can regenerate and
-// against an alltoallv with exchange_counts of the same data. Every exchange has a tag of its
-// own (two exchanges in a row must not share one).
+// a callback that throws, the form that receives into caller storage; each checked against the
+// messages every rank can regenerate and against an alltoallv with exchange_counts of the same
+// data. Every exchange has a tag of its own (two exchanges in a row must not share one).
 
 #include <gtest/gtest.h>
 
@@ -239,6 +239,58 @@ TEST(SparseExchange, CallbackSeesEveryMessage) {
   std::stable_sort(seen.begin(), seen.end(),
                    [](const auto& a, const auto& b) { return a.first < b.first; });
   EXPECT_EQ(seen, expected_at(pattern::many_to_many, me, size, 0));
+}
+
+TEST(SparseExchange, IntoCallerStorageSeesEveryMessage) {
+  auto world = thinmpi::world();
+  const int me = world.rank();
+  const int size = world.size();
+  const message_list out = messages_of(pattern::many_to_many, me, size, 0);
+  std::vector<int> inbox(3, -1);  // what is there stays: messages go after it
+  std::vector<std::pair<int, std::size_t>> placed;
+  world.sparse_exchange_into(out, 810, [&](int source, std::size_t count) {
+    placed.emplace_back(source, inbox.size());
+    inbox.resize(inbox.size() + count);
+    return std::span<int>(inbox).last(count);
+  });
+  message_list seen;
+  for (std::size_t m = 0; m < placed.size(); ++m) {
+    const std::size_t end = m + 1 < placed.size() ? placed[m + 1].second : inbox.size();
+    const std::span<const int> data =
+        std::span<const int>(inbox).subspan(placed[m].second, end - placed[m].second);
+    seen.emplace_back(placed[m].first, std::vector<int>(data.begin(), data.end()));
+  }
+  EXPECT_EQ(std::vector<int>(inbox.begin(), inbox.begin() + 3), std::vector<int>(3, -1));
+  std::stable_sort(seen.begin(), seen.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  EXPECT_EQ(seen, expected_at(pattern::many_to_many, me, size, 0));
+}
+
+TEST(SparseExchange, IntoTooLittleRoomEndsTheExchangeFirst) {
+  auto world = thinmpi::world();
+  const int me = world.rank();
+  const int size = world.size();
+  // Every rank sends rank 0 three ints and the others one; rank 0 offers room for two.
+  message_list out;
+  for (int to = 0; to < size; ++to)
+    out.emplace_back(to, to == 0 ? std::vector<int>{me, me, me} : std::vector<int>{me});
+  std::vector<int> room(2);
+  int calls = 0;
+  const auto exchange = [&] {
+    world.sparse_exchange_into(out, 820, [&](int, std::size_t) -> std::vector<int>& {
+      ++calls;
+      return room;
+    });
+  };
+  if (me == 0) {
+    EXPECT_TRUE(throws_mpi_error(exchange, MPI_ERR_TRUNCATE,
+                                 "place(source, count) returned room for 2 of the 3 elements"));
+    EXPECT_EQ(calls, 1);
+  } else {
+    exchange();
+    EXPECT_EQ(calls, size);
+  }
+  check_pattern(pattern::many_to_many, 821);  // the communicator is usable after
 }
 
 TEST(SparseExchange, ACallbackThatThrowsEndsTheExchangeFirst) {

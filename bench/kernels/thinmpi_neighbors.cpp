@@ -9,8 +9,9 @@
 //   neighbor_alltoallv/ring       neighbor_alltoallv(send, counts, displs, recv, counts, displs)
 //   neighbor_alltoallv/torus
 //   cart_create/torus             a cartesian_communicator of dims_create(p, 2), destroyed
-//   sparse_exchange/nbx           comm.sparse_exchange(messages, tag, callback): each message
-//                                 copied into one reused buffer, as the C version receives
+//   sparse_exchange/nbx           comm.sparse_exchange_into(messages, tag, place): each message
+//                                 received where place(source, count) says, the end of one
+//                                 reused buffer, as the C version receives (no copy)
 //   sparse_exchange/nbx_pairs     comm.sparse_exchange(messages, tag): a new vector of
 //                                 (source, std::vector<int>) sorted by source per call
 //   sparse_exchange/alltoallv     comm.alltoallv<uninit vector>(send, counts, exchange_counts)
@@ -159,11 +160,11 @@ struct sparse_state {
   thinmpi::comm_view comm;
   int count;
   std::vector<int> send;
-  std::vector<std::pair<int, std::span<const int>>> messages;  ///< the NBX forms' input
-  std::vector<int> sendcounts;                                 ///< the dense form's, per rank
-  std::vector<int> sources;                                    ///< per message received
-  std::vector<int> received;
-  std::vector<int, thinmpi::default_init_allocator<int>> dense;  ///< the dense form's result
+  std::vector<std::pair<int, std::span<const int>>> messages;       ///< the NBX forms' input
+  std::vector<int> sendcounts;                                      ///< the dense form's, per rank
+  std::vector<int> sources;                                         ///< per message received
+  std::vector<int, thinmpi::default_init_allocator<int>> received;  ///< not zeroed, as C's
+  std::vector<int, thinmpi::default_init_allocator<int>> dense;     ///< the dense form's result
   std::vector<int> dense_counts;
   int round = 0;  ///< which of the two tags the next call uses
 };
@@ -202,9 +203,10 @@ void call_nbx(void* p) {
     auto& s = *static_cast<sparse_state*>(p);
     s.sources.clear();
     s.received.clear();
-    s.comm.sparse_exchange(s.messages, next_tag(s), [&s](int source, std::span<const int> data) {
+    s.comm.sparse_exchange_into(s.messages, next_tag(s), [&s](int source, std::size_t count) {
       s.sources.push_back(source);
-      s.received.insert(s.received.end(), data.begin(), data.end());
+      s.received.resize(s.received.size() + count);
+      return std::span<int>(s.received).last(count);
     });
     return nullptr;
   });

@@ -104,18 +104,51 @@ std::size_t message_count(const MPI_Status& status, MPI_Comm comm, int tag) {
   return bytes / wire_size<E>();
 }
 
+/// Receives the matched message, `count` elements, at `into` (MPI_Mrecv).
+template <class E>
+void receive_matched_at(E* into, std::size_t count, MPI_Message& message, const MPI_Status& status,
+                        MPI_Comm comm, int tag) {
+  const int rc = counted_call<&MPI_Mrecv, THINMPI_LARGE_COUNT_CALL(MPI_Mrecv)>(
+      counts_at<1>{}, static_cast<void*>(into), count, datatype_of<E>(), &message,
+      MPI_STATUS_IGNORE);
+  if (rc != MPI_SUCCESS) [[unlikely]] {
+    raise_nbx(rc, "MPI_Mrecv", comm, status.MPI_SOURCE, tag, "source");
+  }
+}
+
 /// Receives the matched message into `into`, resized to its count (MPI_Mrecv).
 template <class Buffer>
 void receive_matched(Buffer& into, MPI_Message& message, const MPI_Status& status, MPI_Comm comm,
                      int tag) {
-  using element = std::ranges::range_value_t<Buffer>;
-  into.resize(message_count<element>(status, comm, tag));
-  const int rc = counted_call<&MPI_Mrecv, THINMPI_LARGE_COUNT_CALL(MPI_Mrecv)>(
-      counts_at<1>{}, static_cast<void*>(into.data()), into.size(), datatype_of<element>(),
-      &message, MPI_STATUS_IGNORE);
-  if (rc != MPI_SUCCESS) [[unlikely]] {
-    raise_nbx(rc, "MPI_Mrecv", comm, status.MPI_SOURCE, tag, "source");
+  into.resize(message_count<std::ranges::range_value_t<Buffer>>(status, comm, tag));
+  receive_matched_at(into.data(), into.size(), message, status, comm, tag);
+}
+
+/// Where sparse_exchange_into's place(source, count) puts a message: the first element of the
+/// room it returned, after checking that room is contiguous E with space for count of them.
+template <class E, class Room>
+E* room_for(Room&& room, std::size_t count, MPI_Comm comm, int source, int tag) {
+  static_assert(std::ranges::contiguous_range<Room> && std::ranges::sized_range<Room> &&
+                    std::ranges::borrowed_range<Room> &&
+                    std::is_same_v<std::ranges::range_value_t<Room>, E> &&
+                    !std::is_const_v<std::remove_reference_t<std::ranges::range_reference_t<Room>>>,
+                "thinmpi: sparse_exchange_into's place(source, count) must return writable "
+                "contiguous storage of the sent element type that outlives the call, such as "
+                "std::span<T> or a std::vector<T>&");
+  if (std::ranges::size(room) < count) [[unlikely]] {
+    raise(MPI_ERR_TRUNCATE,
+          error_site{.operation = "thinmpi::sparse_exchange_into",
+                     .comm = comm,
+                     .peer_role = "source",
+                     .peer = source,
+                     .tag = tag,
+                     .type = datatype_of<E>(),
+                     .incoming_bytes = count * wire_size<E>(),
+                     .problem = "place(source, count) returned room for " +
+                                std::to_string(std::ranges::size(room)) + " of the " +
+                                std::to_string(count) + " elements that arrived"});
   }
+  return std::ranges::data(room);
 }
 
 /// Runs a user callback for each message, keeping the first exception it throws: the rank
@@ -214,6 +247,43 @@ class collective_sparse_exchange {
     }
     guard.rethrow();
   }
+  /// sparse_exchange() that receives each message straight into storage the caller gives, so
+  /// no byte is copied after MPI writes it: once a message of `count` elements from `source`
+  /// has been matched, place(int source, std::size_t count) returns where it goes, writable
+  /// contiguous storage of the sent element type with room for count (a std::span<T>, or a
+  /// std::vector<T>& it has resized), and MPI_Mrecv writes the message into its first count
+  /// elements. Messages come in arrival order. If place throws, or returns less room
+  /// (MPI_ERR_TRUNCATE), the rank finishes the exchange without calling it again, receiving
+  /// the rest into scratch, so that no rank is left waiting, then rethrows.
+  ///
+  ///     std::map<int, std::vector<int>> out{{(rank + 1) % size, {rank}}};
+  ///     std::vector<int> inbox;  // every message, one after the other
+  ///     world.sparse_exchange_into(out, 7, [&](int source, std::size_t count) {
+  ///       inbox.resize(inbox.size() + count);
+  ///       return std::span<int>(inbox).last(count);
+  ///     });
+  template <class Messages, class Place>
+  void sparse_exchange_into(const Messages& messages, int tag, Place&& place) const {
+    detail::require_message_list<Messages>();
+    using element = detail::element_t<detail::message_payload_t<Messages>>;
+    detail::callback_guard guard;
+    std::vector<element, default_init_allocator<element>> scratch;  // once place has failed
+    exchange(messages, tag, detail::payload_as_given{},
+             [&](MPI_Message& message, const MPI_Status& status) {
+               const std::size_t count = detail::message_count<element>(status, comm(), tag);
+               element* into = nullptr;
+               guard([&] {
+                 into = detail::room_for<element>(place(status.MPI_SOURCE, count), count, comm(),
+                                                  status.MPI_SOURCE, tag);
+               });
+               if (into == nullptr) {
+                 scratch.resize(count);
+                 into = scratch.data();
+               }
+               detail::receive_matched_at(into, count, message, status, comm(), tag);
+             });
+    guard.rethrow();
+  }
 
  private:
   [[nodiscard]] MPI_Comm comm() const noexcept { return static_cast<const Comm&>(*this).native(); }
@@ -228,6 +298,7 @@ class collective_sparse_exchange {
     for (const auto& message : messages) {
       nbx.check_dest(static_cast<int>(std::get<0>(message)), index++);
     }
+    nbx.reserve(index);
     index = 0;
     for (const auto& message : messages) {
       nbx.send(static_cast<int>(std::get<0>(message)),
