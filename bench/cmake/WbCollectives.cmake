@@ -1,10 +1,13 @@
 # The collectives suite of wrapper-bench (included by bench/CMakeLists.txt after the ping-pong
-# harness, whose Boost.MPI and warning targets it reuses):
+# harness, whose Boost.MPI and warning targets it reuses, and WbHarnessSuite.cmake, whose kernel
+# check and smoke tests it shares with the neighbors suite):
 #   wb_coll        the collectives harness: C, Boost.MPI and thinmpi collective variants and the
 #                  programs (sample sort, BFS) in one binary, run at any number of ranks
 #   libwb_ckernels gains the C collective variants (coll_bridge.c), which the mpi4py collectives
 #                  kernel (mpi4py_coll.py) runs through ctypes as its same-process baseline
 #   wb_coll.json   what the driver needs to know about it
+#   libwb_thinmpi_coll_checked  the thinmpi variants again, built with
+#                  THINMPI_CHECKED_COLLECTIVES=1 (thinmpi-checked/...: the checked mode's cost)
 #
 # thinmpi's collectives land in their own branches: kernels/thinmpi_coll.cpp (and the thinmpi
 # programs) join the harness when they compile against this tree; the reason is recorded when not.
@@ -44,25 +47,50 @@ if(WB_BOOST_MPI)
   set(WB_COLL_BOOST true)
 endif()
 
+# The checked mode's cost (THINMPI_CHECKED_COLLECTIVES=1: rooted and v-collectives agree on
+# their arguments first, one MPI_Allreduce): the same kernel file built again, its variants
+# named thinmpi-checked/... in the same harness beside the unchecked ones and C. The setting must
+# be alike in every translation unit of a program (thinmpi's calls are inline functions of the
+# same names either way, and a linker keeps one), so this copy is a shared library that hides
+# every symbol but its table's: its thinmpi functions stay its own, never the harness's.
+macro(wb_add_checked_coll_kernel)
+  set(checked_definitions THINMPI_CHECKED_COLLECTIVES=1 WB_THINMPI_CHECKED=1)
+  wb_try_thinmpi_kernel(
+    WB_THINMPI_COLL_CHECKED SOURCE thinmpi_coll.cpp CHECK thinmpi_coll_checked_check
+    WHAT "with THINMPI_CHECKED_COLLECTIVES=1" DEFINITIONS -DTHINMPI_CHECKED_COLLECTIVES=1
+                                                          -DWB_THINMPI_CHECKED=1)
+  set(WB_COLL_CHECKED_REASON "${WB_THINMPI_COLL_CHECKED_REASON}")
+  if(WB_THINMPI_COLL_CHECKED)
+    add_library(wb_thinmpi_coll_checked SHARED kernels/thinmpi_coll.cpp kernels/coll_check.c)
+    set_target_properties(
+      wb_thinmpi_coll_checked PROPERTIES C_STANDARD 11 CXX_VISIBILITY_PRESET hidden
+                                         C_VISIBILITY_PRESET hidden VISIBILITY_INLINES_HIDDEN ON)
+    target_compile_definitions(wb_thinmpi_coll_checked PRIVATE ${checked_definitions})
+    target_include_directories(wb_thinmpi_coll_checked PRIVATE kernels)
+    get_target_property(warnings thinmpi_warnings INTERFACE_COMPILE_OPTIONS)
+    target_compile_options(wb_thinmpi_coll_checked
+                           PRIVATE "$<$<COMPILE_LANGUAGE:CXX>:${warnings}>")
+    target_link_libraries(wb_thinmpi_coll_checked PRIVATE thinmpi::thinmpi MPI::MPI_CXX
+                                                          wb_c_warnings)
+    target_link_libraries(wb_coll PRIVATE wb_thinmpi_coll_checked)
+    target_compile_definitions(wb_thinmpi_coll PRIVATE WB_HAVE_THINMPI_CHECKED_COLL)
+    set(WB_COLL_CHECKED true)
+  else()
+    message(STATUS "wrapper-bench: no thinmpi-checked collective cells: ${WB_COLL_CHECKED_REASON}")
+  endif()
+endmacro()
+
 # Whether the thinmpi collective kernels compile against this tree's thinmpi.
 set(WB_COLL_THINMPI false)
 set(WB_COLL_THINMPI_REASON "left out of this build (WB_WITH_THINMPI=OFF)")
+set(WB_COLL_CHECKED false)
+set(WB_COLL_CHECKED_REASON "${WB_COLL_THINMPI_REASON}")
 if(WB_WITH_THINMPI)
-  unset(WB_THINMPI_COLL_COMPILES CACHE)
-  get_target_property(warnings thinmpi_warnings INTERFACE_COMPILE_OPTIONS)
-  set(CMAKE_TRY_COMPILE_TARGET_TYPE STATIC_LIBRARY)
-  try_compile(
-    WB_THINMPI_COLL_COMPILES ${CMAKE_CURRENT_BINARY_DIR}/thinmpi_coll_check
-    SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/kernels/thinmpi_coll.cpp
-    CMAKE_FLAGS
-      "-DINCLUDE_DIRECTORIES=${PROJECT_SOURCE_DIR}/include;${CMAKE_CURRENT_SOURCE_DIR}/kernels;\
-${CMAKE_CURRENT_SOURCE_DIR}/programs;${PROJECT_SOURCE_DIR}/examples"
-    COMPILE_DEFINITIONS ${warnings}
-    LINK_LIBRARIES MPI::MPI_CXX
-    CXX_STANDARD 20
-    OUTPUT_VARIABLE WB_THINMPI_COLL_LOG)
-  unset(CMAKE_TRY_COMPILE_TARGET_TYPE)
-  if(WB_THINMPI_COLL_COMPILES)
+  wb_try_thinmpi_kernel(WB_THINMPI_COLL SOURCE thinmpi_coll.cpp CHECK thinmpi_coll_check
+                        WHAT "its collectives API is not merged yet?")
+  set(WB_COLL_THINMPI_REASON "${WB_THINMPI_COLL_REASON}")
+  set(WB_COLL_CHECKED_REASON "${WB_THINMPI_COLL_REASON}")
+  if(WB_THINMPI_COLL)
     add_library(wb_thinmpi_coll OBJECT kernels/thinmpi_coll.cpp)
     target_include_directories(wb_thinmpi_coll PRIVATE kernels programs
                                                        ${PROJECT_SOURCE_DIR}/examples)
@@ -70,12 +98,8 @@ ${CMAKE_CURRENT_SOURCE_DIR}/programs;${PROJECT_SOURCE_DIR}/examples"
     target_link_libraries(wb_coll PRIVATE wb_thinmpi_coll thinmpi::thinmpi)
     target_compile_definitions(wb_coll PRIVATE WB_HAVE_THINMPI_COLL)
     set(WB_COLL_THINMPI true)
-    set(WB_COLL_THINMPI_REASON "")
+    wb_add_checked_coll_kernel()
   else()
-    file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/thinmpi_coll_check.log "${WB_THINMPI_COLL_LOG}")
-    set(WB_COLL_THINMPI_REASON
-        "bench/kernels/thinmpi_coll.cpp does not compile against this tree's thinmpi (its \
-collectives API is not merged yet?): see ${CMAKE_CURRENT_BINARY_DIR}/thinmpi_coll_check.log")
     message(STATUS "wrapper-bench: no thinmpi collective cells: ${WB_COLL_THINMPI_REASON}")
   endif()
 endif()
@@ -92,21 +116,10 @@ file(
   \"c_kernels_library\": \"$<TARGET_FILE:wb_ckernels>\",
   \"boost\": ${WB_COLL_BOOST},
   \"thinmpi\": ${WB_COLL_THINMPI},
-  \"thinmpi_missing_reason\": \"${WB_COLL_THINMPI_REASON}\"
+  \"thinmpi_missing_reason\": \"${WB_COLL_THINMPI_REASON}\",
+  \"thinmpi_checked\": ${WB_COLL_CHECKED},
+  \"thinmpi_checked_missing_reason\": \"${WB_COLL_CHECKED_REASON}\"
 }
 ")
 
-if(THINMPI_BUILD_TESTS)
-  foreach(ranks 2 4)
-    add_test(NAME wb_coll_smoke.${ranks}ranks
-             COMMAND ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${ranks} $<TARGET_FILE:wb_coll>
-                     --variants all --count 5 --iterations 4 --warmup 1 --blocks 2)
-    if(WB_MPI_VENDOR STREQUAL "openmpi")
-      set_tests_properties(
-        wb_coll_smoke.${ranks}ranks
-        PROPERTIES ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;\
-OMPI_MCA_rmaps_base_oversubscribe=1")
-    endif()
-    set_tests_properties(wb_coll_smoke.${ranks}ranks PROPERTIES PROCESSORS ${ranks} TIMEOUT 120)
-  endforeach()
-endif()
+wb_add_harness_smoke(wb_coll)

@@ -1,5 +1,6 @@
 # The neighbors suite of wrapper-bench (included by bench/CMakeLists.txt after the collectives
-# suite, whose C objects and warning targets it reuses):
+# suite, whose C objects and warning targets it reuses, and WbHarnessSuite.cmake, whose kernel
+# check and smoke tests it shares):
 #   wb_neighbors     the collectives harness (kernels/coll_harness.c) built with the neighbors
 #                    suite's variants: neighborhood collectives on a ring and a torus, the halo
 #                    program, the sparse exchange against the dense one; C and thinmpi
@@ -19,21 +20,11 @@ target_link_libraries(wb_neighbors PRIVATE wb_c_coll MPI::MPI_C wb_c_warnings)
 set(WB_NEIGHBORS_THINMPI false)
 set(WB_NEIGHBORS_THINMPI_REASON "left out of this build (WB_WITH_THINMPI=OFF)")
 if(WB_WITH_THINMPI)
-  unset(WB_THINMPI_NEIGHBORS_COMPILES CACHE)
-  get_target_property(warnings thinmpi_warnings INTERFACE_COMPILE_OPTIONS)
-  set(CMAKE_TRY_COMPILE_TARGET_TYPE STATIC_LIBRARY)
-  try_compile(
-    WB_THINMPI_NEIGHBORS_COMPILES ${CMAKE_CURRENT_BINARY_DIR}/thinmpi_neighbors_check
-    SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/kernels/thinmpi_neighbors.cpp
-    CMAKE_FLAGS
-      "-DINCLUDE_DIRECTORIES=${PROJECT_SOURCE_DIR}/include;${CMAKE_CURRENT_SOURCE_DIR}/kernels;\
-${CMAKE_CURRENT_SOURCE_DIR}/programs;${PROJECT_SOURCE_DIR}/examples"
-    COMPILE_DEFINITIONS ${warnings}
-    LINK_LIBRARIES MPI::MPI_CXX
-    CXX_STANDARD 20
-    OUTPUT_VARIABLE WB_THINMPI_NEIGHBORS_LOG)
-  unset(CMAKE_TRY_COMPILE_TARGET_TYPE)
-  if(WB_THINMPI_NEIGHBORS_COMPILES)
+  wb_try_thinmpi_kernel(
+    WB_THINMPI_NEIGHBORS SOURCE thinmpi_neighbors.cpp CHECK thinmpi_neighbors_check
+    WHAT "its topology family or sparse exchange is not merged yet?")
+  set(WB_NEIGHBORS_THINMPI_REASON "${WB_THINMPI_NEIGHBORS_REASON}")
+  if(WB_THINMPI_NEIGHBORS)
     add_library(wb_thinmpi_neighbors OBJECT kernels/thinmpi_neighbors.cpp)
     target_include_directories(wb_thinmpi_neighbors PRIVATE kernels programs
                                                             ${PROJECT_SOURCE_DIR}/examples)
@@ -41,14 +32,7 @@ ${CMAKE_CURRENT_SOURCE_DIR}/programs;${PROJECT_SOURCE_DIR}/examples"
     target_link_libraries(wb_neighbors PRIVATE wb_thinmpi_neighbors thinmpi::thinmpi)
     target_compile_definitions(wb_neighbors PRIVATE WB_HAVE_THINMPI_NEIGHBORS)
     set(WB_NEIGHBORS_THINMPI true)
-    set(WB_NEIGHBORS_THINMPI_REASON "")
   else()
-    file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/thinmpi_neighbors_check.log
-         "${WB_THINMPI_NEIGHBORS_LOG}")
-    set(WB_NEIGHBORS_THINMPI_REASON
-        "bench/kernels/thinmpi_neighbors.cpp does not compile against this tree's thinmpi (its \
-topology family or sparse exchange is not merged yet?): see \
-${CMAKE_CURRENT_BINARY_DIR}/thinmpi_neighbors_check.log")
     message(STATUS "wrapper-bench: no thinmpi neighbors cells: ${WB_NEIGHBORS_THINMPI_REASON}")
   endif()
 endif()
@@ -68,19 +52,4 @@ file(
 }
 ")
 
-if(THINMPI_BUILD_TESTS)
-  foreach(ranks 2 4)
-    add_test(NAME wb_neighbors_smoke.${ranks}ranks
-             COMMAND ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${ranks}
-                     $<TARGET_FILE:wb_neighbors> --variants all --count 5 --iterations 4
-                     --warmup 1 --blocks 2)
-    if(WB_MPI_VENDOR STREQUAL "openmpi")
-      set_tests_properties(
-        wb_neighbors_smoke.${ranks}ranks
-        PROPERTIES ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;\
-OMPI_MCA_rmaps_base_oversubscribe=1")
-    endif()
-    set_tests_properties(wb_neighbors_smoke.${ranks}ranks PROPERTIES PROCESSORS ${ranks}
-                                                                     TIMEOUT 120)
-  endforeach()
-endif()
+wb_add_harness_smoke(wb_neighbors)

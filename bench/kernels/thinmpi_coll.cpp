@@ -28,12 +28,22 @@
 // Built only when this file compiles against the tree's thinmpi (bench/cmake/WbCollectives.cmake
 // tries it); each family's variants are in only when the tree has its header (the collectives
 // land family by family).
+//
+// Built a second time with THINMPI_CHECKED_COLLECTIVES=1 and WB_THINMPI_CHECKED (the shared
+// library libwb_thinmpi_coll_checked, every symbol hidden but its table's, so that its inline
+// thinmpi functions never stand in for the unchecked ones), this file gives the checked mode's
+// variants, thinmpi-checked/<op>/<form>, for the calls in `checked_calls` below: the same call,
+// which in that mode first agrees on its arguments (one MPI_Allreduce). The unchecked build's
+// table lists them after its own, so they run in the same process as the unchecked call and C.
 #include <algorithm>
 #include <cstddef>
 #include <cstdio>
 #include <exception>
 #include <functional>
+#include <iterator>
 #include <span>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "coll_variant.h"
@@ -70,7 +80,16 @@
 #define WB_HAS_SCAN 0
 #endif
 
+#if defined(WB_THINMPI_CHECKED)
+#if !THINMPI_CHECKED_COLLECTIVES
+#error "the checked copy of the thinmpi collective kernels needs THINMPI_CHECKED_COLLECTIVES=1"
+#endif
+#define WB_API "thinmpi-checked"
+#define WB_HAS_PROGRAMS 0  // the checked copy has the single calls only
+#else
+#define WB_API "thinmpi"
 #define WB_HAS_PROGRAMS (WB_HAS_ALLGATHER && WB_HAS_ALLTOALL && WB_HAS_REDUCE)
+#endif
 #if WB_HAS_PROGRAMS
 #include "bfs.hpp"
 #include "programs.h"
@@ -320,12 +339,12 @@ void teardown_bfs(void* p) {
 template <wb_coll_kind Kind>
 constexpr wb_coll_variant variant(const char* op, const char* form, const char* baseline,
                                   void (*call)(void*)) {
-  return wb_coll_variant{"thinmpi", op, form, baseline, Kind, setup<Kind>, call, verify, teardown};
+  return wb_coll_variant{WB_API, op, form, baseline, Kind, setup<Kind>, call, verify, teardown};
 }
 
-}  // namespace
-
-extern "C" size_t wb_thinmpi_coll_variants(const wb_coll_variant** table) {
+/// Every variant of this build (the unchecked table, or the checked copy's before it keeps only
+/// `checked_calls`).
+std::span<const wb_coll_variant> own_variants() {
   static const wb_coll_variant variants[] = {
 #if WB_HAS_BCAST
     variant<WB_COLL_BCAST>("bcast", "vector", "c/bcast/builtin", call_bcast),
@@ -386,6 +405,62 @@ extern "C" size_t wb_thinmpi_coll_variants(const wb_coll_variant** table) {
 #endif
     {nullptr, nullptr, nullptr, nullptr, WB_COLL_PROGRAM, nullptr, nullptr, nullptr, nullptr},
   };
-  *table = variants;
-  return sizeof variants / sizeof variants[0] - 1;  // the last entry only keeps the array non-empty
+  return std::span(variants).first(std::size(variants) - 1);  // the last keeps it non-empty
 }
+
+}  // namespace
+
+#if defined(WB_THINMPI_CHECKED)
+namespace {
+
+/// The calls measured in the checked mode (op/form): the rooted and v-collectives of the suite
+/// and one reduction, each of which agrees on its arguments first when checked.
+constexpr std::string_view checked_calls[] = {"bcast/vector",
+                                              "allreduce/plus",
+                                              "allgatherv/counts_given",
+                                              "allgatherv/counts_exchanged",
+                                              "alltoallv/counts_given",
+                                              "alltoallv/counts_exchanged"};
+
+bool is_checked_call(const wb_coll_variant& v) {
+  const std::string name = std::string(v.op) + "/" + v.form;
+  return std::find(std::begin(checked_calls), std::end(checked_calls), name) !=
+         std::end(checked_calls);
+}
+
+}  // namespace
+
+/// The checked copy's table (libwb_thinmpi_coll_checked: the one symbol it exports).
+extern "C" [[gnu::visibility("default")]] size_t wb_thinmpi_checked_coll_variants(
+    const wb_coll_variant** table) {
+  static const std::vector<wb_coll_variant> checked = [] {
+    std::vector<wb_coll_variant> kept;
+    for (const wb_coll_variant& v : own_variants())
+      if (is_checked_call(v)) kept.push_back(v);
+    return kept;
+  }();
+  *table = checked.data();
+  return checked.size();
+}
+#else
+#if defined(WB_HAVE_THINMPI_CHECKED_COLL)
+extern "C" size_t wb_thinmpi_checked_coll_variants(const wb_coll_variant** table);
+#endif
+
+/// The harness's thinmpi table: this build's variants, then the checked copy's where it is
+/// built (the harness lists one thinmpi table).
+extern "C" size_t wb_thinmpi_coll_variants(const wb_coll_variant** table) {
+  static const std::vector<wb_coll_variant> all = [] {
+    const std::span<const wb_coll_variant> own = own_variants();
+    std::vector<wb_coll_variant> listed(own.begin(), own.end());
+#if defined(WB_HAVE_THINMPI_CHECKED_COLL)
+    const wb_coll_variant* checked = nullptr;
+    const std::size_t n = wb_thinmpi_checked_coll_variants(&checked);
+    listed.insert(listed.end(), checked, checked + n);
+#endif
+    return listed;
+  }();
+  *table = all.data();
+  return all.size();
+}
+#endif
