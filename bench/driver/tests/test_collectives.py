@@ -237,5 +237,111 @@ class Oversubscribed(unittest.TestCase):
         self.assertIn("19.0 ms", part["notes"][0])
 
 
+CHECKED = "thinmpi-checked/allgatherv/counts_given"
+
+
+def checked_records():
+    """One process: C 10 us, thinmpi 10.2 us, the checked call 15.3 us (1.5x thinmpi, 1.53x C),
+    and the unchecked call of another form that the checked one must not be compared with."""
+    base = "c/allgatherv/counts_given"
+    return [record(base, [10.0]),
+            record("thinmpi/allgatherv/counts_given", [10.2], baseline=base),
+            record("thinmpi/allgatherv/counts_exchanged", [1.0], baseline=base),
+            record(CHECKED, [15.3], baseline=base)]
+
+
+def checked_audit():
+    calls = {"thinmpi/allgatherv/counts_given": {"MPI_Allgatherv": 1.0},
+             CHECKED: {"MPI_Allgatherv": 1.0, "MPI_Allreduce": 1.0, "MPI_Comm_rank": 1.0}}
+    return [{"mpi": "openmpi", "compiler": "gcc", "ranks": 2, "variant": name, "calls": counted}
+            for name, counted in calls.items()]
+
+
+class CheckedMode(unittest.TestCase):
+    def test_the_checked_call_is_compared_with_c_and_with_the_unchecked_call(self):
+        cells = {c["variant"]: c for c in collectives.aggregate(checked_records())}
+        checked = cells[CHECKED]
+        self.assertAlmostEqual(checked["ratio"]["median"], 1.53)
+        self.assertEqual(checked["unchecked"], "thinmpi/allgatherv/counts_given")
+        self.assertAlmostEqual(checked["ratio_vs_unchecked"]["median"], 1.5)
+        self.assertNotIn("ratio_vs_unchecked", cells["thinmpi/allgatherv/counts_given"])
+
+    def test_only_checked_variants_have_an_unchecked_call(self):
+        self.assertEqual(collectives.unchecked_of(CHECKED), "thinmpi/allgatherv/counts_given")
+        self.assertIsNone(collectives.unchecked_of("thinmpi/allgatherv/counts_given"))
+        self.assertIsNone(collectives.unchecked_of("c/bcast/builtin"))
+
+    def test_api_thinmpi_keeps_the_checked_variants(self):
+        harness = collectives.CollBuild(
+            "openmpi", "gcc", "mpiexec.openmpi", ["/x/wb_coll"],
+            VARIANTS + [{"variant": CHECKED, "api": "thinmpi-checked", "program": False}])
+        (job,) = [j for j in collectives.jobs_for(harness, "smoke", api_filter=("thinmpi",))
+                  if not j.audit and not collectives.is_program_job(j)]
+        self.assertEqual(job.variants, ("c/allreduce/sum", "thinmpi/allreduce/plus", CHECKED))
+
+    def test_the_table_shows_the_ratio_per_size_and_the_calls_added(self):
+        cells = collectives.aggregate(checked_records())
+        table = coll_report.checked_table(cells, checked_audit())
+        self.assertEqual(table.headers, ["call", "MPI", "compiler", "ranks", "4 B",
+                                         "calls added"])
+        self.assertEqual(table.rows, [["allgatherv/counts_given", "OpenMPI", "gcc", "2",
+                                       "1.50x", "+1 MPI_Allreduce, +1 MPI_Comm_rank"]])
+        self.assertEqual(coll_report.checked_table(cells, []).rows[0][-1], "")
+
+    def test_the_section_follows_the_thinmpi_section_when_checked_cells_ran(self):
+        part = coll_suite.recompute({"ranks": [2], "records": checked_records(),
+                                     "audit": checked_audit(), "failures": [], "missing": []})
+        sections = coll_report.sections(part, [], Section)
+        self.assertEqual(sections[1].title, "Checked mode: cost of agreeing on arguments")
+        self.assertEqual(sections[1].tables[1].rows[0][:2], [CHECKED, "c/allgatherv/counts_given"])
+        plain = coll_suite.recompute({"ranks": [2], "records": fixture_records(), "audit": [],
+                                      "failures": [], "missing": []})
+        self.assertNotIn("Checked mode: cost of agreeing on arguments",
+                         [s.title for s in coll_report.sections(plain, [], Section)])
+
+
+class RanksLeftOut(unittest.TestCase):
+    def test_on_2_cores_the_4_rank_cells_are_left_out_with_the_reason(self):
+        ranks, left_out = collectives.rank_counts(None, "quick", 2)
+        self.assertEqual(ranks, (2,))
+        ((four, why),) = left_out
+        self.assertEqual(four, 4)
+        self.assertIn("4 ranks on 2 cores", why)
+        self.assertIn("--ranks 2,4", why)
+
+    def test_asked_for_full_or_enough_cores_run_them_all(self):
+        self.assertEqual(collectives.rank_counts((2, 4), "quick", 2), ((2, 4), []))
+        self.assertEqual(collectives.rank_counts(None, "full", 2), ((2, 4), []))
+        self.assertEqual(collectives.rank_counts(None, "quick", 4), ((2, 4), []))
+        self.assertEqual(collectives.rank_counts(None, "smoke", 1), ((2,), []))
+
+    def test_left_out_ranks_keep_their_audit_only(self):
+        jobs = collectives.jobs_for(build(), "quick", sizes=(4, 4096), ranks=(2,))
+        self.assertEqual({j.ranks for j in jobs if not j.audit}, {2})
+        self.assertEqual([j.ranks for j in jobs if j.audit], [2, 4])
+
+    def test_the_plan_counts_the_launches_left_out_and_the_report_says_so(self):
+        original = coll_suite._run_job
+        coll_suite._run_job = lambda job, reps, part, failures: True
+        try:
+            options = SimpleNamespace(sizes=(4, 4096), api=None, compiler=None, ranks=None)
+            setup = SimpleNamespace(failures=[])
+            original_cores = collectives.usable_cores
+            collectives.usable_cores = lambda: 2
+            part = coll_suite.run_plan(setup, options, "quick", [(build(), None)],
+                                       collectives.PLAN)
+        finally:
+            coll_suite._run_job = original
+            collectives.usable_cores = original_cores
+        self.assertEqual(part["ranks"], [2])
+        self.assertEqual([(e["ranks"], e["launches"]) for e in part["left_out"]],
+                         [(4, 2 + len(collectives.PROGRAM_COUNTS))])
+        (line,) = coll_report.left_out_lines(part)
+        self.assertTrue(line.startswith("Left out: the 4-rank timed cells (4 launches): 4 "
+                                        "ranks on 2 cores"))
+        sections = coll_report.sections(coll_suite.recompute(part), [], Section)
+        self.assertIn(line, sections[0].paragraphs)
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -144,6 +144,13 @@ class Report(unittest.TestCase):
                           "Neighbors: path audit"])
         self.assertIn("Missing: x: y", sections[0].paragraphs)
 
+    def test_the_rank_counts_left_out_are_listed_with_how_to_ask(self):
+        part = dict(self.part(), left_out=[{"ranks": 4, "launches": 6, "why": "4 ranks on 2 "
+                                            "cores; ask for them with --ranks 2,4"}])
+        lines = neighbor_report.sections(part, Section)[0].paragraphs
+        self.assertIn("Left out: the 4-rank timed cells (6 launches): 4 ranks on 2 cores; ask "
+                      "for them with --ranks 2,4.", lines)
+
 
 class AuditRows(unittest.TestCase):
     def test_peers_are_per_call_and_rank(self):

@@ -60,6 +60,9 @@ def parse(argv):
                         help="also count instructions and allocations per call under callgrind "
                         "(tiny, sweep, collectives)")
     parser.add_argument("--strict", action="store_true", help="exit 1 when a cell failed")
+    parser.add_argument("--ranks", type=lambda t: tuple(int(r) for r in t.split(",")),
+                        help="rank counts of the collectives and neighbors suites, e.g. 2,4 "
+                        "(default: those within the machine's cores; --full: 2,4)")
     parser.add_argument("--render", metavar="DIR",
                         help="only recompute and rewrite the reports of a results folder")
     hosts.add_options(parser)

@@ -142,6 +142,65 @@ def _draw_lines(axis, cells):
     axis.legend(fontsize=6)
 
 
+CHECKED_NOTE = ("thinmpi built with THINMPI_CHECKED_COLLECTIVES=1 (the checked mode, off by "
+                "default): before a rooted or v-collective (and a reduction) the ranks agree on "
+                "their arguments, one MPI_Allreduce of MPI_2INT with MPI_MAXLOC, so that an "
+                "error one rank finds is an mpi_error on every rank. Each ratio is taken inside "
+                "one process: the checked call over the same unchecked thinmpi call (this table) "
+                "and over C (the next). Calls added: the audit's calls of the checked call less "
+                "the unchecked one's, per call and rank.")
+
+
+def _calls_added(audit, cell):
+    """The audit's calls of a checked variant less its unchecked call's (same build and ranks),
+    as text; "" without both rows."""
+    def calls_of(variant):
+        return next((r["calls"] for r in audit if (r["variant"], r["mpi"], r["compiler"],
+                                                    r["ranks"]) == (variant, *where)), None)
+    where = (cell["mpi"], cell["compiler"], cell["ranks"])
+    checked, unchecked = calls_of(cell["variant"]), calls_of(cell["unchecked"])
+    if checked is None or unchecked is None:
+        return ""
+    added = {name: checked.get(name, 0) - unchecked.get(name, 0) for name in {*checked,
+                                                                              *unchecked}}
+    return ", ".join(f"{n:+g} {name}" for name, n in sorted(added.items()) if n) or "none"
+
+
+def checked_table(cells, audit):
+    """The checked mode's cost: per call, build and rank count, the checked / unchecked thinmpi
+    ratio at each size and the calls the agreement adds."""
+    chosen = [c for c in cells if c.get("ratio_vs_unchecked")]
+    sizes = sorted({c["bytes"] for c in chosen})
+    index = {(c["variant"], c["mpi"], c["compiler"], c["ranks"], c["bytes"]): c for c in chosen}
+    rows = []
+    for variant, mpi, compiler, ranks in sorted({k[:4] for k in index}):
+        found = [index.get((variant, mpi, compiler, ranks, s)) for s in sizes]
+        first = next(c for c in found if c)
+        rows.append([variant.split("/", 1)[1], MPI_NAMES.get(mpi, mpi), compiler, str(ranks)] +
+                    [f"{c['ratio_vs_unchecked']['median']:.2f}x" if c else "—" for c in found] +
+                    [_calls_added(audit, first)])
+    return Table("coll_checked", "Checked mode: checked / unchecked thinmpi per collective",
+                 ["call", "MPI", "compiler", "ranks"] + [_size(s) for s in sizes] +
+                 ["calls added"], rows, CHECKED_NOTE)
+
+
+def checked_section(part, section_type):
+    """The section of the checked mode's cost, or None when no checked variant ran."""
+    cells = part.get("cells", [])
+    if not any(c.get("ratio_vs_unchecked") for c in cells):
+        return None
+    return section_type("Checked mode: cost of agreeing on arguments",
+                        tables=[checked_table(cells, part.get("audit", [])),
+                                ratio_table(cells, ("thinmpi-checked",), "coll_checked_c",
+                                            "Checked mode: thinmpi-checked / C per collective")])
+
+
+def left_out_lines(part):
+    """One line per rank count whose timed cells were left out, with why and how to ask."""
+    return [f"Left out: the {entry['ranks']}-rank timed cells ({entry['launches']} launches): "
+            f"{entry['why']}." for entry in part.get("left_out", [])]
+
+
 def sections(part, charts, section_type):
     """The report's collectives sections from doc["collectives"]."""
     cells, audit = part.get("cells", []), part.get("audit", [])
@@ -164,4 +223,8 @@ def sections(part, charts, section_type):
         timed[0].paragraphs += [f"Fewer calls: {n}" for n in part["notes"]]
     if part.get("missing"):
         timed[0].paragraphs += [f"Missing: {m}" for m in part["missing"]]
+    timed[0].paragraphs += left_out_lines(part)
+    checked = checked_section(part, section_type)
+    if checked:
+        timed.insert(1, checked)
     return timed

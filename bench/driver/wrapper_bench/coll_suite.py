@@ -105,6 +105,23 @@ def fit_oversubscribed(jobs, part, probe_variant=collectives.PROBE_VARIANT):
     return fitted
 
 
+def _choose_ranks(part, options, mode):
+    """The rank counts to time (--ranks, else those within the cores; --full: all), kept in
+    part["ranks"]; those left out go to part["left_out"] with the reason."""
+    ranks, left_out = collectives.rank_counts(getattr(options, "ranks", None), mode,
+                                              collectives.usable_cores())
+    part.update(ranks=list(ranks), left_out=[{"ranks": r, "launches": 0, "why": why}
+                                             for r, why in left_out])
+    return ranks
+
+
+def _count_left_out(left_out, build, mode, options, plan):
+    """Adds to each left-out rank count the timed launches of `build` it would have had."""
+    for entry in left_out:
+        entry["launches"] += sum(not job.audit for job in collectives.jobs_for(
+            build, mode, options.sizes, options.api, plan, (entry["ranks"],)))
+
+
 def run(setup, options, mode):
     """Every collectives job of the builds at hand; returns doc["collectives"]."""
     osu_builds = []  # OSU's own collective benchmarks beside the C cells
@@ -121,12 +138,14 @@ def run_plan(setup, options, mode, builds, plan, osu_builds=()):
     document, before its cells are computed."""
     part = {"ranks": list(collectives.RANKS), "records": [], "audit": [], "failures": [],
             "missing": [], "notes": []}
+    ranks = _choose_ranks(part, options, mode)
     jobs = []
     for build, why in builds:
         if build is None:
             part["missing"].append(why)
         elif options.compiler is None or build.compiler in (*options.compiler, "python"):
-            jobs += collectives.jobs_for(build, mode, options.sizes, options.api, plan)
+            jobs += collectives.jobs_for(build, mode, options.sizes, options.api, plan, ranks)
+            _count_left_out(part["left_out"], build, mode, options, plan)
     jobs = fit_oversubscribed(jobs, part, plan.probe_variant)
     jobs = osu_coll.add_jobs(jobs, osu_builds, mode, options.sizes or plan.sizes, part)
     reps = collectives.COUNTS[mode].reps

@@ -30,6 +30,12 @@ AUDIT_CALLS = 20
 # yields when oversubscribed); at the quick counts one launch would outlast its 600 s timeout.
 PROBE_VARIANT, PROBE_CALLS = "c/allreduce/sum", 20
 LAUNCH_BUDGET_S, MIN_CALLS = 120, 20
+# Rank counts above the machine's cores are timed only when asked for (--ranks, or --full): the
+# ranks then share cores, and MPICH's wait for each other's timeslices (the probe above).
+ASK_FOR_RANKS = "--ranks 2,4 (or --full)"
+# The checked mode (thinmpi built with THINMPI_CHECKED_COLLECTIVES=1): its variants are the
+# unchecked ones' calls, each also compared with that call in the same process.
+CHECKED_API, UNCHECKED_API = "thinmpi-checked", "thinmpi"
 
 
 @dataclass(frozen=True)
@@ -136,28 +142,62 @@ def mpi4py_build(mpi, python, env, manifest, kernel=MPI4PY_KERNEL):
                      manifest.get("audit_library", ""), dict(env))
 
 
+def unchecked_of(variant):
+    """The unchecked thinmpi variant of a thinmpi-checked one (the same call), else None."""
+    api, _, rest = variant.partition("/")
+    return f"{UNCHECKED_API}/{rest}" if api == CHECKED_API else None
+
+
+def api_family(api):
+    """The API a variant's api belongs to for --api: thinmpi-checked is thinmpi's."""
+    return UNCHECKED_API if api == CHECKED_API else api
+
+
 def _kept(build, api_filter):
     return [v["variant"] for v in build.variants
-            if api_filter is None or v["api"] == "c" or v["api"] in api_filter]
+            if api_filter is None or v["api"] == "c" or api_family(v["api"]) in api_filter]
 
 
-def jobs_for(build, mode, sizes=None, api_filter=None, plan=PLAN):
-    """The timed launches of one build over ranks and sizes, then one audit per rank count."""
+def usable_cores():
+    """The cores this process may run on (its affinity), which the ranks of a launch share."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:
+        return os.cpu_count() or 1
+
+
+def rank_counts(asked, mode, cores):
+    """The rank counts to time and those left out, [(ranks, why)]: the ones asked for (--ranks)
+    as given; with --full all of RANKS; else those that fit the cores (smoke: the first)."""
+    if asked:
+        return tuple(asked), []
+    if mode in ("full", "smoke"):
+        return (RANKS if mode == "full" else RANKS[:1]), []
+    fitting = tuple(r for r in RANKS if r <= cores) or RANKS[:1]
+    return fitting, [(r, f"{r} ranks on {cores} cores would share them (oversubscribed: "
+                         "MPICH's ranks busy-poll and wait for each other's timeslices, "
+                         "milliseconds per call); ask for them with " + ASK_FOR_RANKS)
+                     for r in RANKS if r not in fitting]
+
+
+def jobs_for(build, mode, sizes=None, api_filter=None, plan=PLAN, ranks=RANKS):
+    """The timed launches of one build over `ranks` and sizes, then one audit per rank count
+    (every count of RANKS: counting calls does not suffer from shared cores)."""
     counts, jobs, suite = COUNTS[mode], [], plan.suite
     sizes = sizes or plan.sizes
-    ranks_list = RANKS
+    timed_ranks, audit_ranks = tuple(ranks), tuple(sorted({*RANKS, *ranks}))
     if mode == "smoke":  # make test: one size, the smallest programs, 2 ranks (ctest has 4)
-        sizes, ranks_list = sizes[:1], RANKS[:1]
+        sizes, timed_ranks, audit_ranks = sizes[:1], timed_ranks[:1], timed_ranks[:1]
     names = _kept(build, api_filter)
     collectives = tuple(n for n in names if not _is_program(build, n))
     programs = tuple(n for n in names if _is_program(build, n))
-    for ranks in ranks_list:
-        for size in sizes:
+    for ranks in audit_ranks:
+        for size in sizes if ranks in timed_ranks else ():
             iterations = iterations_at(counts.iterations, size, ranks)
             jobs.append(CollJob(build, ranks, max(1, size // 4), collectives, iterations,
                                 min(counts.blocks, iterations), suite=suite))
         for count in (plan.smoke_program_count,) if mode == "smoke" else plan.program_counts:
-            if programs:
+            if programs and ranks in timed_ranks:
                 iterations = max(10, counts.iterations // 50)
                 jobs.append(CollJob(build, ranks, count, programs, iterations,
                                     min(counts.blocks, iterations), suite=suite))
@@ -263,23 +303,30 @@ def aggregate(records):
     for record in records:
         by_process[(record["job"], record["rep"])][record["variant"]] = record
     ratios, groups = defaultdict(list), defaultdict(list)
+    vs_unchecked = defaultdict(list)
     for process in by_process.values():
         for record in process.values():
             groups[cell_key(record)].append(record)
-            base = process.get(record.get("baseline") or "")
-            if base and process_value(base) > 0:
-                ratios[cell_key(record)].append(process_value(record) / process_value(base))
-    return [_cell(groups[key], ratios[key]) for key in sorted(groups)]
+            for reference, into in ((record.get("baseline"), ratios),
+                                    (unchecked_of(record["variant"]), vs_unchecked)):
+                base = process.get(reference or "")
+                if base and process_value(base) > 0:
+                    into[cell_key(record)].append(process_value(record) / process_value(base))
+    return [_cell(groups[key], ratios[key], vs_unchecked[key]) for key in sorted(groups)]
 
 
-def _cell(group, ratios):
+def _cell(group, ratios, vs_unchecked):
     first = group[0]
-    return {"mpi": first["mpi"], "compiler": first["compiler"], "ranks": first["ranks"],
+    cell = {"mpi": first["mpi"], "compiler": first["compiler"], "ranks": first["ranks"],
             "variant": first["variant"], "api": first["api"], "op": first["op"],
             "form": first["form"], "baseline": first.get("baseline"),
             "count": first["count"], "bytes": first["bytes"], "reps": len(group),
             "iterations": first["iterations"], "us": _spread([process_value(r) for r in group]),
             "ratio": _spread(ratios), "verified": all(r.get("verified") for r in group)}
+    if first["api"] == CHECKED_API:  # the checked call against the unchecked one, same process
+        cell.update(unchecked=unchecked_of(first["variant"]),
+                    ratio_vs_unchecked=_spread(vs_unchecked))
+    return cell
 
 
 def audit_rows(job, audit_lines):

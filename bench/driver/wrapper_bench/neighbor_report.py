@@ -140,4 +140,5 @@ def sections(part, section_type):
         first.paragraphs += [f"Fewer calls: {n}" for n in part["notes"]]
     if part.get("missing"):
         first.paragraphs += [f"Missing: {m}" for m in part["missing"]]
+    first.paragraphs += coll_report.left_out_lines(part)
     return [first, others, audit]
