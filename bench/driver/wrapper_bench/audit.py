@@ -32,7 +32,7 @@ def object_variant(path):
     """The variant (or family, "thinmpi/*") whose code an object file holds; None for tables."""
     stem = Path(path).name.split(".")[0]
     api, _, payload = stem.partition("_")
-    if payload in ("variants", "") or api not in ("c", "boost", "thinmpi"):
+    if payload in ("variants", "") or api not in ("c", "boost", "thinmpi", "kamping", "mpl"):
         return None
     return f"{api}/*" if payload == "kernels" else f"{api}/{payload}"
 

@@ -14,7 +14,7 @@ from datetime import datetime
 from pathlib import Path
 
 from . import (audit, charts, coll_report, coll_suite, compare, detect, floor, go_session, hosts,
-               instructions, matrix, neighbor_suite, osu, schema)
+               instructions, matrix, neighbor_suite, osu, peers, schema)
 from .render_html import render_html
 from .render_md import render_md
 from .runner import ROOT_ENV, Progress, estimated_seconds, launch
@@ -41,7 +41,7 @@ def parse(argv):
     parser.add_argument("--smoke", action="store_true", help="a tiny matrix, seconds long")
     parser.add_argument("--mpi", type=_list, help="openmpi,mpich")
     parser.add_argument("--compiler", type=_list, help="gcc,clang")
-    parser.add_argument("--api", type=_list, help="c,boost,thinmpi,mpi4py,go (C always runs)")
+    parser.add_argument("--api", type=_list, help=",".join(matrix.APIS) + " (C always runs)")
     parser.add_argument("--sizes", type=lambda t: tuple(int(s) for s in t.split(",")),
                         help="sweep sizes in bytes (default 4,32,256,4096,65536,1048576)")
     parser.add_argument("--suites", type=_list, default=matrix.SUITES,
@@ -85,6 +85,7 @@ def prepare(options):
     for mpi, compiler in presets:
         print(f"wrapper-bench: building {mpi}-{compiler}", file=sys.stderr)
         add_harness(setup, REPO, mpi, compiler, options)
+    peers.note_missing(setup, options.api)
     if options.api is None or "mpi4py" in options.api:
         for mpi in dict.fromkeys(m for m, _ in presets):
             interpreters = [(p, None) for m, p in options.python_for.items() if m == mpi]

@@ -15,6 +15,8 @@ TINY_INT_COUNTS = (1, 8, 64)
 TINY_CHAR_COUNTS = (8, 64)
 SWEEP_BYTES = (4, 32, 256, 4096, 65536, 1048576)
 OSU_BYTES = tuple(2**k for k in range(23))  # 1 B .. 4 MiB
+# The APIs of the variants (--api): C always runs; kamping and mpl are the peers (peers.py).
+APIS = ("c", "boost", "thinmpi", "mpi4py", "go", "kamping", "mpl")
 SUITES = ("tiny", "sweep", "osu", "serialization", "audit", "collectives", "neighbors")
 
 # Variants of the size sweep, of the OSU sweep, and mpi4py's (objects stop where they stop being

@@ -3,7 +3,7 @@
 from dataclasses import dataclass, field
 
 from . import (coll_report, floor_report, go_tables, host_tables, instructions, neighbor_report,
-               path_tables, serial_suite, tables)
+               path_tables, peers, serial_suite, tables)
 from .conclusions import conclusions
 
 
@@ -117,6 +117,8 @@ def build_sections(doc, charts):
                               tables=[floor_report.floor_table(doc.get("floor"))]))
     for section in article:
         floor_report.annotate(section.tables, cells)
+    peer_section = peers.section(doc, Section)
+    collectives += [peer_section] if peer_section else []
     return article[:-1] + collectives + article[-1:]  # missing and failed cells stay last
 
 

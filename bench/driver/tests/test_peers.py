@@ -1,0 +1,159 @@
+"""The peers (KaMPIng, MPL) on fixture data: their cells through compare and collectives, the
+peers table's ratios and calls, the lines saying why thinmpi is not the fastest, the missing
+cells of a build without them, and the matrix's jobs that carry them."""
+
+import unittest
+
+from wrapper_bench import collectives, compare, matrix, peers
+from wrapper_bench.report import Section
+from wrapper_bench.session import Setup
+
+
+def tiny_record(variant, one_way_us, baseline=None, count=8, compiler="gcc", rep=0, job="j"):
+    api, payload = variant.split("/")
+    return {"suite": "tiny", "mpi": "openmpi", "compiler": compiler, "variant": variant,
+            "api": api, "payload": payload, "baseline": baseline, "count": count,
+            "bytes": 4 * count, "iterations": 100, "warmup": 10, "blocks": 1,
+            "one_way_us": one_way_us, "block_one_way_us": [one_way_us], "verified": True,
+            "rep": rep, "job": job}
+
+
+def tiny_cells():
+    """One process at 8 ints: C known count 1.0 µs, C matched probe 1.5 µs, C probe 1.4 µs;
+    thinmpi's allocating receive 1.55 µs, KaMPIng's 1.45 µs (Probe + Recv), MPL's 1.8 µs."""
+    records = [tiny_record("c/int_buffer", 1.0), tiny_record("c/mprobe", 1.5),
+               tiny_record("c/probe", 1.4),
+               tiny_record("thinmpi/vector_bounded", 1.01, "c/int_buffer"),
+               tiny_record("kamping/vector_bounded", 1.03, "c/int_buffer"),
+               tiny_record("mpl/vector_bounded", 1.02, "c/int_buffer"),
+               tiny_record("thinmpi/vector_alloc", 1.55, "c/mprobe"),
+               tiny_record("kamping/vector", 1.45, "c/probe"),
+               tiny_record("mpl/vector", 1.8, "c/probe")]
+    return compare.aggregate(records)
+
+
+AUDIT = [{"mpi": "openmpi", "compiler": "gcc", "variant": variant, "count": 8, "calls": calls}
+         for variant, calls in (
+             ("c/int_buffer", {"MPI_Send": 1.0, "MPI_Recv": 1.0}),
+             ("c/mprobe", {"MPI_Send": 1.0, "MPI_Mprobe": 1.0, "MPI_Get_count": 1.0,
+                           "MPI_Mrecv": 1.0}),
+             ("thinmpi/vector_bounded", {"MPI_Send": 1.0, "MPI_Recv": 1.0}),
+             ("kamping/vector_bounded", {"MPI_Send": 1.0, "MPI_Recv": 1.0}),
+             ("mpl/vector_bounded", {"MPI_Send": 1.0, "MPI_Recv": 1.0}),
+             ("thinmpi/vector_alloc", {"MPI_Send": 1.0, "MPI_Mprobe": 1.0, "MPI_Mrecv": 1.0}),
+             ("kamping/vector", {"MPI_Send": 1.0, "MPI_Probe": 1.0, "MPI_Get_count": 1.0,
+                                 "MPI_Recv": 1.0}))]
+
+
+def by_path(rows, label):
+    return next(row for row in rows if row[2] == label)
+
+
+class TinyTable(unittest.TestCase):
+    def setUp(self):
+        self.rows, self.why = peers.tiny_rows(tiny_cells(), AUDIT)
+
+    def test_ratio_against_the_c_of_the_path_with_its_calls(self):
+        row = by_path(self.rows, "bounded vector<int> (8)")
+        self.assertEqual(row[:4], ["OpenMPI", "gcc", "bounded vector<int> (8)",
+                                   "1.000 µs (1 Send + 1 Recv)"])
+        self.assertEqual(row[4], "1.01× (1 Send + 1 Recv)")  # thinmpi
+        self.assertEqual(row[5], "1.03× (1 Send + 1 Recv)")  # KaMPIng
+        self.assertEqual(row[7], "—")  # no Boost.MPI cell in the fixture
+
+    def test_a_baseline_other_than_the_paths_c_is_chained_through_the_floor(self):
+        # KaMPIng's probe path is measured against c/probe (1.45 / 1.4); the row's C is the
+        # matched probe: (1.45 / 1.4) * (1.4 / 1.0) / (1.5 / 1.0) = 1.45 / 1.5.
+        row = by_path(self.rows, "vector<int> of unknown size (8)")
+        self.assertTrue(row[5].startswith("0.97×"), row[5])
+        self.assertTrue(row[4].startswith("1.03×"), row[4])  # thinmpi 1.55 / 1.5
+
+    def test_why_lines_name_the_faster_peer_and_the_calls(self):
+        unknown = [line for line in self.why if "unknown size" in line]
+        self.assertEqual(len(unknown), 1)
+        self.assertIn("KaMPIng 0.97× against thinmpi's 1.03×", unknown[0])
+        self.assertIn("The calls differ", unknown[0])
+        self.assertIn("KaMPIng 1 Send + 1 Probe + 1 Get_count + 1 Recv", unknown[0])
+        self.assertIn("several threads", unknown[0])
+
+    def test_no_line_where_thinmpi_is_fastest(self):
+        self.assertFalse([line for line in self.why if "bounded" in line])
+
+    def test_same_calls_within_two_percent_is_noise(self):
+        values = {"thinmpi": (1.015, {"MPI_Send": 1.0}, {}),
+                  "mpl": (1.0, {"MPI_Send": 1.0}, {})}
+        self.assertIn("within the noise", peers.why_line("x", values))
+        values["thinmpi"] = (1.2, {"MPI_Send": 1.0}, {})
+        self.assertIn("wrappers' own code", peers.why_line("x", values))
+
+    def test_fewer_calls_than_the_faster_peer_are_not_the_reason(self):
+        values = {"thinmpi": (1.05, {"MPI_Mprobe": 1.0, "MPI_Mrecv": 1.0}, {}),
+                  "boost": (1.0, {"MPI_Mprobe": 1.0, "MPI_Get_count": 1.0, "MPI_Mrecv": 1.0},
+                            {})}
+        line = peers.why_line("x", values)
+        self.assertIn("thinmpi makes no more MPI calls", line)
+        self.assertNotIn("would make", line)
+
+
+class CollectivesTable(unittest.TestCase):
+    def test_collective_rows_and_calls(self):
+        def record(variant, us, baseline=None):
+            api, op, form = variant.split("/")
+            return {"variant": variant, "api": api, "op": op, "form": form,
+                    "baseline": baseline, "ranks": 2, "count": 1, "bytes": 4, "iterations": 10,
+                    "blocks": 1, "us": us, "block_us": [us], "verified": True, "mpi": "mpich",
+                    "compiler": "gcc", "rep": 0, "job": "j"}
+        cells = collectives.aggregate([
+            record("c/allreduce/sum", 1.0), record("thinmpi/allreduce/plus", 1.0,
+                                                   "c/allreduce/sum"),
+            record("mpl/allreduce/plus", 1.6, "c/allreduce/sum")])
+        audit = [{"mpi": "mpich", "compiler": "gcc", "ranks": 2, "variant": "mpl/allreduce/plus",
+                  "calls": {"MPI_Allreduce": 1.0}}]
+        rows, why = peers.coll_rows({"cells": cells, "audit": audit})
+        row = by_path(rows, "allreduce, plus")
+        self.assertEqual(row[6], "1.60× (1 Allreduce)")
+        self.assertEqual(why, [])
+
+
+class Missing(unittest.TestCase):
+    def test_a_build_without_a_peer_says_why(self):
+        setup = Setup()
+        setup.manifests[("mpich", "clang")] = {"kamping": True, "mpl": False,
+                                                "mpl_missing_reason": "no source: offline"}
+        setup.manifests[("openmpi", "gcc")] = {}
+        peers.note_missing(setup)
+        reasons = {(m["mpi"], m["api"]): m["reason"] for m in setup.missing}
+        self.assertEqual(reasons[("mpich", "mpl")], "no source: offline")
+        self.assertNotIn(("mpich", "kamping"), reasons)
+        self.assertIn("rebuild", reasons[("openmpi", "kamping")])
+
+    def test_the_api_filter_leaves_them_alone(self):
+        setup = Setup()
+        setup.manifests[("mpich", "gcc")] = {"kamping": False, "mpl": False}
+        peers.note_missing(setup, ("c", "thinmpi"))
+        self.assertEqual(setup.missing, [])
+
+
+class Matrix(unittest.TestCase):
+    def test_tiny_jobs_carry_the_peers_with_their_c_baselines(self):
+        build = matrix.Build("openmpi", "gcc", (("c/int_buffer", 4, 0), ("c/probe", 4, 0),
+                                                ("kamping/vector", 4, 0), ("mpl/int", 4, 1),
+                                                ("thinmpi/span", 4, 0)))
+        filters = matrix.Filters(api=("kamping", "mpl"), suites=("tiny",))
+        jobs = matrix.expand([build], filters, matrix.QUICK, {"kamping/vector": "c/probe"})
+        self.assertIn("kamping", matrix.APIS)
+        one = next(j for j in jobs if j.count == 1)
+        self.assertEqual(one.variants, ("c/int_buffer", "c/probe", "kamping/vector", "mpl/int"))
+        eight = next(j for j in jobs if j.count == 8)
+        self.assertNotIn("thinmpi/span", eight.variants)
+        self.assertIn("kamping/vector", eight.variants)
+
+    def test_section_lists_both_tables(self):
+        doc = {"cells": tiny_cells(), "audit": AUDIT}
+        section = peers.section(doc, Section)
+        self.assertEqual([t.key for t in section.tables], ["peers_tiny"])
+        self.assertTrue(section.paragraphs[0].startswith("Where thinmpi is not"))
+
+
+if __name__ == "__main__":
+    unittest.main()

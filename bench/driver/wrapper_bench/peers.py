@@ -1,0 +1,267 @@
+"""The peers: thinmpi beside the other convenient MPI libraries a user would choose instead
+(KaMPIng, MPL, Boost.MPI, mpi4py), path by path, each ratio against the C code of that path and
+the MPI calls behind it (from the PMPI audit); for every path where thinmpi is not the fastest
+convenient library, a line saying why.
+
+The KaMPIng and MPL kernels are bench/kernels/kamping_*.cpp and mpl_*.cpp, built by
+bench/cmake/WbPeers.cmake where their sources can be had; wb_build.json says why not elsewhere.
+"""
+
+from .path_tables import calls_text
+from .tables import COMPILER_ORDER, MPI_NAMES, MPI_ORDER, Table, present, times
+
+APIS = ("kamping", "mpl")
+NAMES = {"kamping": "KaMPIng", "mpl": "MPL"}
+COLUMNS = (("c", "C"), ("thinmpi", "thinmpi"), ("kamping", "KaMPIng"), ("mpl", "MPL"),
+           ("boost", "Boost.MPI"), ("mpi4py", "mpi4py"))
+CONVENIENT = tuple(api for api, _ in COLUMNS if api != "c")
+NOISE = 1.02  # thinmpi within 2 % of the fastest peer counts as level (docs/bench.md's target)
+
+# The ping-pong paths: (label, counts, {column: variant}); the C column is the C code of the path.
+TINY_PATHS = (
+    ("int", (1,), {"c": "c/int_buffer", "thinmpi": "thinmpi/scalar", "kamping": "kamping/int",
+                   "mpl": "mpl/int", "boost": "boost/int", "mpi4py": "mpi4py/numpy"}),
+    ("bounded vector<int>", (8, 64),
+     {"c": "c/int_buffer", "thinmpi": "thinmpi/vector_bounded",
+      "kamping": "kamping/vector_bounded", "mpl": "mpl/vector_bounded", "boost": "boost/raw",
+      "mpi4py": "mpi4py/numpy"}),
+    ("vector<int> of unknown size", (8, 64),
+     {"c": "c/mprobe", "thinmpi": "thinmpi/vector_alloc", "kamping": "kamping/vector",
+      "mpl": "mpl/vector", "boost": "boost/vector", "mpi4py": "mpi4py/object"}),
+    ("string of unknown length", (8, 64),
+     {"c": "c/char_mprobe", "thinmpi": "thinmpi/string_alloc", "kamping": "kamping/string",
+      "mpl": "mpl/string", "boost": "boost/string"}),
+)
+# The collectives paths (2 ranks): (label, {column: variant}).
+COLL_PATHS = (
+    ("bcast", {"c": "c/bcast/builtin", "thinmpi": "thinmpi/bcast/vector",
+               "kamping": "kamping/bcast/vector", "mpl": "mpl/bcast/layout",
+               "boost": "boost/bcast/broadcast", "mpi4py": "mpi4py/bcast/buffer"}),
+    ("allreduce, plus", {"c": "c/allreduce/sum", "thinmpi": "thinmpi/allreduce/plus",
+                         "kamping": "kamping/allreduce/plus", "mpl": "mpl/allreduce/plus",
+                         "boost": "boost/allreduce/plus", "mpi4py": "mpi4py/allreduce/buffer"}),
+    ("allreduce, lambda", {"c": "c/allreduce/user_fn_noncommute",
+                           "thinmpi": "thinmpi/allreduce/lambda",
+                           "kamping": "kamping/allreduce/lambda", "mpl": "mpl/allreduce/lambda",
+                           "boost": "boost/allreduce/lambda",
+                           "mpi4py": "mpi4py/allreduce/user_op"}),
+    ("allgatherv, counts by the library", {
+        "c": "c/allgatherv/counts_exchanged", "thinmpi": "thinmpi/allgatherv/counts_exchanged",
+        "kamping": "kamping/allgatherv/counts_exchanged",
+        "mpl": "mpl/allgatherv/counts_exchanged"}),
+    ("alltoallv, counts by the library", {
+        "c": "c/alltoallv/counts_exchanged", "thinmpi": "thinmpi/alltoallv/counts_exchanged",
+        "kamping": "kamping/alltoallv/counts_exchanged",
+        "mpl": "mpl/alltoallv/counts_exchanged"}),
+)
+COLL_RANKS = 2
+
+
+def note_missing(setup, api_filter=None):
+    """Files the peers that a harness build lacks under the run's missing cells, with the reason
+    its wb_build.json gives (WbPeers.cmake); only the peers that --api keeps."""
+    for (mpi, compiler), manifest in setup.manifests.items():
+        for api in (a for a in APIS if api_filter is None or a in api_filter):
+            if api not in manifest:
+                setup.miss(mpi, compiler, api, "this build predates the peers' kernels "
+                           "(rebuild the kernels)")
+            elif not manifest[api]:
+                setup.miss(mpi, compiler, api, manifest.get(f"{api}_missing_reason") or
+                           "not built")
+
+
+def _median(spread):
+    return spread["median"] if spread else None
+
+
+def _time(cell):
+    return _median(cell.get("one_way_us") or cell.get("us")) if cell else None
+
+
+def _own_ratio(cell):
+    return _median(cell.get("ratio_vs_c") or cell.get("ratio")) if cell else None
+
+
+def against(cell, c_cell, lookup):
+    """`cell`'s ratio against the path's C cell: its own per-process ratio when that C is its
+    baseline; else both chained through the C floor they share (each ratio taken in the same
+    processes as that floor); else the quotient of the two medians (the same launches)."""
+    if not cell or not c_cell:
+        return None
+    if cell["baseline"] == c_cell["variant"]:
+        return _own_ratio(cell)
+    floor = c_cell.get("baseline")
+    c_vs_floor = 1.0 if c_cell["variant"] == floor else _own_ratio(c_cell)
+    base = lookup(cell["baseline"])
+    base_vs_floor = 1.0 if cell["baseline"] == floor else \
+        _own_ratio(base) if base and base.get("baseline") == floor else None
+    own = _own_ratio(cell)
+    if floor and own and c_vs_floor and base_vs_floor:
+        return own * base_vs_floor / c_vs_floor
+    return _time(cell) / _time(c_cell) if _time(cell) and _time(c_cell) else None
+
+
+def _short_calls(calls):
+    return calls_text(calls).replace("MPI_", "") if calls else "not audited"
+
+
+def _cell_text(ratio, calls):
+    return "—" if ratio is None else f"{times(ratio)} ({_short_calls(calls)})"
+
+
+def _tiny_lookup(cells, mpi, compiler, count):
+    """Variant -> cell of the tiny suite at (mpi, compiler or mpi4py's python, count)."""
+    index = {}
+    for cell in cells:
+        if cell["suite"] == "tiny" and cell["mpi"] == mpi and cell["count"] == count and \
+                cell["compiler"] in (compiler, "python"):
+            if cell["compiler"] == compiler or cell["variant"] not in index:
+                index[cell["variant"]] = cell
+    return index
+
+
+def _coll_lookup(coll_cells, coll_audit, mpi, compiler, count):
+    cells = {c["variant"]: c for c in coll_cells
+             if c["mpi"] == mpi and c["ranks"] == COLL_RANKS and c["count"] == count and
+             c["compiler"] in (compiler, "python")}
+    calls = {a["variant"]: a["calls"] for a in coll_audit
+             if a["mpi"] == mpi and a["ranks"] == COLL_RANKS and
+             a["compiler"] in (compiler, "python")}
+    return cells, calls
+
+
+def _row(label, paths, cells, calls, python_cells=None):
+    """One table row and the measured values behind it: {column: (ratio, calls)}."""
+    c_cell = cells.get(paths["c"])
+    if not c_cell:
+        return None, {}
+    values = {}
+    for api, _ in COLUMNS[1:]:
+        variant = paths.get(api)
+        cell = cells.get(variant) if variant else None
+        lookup = cells.get
+        if cell and python_cells is not None and cell["compiler"] == "python":
+            lookup = python_cells.get  # mpi4py's baselines ran in its own processes
+        values[api] = (against(cell, c_cell, lookup), calls.get(variant), cell)
+    time = _time(c_cell)
+    row = [label, f"{time:.3f} µs ({_short_calls(calls.get(paths['c']))})" if time else "—"]
+    row += [_cell_text(values[api][0], values[api][1]) for api, _ in COLUMNS[1:]]
+    return row, values
+
+
+def _trade_off(thin_calls, peer_calls):
+    """What thinmpi's calls buy over the peer's, where the audit shows a known difference."""
+    if "MPI_Mprobe" in thin_calls and "MPI_Probe" in peer_calls:
+        return (" (MPI_Probe + MPI_Recv can receive another thread's message between the two "
+                "calls; the matched probe cannot, so thinmpi keeps it while several threads "
+                "may receive on one communicator)")
+    return ""
+
+
+def _within(calls, other):
+    """Whether every call of `calls` is made at most as often in `other` (no call of its own)."""
+    return all(other.get(name, 0) >= n - 1e-9 for name, n in calls.items())
+
+
+def why_line(where, values):
+    """A line saying why thinmpi is not the fastest convenient library here, or None."""
+    measured = {api: v for api, v in values.items() if v[0] is not None}
+    if "thinmpi" not in measured or len(measured) < 2:
+        return None
+    best = min(measured, key=lambda api: measured[api][0])
+    thin_ratio, thin_calls, thin_cell = measured["thinmpi"]
+    if best == "thinmpi":
+        return None
+    best_ratio, best_calls, best_cell = measured[best]
+    name = dict(COLUMNS)[best]
+    head = f"{where}: {name} {times(best_ratio)} against thinmpi's {times(thin_ratio)}"
+    calls_known = thin_calls is not None and best_calls is not None
+    if calls_known and _short_calls(thin_calls) != _short_calls(best_calls) and \
+            not _within(thin_calls, best_calls):
+        return (f"{head}. The calls differ: thinmpi {_short_calls(thin_calls)}, {name} "
+                f"{_short_calls(best_calls)}; to match it thinmpi would make {name}'s calls "
+                "on this path" + _trade_off(thin_calls, best_calls) + ".")
+    calls = f"the same MPI calls ({_short_calls(thin_calls)})" if calls_known and \
+        _short_calls(thin_calls) == _short_calls(best_calls) else \
+        f"thinmpi makes no more MPI calls ({_short_calls(thin_calls)}; {name}: " \
+        f"{_short_calls(best_calls)})"
+    spread = [c.get("ratio_vs_c") or c.get("ratio") for c in (thin_cell, best_cell)]
+    if thin_ratio <= best_ratio * NOISE or (
+            all(spread) and spread[0]["min"] <= spread[1]["max"]):
+        return f"{head}: {calls}, and the two are within the noise (2 %, or their ranges " \
+            "over processes overlap)."
+    return (f"{head}: {calls}, so the gap is the wrappers' own code around them; count "
+            "instructions per call (--instructions) to find it.")
+
+
+def _groups(cells):
+    keys = {(c["mpi"], c["compiler"]) for c in cells if c["compiler"] != "python"}
+    return [(m, k) for m in present([{"m": m} for m, _ in keys], "m", MPI_ORDER)
+            for k in present([{"k": k} for _, k in keys], "k", COMPILER_ORDER) if (m, k) in keys]
+
+
+def tiny_rows(cells, audit_rows):
+    """(rows, why lines) of the ping-pong paths: one row per path, count, MPI and compiler."""
+    peers_built = [c for c in cells if c["suite"] == "tiny"]
+    rows, lines = [], []
+    for mpi, compiler in _groups(peers_built):
+        calls = {a["variant"]: a["calls"] for a in audit_rows
+                 if a["mpi"] == mpi and a["compiler"] in (compiler, "python")}
+        for label, counts, paths in TINY_PATHS:
+            for count in counts:
+                index = _tiny_lookup(cells, mpi, compiler, count)
+                python = _python_cells(cells, mpi, count)
+                where = f"{MPI_NAMES.get(mpi, mpi)} {compiler}, {label} ({count})"
+                row, values = _row(f"{label} ({count})", paths, index, calls, python)
+                if row:
+                    rows.append([MPI_NAMES.get(mpi, mpi), compiler] + row)
+                    lines.append(why_line(where, values))
+    return rows, [line for line in lines if line]
+
+
+def _python_cells(cells, mpi, count):
+    return {c["variant"]: c for c in cells if c["suite"] == "tiny" and c["mpi"] == mpi and
+            c["count"] == count and c["compiler"] == "python"}
+
+
+def coll_rows(collectives, count=1):
+    """(rows, why lines) of the collectives paths at `count` ints per rank, 2 ranks."""
+    coll_cells, coll_audit = collectives.get("cells", []), collectives.get("audit", [])
+    rows, lines = [], []
+    for mpi, compiler in _groups(coll_cells):
+        cells, calls = _coll_lookup(coll_cells, coll_audit, mpi, compiler, count)
+        for label, paths in COLL_PATHS:
+            row, values = _row(label, paths, cells, calls)
+            if row:
+                rows.append([MPI_NAMES.get(mpi, mpi), compiler] + row)
+                lines.append(why_line(f"{MPI_NAMES.get(mpi, mpi)} {compiler}, {label} "
+                                      f"({count * 4} B)", values))
+    return rows, [line for line in lines if line]
+
+
+HEADERS = ["MPI", "compiler", "path"] + [name for _, name in COLUMNS]
+NOTE = ("Each library's cell: its time against the C code of the path (the C column, with its "
+        "time), taken in the same processes, and its MPI calls per one-way message (per call "
+        "and rank for collectives) from the PMPI audit. Each library is written as its own "
+        "docs and examples write it (bench/kernels/kamping_*.cpp, mpl_*.cpp, boost_*.cpp). "
+        "mpi4py's allgatherv/alltoallv give the counts, so they are not in the rows where the "
+        "library computes them.")
+
+
+def section(doc, section_type):
+    """The report's "thinmpi and its peers" section (report.py lists it)."""
+    tiny, tiny_why = tiny_rows(doc.get("cells", []), doc.get("audit", []))
+    coll, coll_why = coll_rows(doc.get("collectives", {})) if "collectives" in doc else ([], [])
+    if not tiny and not coll:
+        return None
+    tables = [Table("peers_tiny", "Ping-pong paths: ratio against C, and the calls behind it",
+                    HEADERS, tiny, NOTE),
+              Table("peers_collectives",
+                    f"Collectives ({COLL_RANKS} ranks, 4 B per rank): ratio against C, and the "
+                    "calls behind it", HEADERS, coll, NOTE)]
+    why = tiny_why + coll_why
+    paragraphs = ["Where thinmpi is not the fastest convenient library:"] + \
+        [f"- {line}" for line in why] if why else \
+        ["thinmpi is the fastest convenient library on every path measured here."]
+    return section_type("thinmpi and its peers (KaMPIng, MPL, Boost.MPI, mpi4py)", paragraphs,
+                        [t for t in tables if t.rows])
