@@ -162,10 +162,14 @@ class BuildFailures(unittest.TestCase):
     def tearDown(self):
         self.folder.cleanup()
 
-    def find(self, reason):
-        """The collectives suite's builds of a preset whose wb_coll.json gives `reason`."""
+    def find(self, reason, checked_reason=None):
+        """The collectives suite's builds of a preset whose wb_coll.json gives `reason` (or,
+        thinmpi built, `checked_reason` for its checked mode)."""
         manifest = {"mpi": "openmpi", "mpiexec": "mpirun", "harness": "/bin/true",
-                    "boost": True, "thinmpi": False, "thinmpi_missing_reason": reason}
+                    "boost": True, "thinmpi": checked_reason is not None,
+                    "thinmpi_missing_reason": reason}
+        if checked_reason is not None:
+            manifest.update(thinmpi_checked=False, thinmpi_checked_missing_reason=checked_reason)
         (self.bench / "wb_coll.json").write_text(json.dumps(manifest))
         setup = SimpleNamespace(manifests={("openmpi", "clang"): {}}, failures=[])
         options = SimpleNamespace(build_prefix=self.folder.name + "/", api=("thinmpi",))
@@ -199,6 +203,14 @@ class BuildFailures(unittest.TestCase):
         self.assertEqual([(f["what"], f["compiler"]) for f in setup.failures],
                          [("build openmpi-clang (thinmpi collectives kernel)", "clang")])
         self.assertIn("programs.h:49:10: error: use of old-style cast", setup.failures[0]["error"])
+
+    def test_the_checked_mode_kernel_that_does_not_compile_is_a_failure_too(self):
+        setup, found = self.find("", checked_reason=(
+            f"bench/kernels/thinmpi_coll.cpp does not compile against this tree's thinmpi "
+            f"(with THINMPI_CHECKED_COLLECTIVES=1): see {self.log}"))
+        self.assertEqual([why for build_found, why in found if build_found is None], [])
+        self.assertEqual([f["what"] for f in setup.failures],
+                         ["build openmpi-clang (thinmpi collectives kernel, checked mode)"])
 
     def test_attempts_that_failed_leave_their_apis_out_as_failures(self):
         self.assertEqual(build.left_out([]), ())

@@ -23,6 +23,12 @@ def find_builds(setup, options):
             coll["thinmpi_missing_reason"])
         if why:
             found.append((None, f"{mpi}-{compiler}: thinmpi: {why}"))
+        why = None if not coll.get("thinmpi") or coll.get("thinmpi_checked", True) else \
+            build_step.file_unbuilt(setup.failures, mpi, compiler,
+                                    "thinmpi collectives kernel, checked mode",
+                                    coll.get("thinmpi_checked_missing_reason"))
+        if why:
+            found.append((None, f"{mpi}-{compiler}: thinmpi-checked: {why}"))
         if not coll.get("boost"):
             found.append((None, f"{mpi}-{compiler}: Boost.MPI: not in this build"))
     if options.api is None or "mpi4py" in options.api:
