@@ -97,8 +97,8 @@ class Report(unittest.TestCase):
 
 # Process floors (µs) measured on this kind of machine (2 vCPUs). The fast mode (C one int
 # one-way 0.15-0.31 µs): a lone lucky 0.028, most between 0.04 and 0.08, median near 0.058 (a
-# full make bench from a fresh clone). The slow mode (0.4-0.7 µs): 0.079 to 0.135 (processes
-# of the same harness under load).
+# full make bench from a fresh clone). The slow mode (0.4-0.7 µs): a sample of the 0.066 to
+# 0.139 that processes of the same harness measured under load.
 FAST_FLOORS = (0.028, 0.044, 0.045, 0.048, 0.05, 0.052, 0.054, 0.055, 0.056, 0.057, 0.058,
                0.058, 0.059, 0.06, 0.062, 0.064, 0.066, 0.07, 0.074, 0.08)
 SLOW_FLOORS = (0.079, 0.085, 0.086, 0.096, 0.101, 0.102, 0.106, 0.111, 0.121, 0.126, 0.128,

@@ -16,11 +16,12 @@ from .compare import cell_key, process_value, spread
 
 # The slow mode starts at twice the run's fast floor. On this kind of machine (2 vCPUs) the fast
 # mode (C one int one-way 0.15-0.31 us) had process floors of median 0.058 us, best 0.028 us
-# (729 processes of a full make bench); the slow mode (0.4-0.7 us) 0.079-0.135 us, median 0.10 us
-# (44 processes under load, and 0.063-0.117 us in a smoke run). The two overlap, so no threshold
-# sorts every process; twice the fast floor (about 0.09 us) lies between the two medians. The
-# fast floor is the run's 10th-percentile process floor, not its best: a lone lucky process
-# (0.028 us against a median of 0.058 us) put 1.5x the best below most fast-mode processes.
+# (729 processes of a full make bench); the slow mode (C 0.37-0.49 us) 0.066-0.139 us, median
+# 0.097 us (107 processes of c/int_buffer under load, 2026-12-01). The two overlap, so no
+# threshold sorts every process; twice the fast floor (about 0.09 us) lies between the two
+# medians and is above three quarters of those slow-mode floors. The fast floor is the run's
+# 10th-percentile process floor, not its best: a lone lucky process (0.028 us against a median
+# of 0.058 us) put 1.5x the best below most fast-mode processes.
 SLOW_FACTOR = 2.0
 FAST_FLOOR_QUANTILE = 0.1
 MIN_FAST = 2  # fast-mode processes a cell needs for its absolute time to use only them
