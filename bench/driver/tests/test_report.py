@@ -212,6 +212,25 @@ class BuildFailures(unittest.TestCase):
         self.assertEqual([f["what"] for f in setup.failures],
                          ["build openmpi-clang (thinmpi collectives kernel, checked mode)"])
 
+    def test_a_preset_builds_every_harness_and_keeps_each_failed_attempts_error(self):
+        commands = []
+
+        def run(command, log_path):
+            commands.append(command)
+            failed = command[1] == "--build" and "-DWB_WITH_THINMPI=OFF" not in commands[-2]
+            return not failed, CHECK_LOG if failed else ""
+
+        original, build._run = build._run, run
+        try:
+            manifest, failures = build.build_preset("/repo", "openmpi-clang", self.bench.parent)
+        finally:
+            build._run = original
+        self.assertEqual(manifest, self.bench / "wb_build.json")
+        self.assertEqual([label for label, _ in failures], ["everything"])
+        self.assertIn("programs.h:49:10: error:", failures[0][1])
+        self.assertEqual(build.left_out(failures), ("thinmpi",))
+        self.assertNotIn("--target", commands[1])  # the default target: every harness
+
     def test_attempts_that_failed_leave_their_apis_out_as_failures(self):
         self.assertEqual(build.left_out([]), ())
         self.assertEqual(build.left_out([("everything", "e")]), ("thinmpi",))
