@@ -16,13 +16,15 @@
 #include "wb_audit_calls.h"
 #include "wb_audit_coll_calls.h"
 #include "wb_audit_neighbor_calls.h"
+#include "wb_audit_rma_calls.h"
 
 #define WB_ENUM_SEND(name, params, args, n, t) WB_CALL_##name,
 #define WB_ENUM(name, params, args) WB_CALL_##name,
 #define WB_ENUM_PEER(name, params, args, comm, reach) WB_CALL_##name,
 enum {
   WB_SEND_CALLS(WB_ENUM_SEND) WB_SEND_CALLS_C(WB_ENUM_SEND) WB_CALLS(WB_ENUM) WB_CALLS_C(WB_ENUM)
-      WB_COLL_CALLS(WB_ENUM) WB_PEER_CALLS(WB_ENUM_PEER) WB_TOPOLOGY_CALLS(WB_ENUM) WB_CALL_COUNT
+      WB_COLL_CALLS(WB_ENUM) WB_PEER_CALLS(WB_ENUM_PEER) WB_TOPOLOGY_CALLS(WB_ENUM)
+          WB_RMA_CALLS(WB_ENUM) WB_RMA_CALLS_C(WB_ENUM) WB_CALL_COUNT
 };
 
 #define WB_NAME_SEND(name, params, args, n, t) "MPI_" #name,
@@ -30,7 +32,8 @@ enum {
 #define WB_NAME_PEER(name, params, args, comm, reach) "MPI_" #name,
 static const char* const call_names[WB_CALL_COUNT] = {
     WB_SEND_CALLS(WB_NAME_SEND) WB_SEND_CALLS_C(WB_NAME_SEND) WB_CALLS(WB_NAME) WB_CALLS_C(WB_NAME)
-        WB_COLL_CALLS(WB_NAME) WB_PEER_CALLS(WB_NAME_PEER) WB_TOPOLOGY_CALLS(WB_NAME)};
+        WB_COLL_CALLS(WB_NAME) WB_PEER_CALLS(WB_NAME_PEER) WB_TOPOLOGY_CALLS(WB_NAME)
+            WB_RMA_CALLS(WB_NAME) WB_RMA_CALLS_C(WB_NAME)};
 
 static struct {
   int open;
@@ -92,6 +95,8 @@ WB_CALLS(WB_WRAP)
 WB_CALLS_C(WB_WRAP)
 WB_COLL_CALLS(WB_WRAP)
 WB_TOPOLOGY_CALLS(WB_WRAP)
+WB_RMA_CALLS(WB_WRAP)
+WB_RMA_CALLS_C(WB_WRAP)
 
 #define WB_WRAP_PEER(name, params, args, comm, reach) \
   int MPI_##name params {                             \

@@ -13,9 +13,10 @@ typedef struct wb_coll_bridge {
   MPI_Comm comm;
 } wb_coll_bridge;
 
-/* The C variant `name` of the collectives or the neighbors suite. */
+/* The C variant `name` of the collectives, the neighbors or the rma suite. */
 static const wb_coll_variant* find_c_variant(const char* name) {
-  size_t (*tables[])(const wb_coll_variant**) = {wb_c_coll_variants, wb_c_neighbor_variants};
+  size_t (*tables[])(const wb_coll_variant**) = {wb_c_coll_variants, wb_c_neighbor_variants,
+                                                 wb_c_rma_variants};
   for (size_t t = 0; t < sizeof tables / sizeof tables[0]; ++t) {
     const wb_coll_variant* table = NULL;
     size_t n = tables[t](&table);

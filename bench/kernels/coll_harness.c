@@ -34,11 +34,17 @@ static const char usage[] =
     "usage: wb_coll --list | --variants NAMES|all --count N "
     "[--iterations I] [--warmup W] [--blocks B] [--audit K] [--instructions K]\n";
 
-/* Built twice: wb_coll (the collectives suite) and, with WB_NEIGHBORS defined, wb_neighbors
- * (the neighbors suite: neighborhood collectives, the halo program, the sparse exchange). */
+/* Built three times: wb_coll (the collectives suite), with WB_NEIGHBORS defined wb_neighbors
+ * (the neighbors suite: neighborhood collectives, the halo program, the sparse exchange) and
+ * with WB_RMA defined wb_rma (the rma suite: one-sided operations and programs). */
 static size_t all_variants(const wb_coll_variant** out) {
   size_t (*tables[])(const wb_coll_variant**) = {
-#ifdef WB_NEIGHBORS
+#ifdef WB_RMA
+      wb_c_rma_variants,
+#ifdef WB_HAVE_THINMPI_RMA
+      wb_thinmpi_rma_variants,
+#endif
+#elif defined(WB_NEIGHBORS)
       wb_c_neighbor_variants,
 #ifdef WB_HAVE_THINMPI_NEIGHBORS
       wb_thinmpi_neighbor_variants,

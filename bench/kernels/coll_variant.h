@@ -28,7 +28,9 @@ typedef enum wb_coll_kind {
   WB_COLL_REDUCE_SCATTER_BLOCK, /* count ints: this rank's block of the sum */
   WB_COLL_SCAN,                 /* count ints, the sum over ranks 0..rank */
   WB_COLL_PROGRAM,              /* a whole program (sample sort, BFS, halo): checks itself */
-  WB_COLL_SELF_CHECKED          /* one call of the neighbors suite: checks itself */
+  WB_COLL_SELF_CHECKED,         /* one call of the neighbors suite: checks itself */
+  WB_COLL_ONE_SIDED /* one RMA call of the rma suite: checks itself, timed as OSU's one-sided
+                       tests time (the calls back to back, see wb_coll_osu_block) */
 } wb_coll_kind;
 
 typedef struct wb_coll_variant {
@@ -56,6 +58,9 @@ size_t wb_mpl_coll_variants(const wb_coll_variant** table);
 /* The neighbors harness's tables (neighborhood collectives, the halo program, sparse exchange). */
 size_t wb_c_neighbor_variants(const wb_coll_variant** table);
 size_t wb_thinmpi_neighbor_variants(const wb_coll_variant** table);
+/* The rma harness's tables (one-sided operations, the counter and histogram programs). */
+size_t wb_c_rma_variants(const wb_coll_variant** table);
+size_t wb_thinmpi_rma_variants(const wb_coll_variant** table);
 
 /* Element `index` of the ints that `rank` sends (every kernel sends the same values). */
 int wb_coll_value(int rank, size_t index);
@@ -70,7 +75,9 @@ size_t wb_coll_received(wb_coll_kind kind, int size, size_t count);
 size_t wb_coll_sent(wb_coll_kind kind, int size, size_t count);
 
 /* OSU's timing of `calls` calls of a variant (osu_allreduce): each call timed alone, calls
- * separated by MPI_Barrier on `comm`; returns this rank's average microseconds per call. */
+ * separated by MPI_Barrier on `comm`; returns this rank's average microseconds per call. A
+ * WB_COLL_ONE_SIDED variant is timed as osu_put_latency times: the calls back to back between
+ * two barriers. */
 double wb_coll_osu_block(const wb_coll_variant* v, void* state, MPI_Comm comm, long calls);
 
 /* The state of the "stateful" user reductions: 0, read at run time so that no compiler can fold

@@ -1,0 +1,65 @@
+# The rma suite of wrapper-bench (included by bench/CMakeLists.txt after the collectives suite,
+# whose C objects and warning targets it reuses, and WbHarnessSuite.cmake, whose kernel check it
+# shares):
+#   wb_rma               the collectives harness (kernels/coll_harness.c) built with the rma
+#                        suite's variants: put, get and accumulate with lock/flush, with fence
+#                        and in bandwidth form, fetch_and_op and compare_and_swap, the counter and
+#                        histogram programs; C and thinmpi
+#   wb_rma.json          what the driver needs to know about it
+#   wb_rma_counter_c, wb_rma_histogram_c
+#                        the C programs (bench/programs/rma_*.c) as programs of their own, which
+#                        print what examples/rma_counter.cpp and rma_histogram.cpp print
+# The C variants (kernels/c_rma.c, programs/rma_*.c) join wb_c_coll, so that libwb_ckernels has
+# them for the mpi4py rma kernel (mpi4py_rma.py).
+
+target_sources(wb_c_coll PRIVATE kernels/c_rma.c programs/rma_counter.c programs/rma_histogram.c
+                                 programs/rma_local_sort.cpp)
+
+add_executable(wb_rma kernels/coll_harness.c kernels/harness_json.c kernels/cxx_info.cpp)
+set_target_properties(wb_rma PROPERTIES C_STANDARD 11 LINKER_LANGUAGE CXX)
+target_compile_definitions(wb_rma PRIVATE WB_RMA)
+target_link_libraries(wb_rma PRIVATE wb_c_coll MPI::MPI_C wb_c_warnings)
+
+foreach(program counter histogram)
+  add_executable(wb_rma_${program}_c programs/rma_${program}.c programs/rma_local_sort.cpp)
+  set_target_properties(wb_rma_${program}_c PROPERTIES C_STANDARD 11 LINKER_LANGUAGE CXX)
+  target_compile_definitions(wb_rma_${program}_c PRIVATE WB_RMA_PROGRAM_MAIN OMPI_SKIP_MPICXX=1
+                                                         MPICH_SKIP_MPICXX=1)
+  target_include_directories(wb_rma_${program}_c PRIVATE kernels programs)
+  target_link_libraries(wb_rma_${program}_c PRIVATE MPI::MPI_C wb_c_warnings)
+endforeach()
+
+set(WB_RMA_THINMPI false)
+set(WB_RMA_THINMPI_REASON "left out of this build (WB_WITH_THINMPI=OFF)")
+if(WB_WITH_THINMPI)
+  wb_try_thinmpi_kernel(WB_THINMPI_RMA SOURCE thinmpi_rma.cpp CHECK thinmpi_rma_check
+                        WHAT "its one-sided family is not merged yet?")
+  set(WB_RMA_THINMPI_REASON "${WB_THINMPI_RMA_REASON}")
+  if(WB_THINMPI_RMA)
+    add_library(wb_thinmpi_rma OBJECT kernels/thinmpi_rma.cpp)
+    target_include_directories(wb_thinmpi_rma PRIVATE kernels programs)
+    target_link_libraries(wb_thinmpi_rma PRIVATE thinmpi::thinmpi thinmpi_warnings)
+    target_link_libraries(wb_rma PRIVATE wb_thinmpi_rma thinmpi::thinmpi)
+    target_compile_definitions(wb_rma PRIVATE WB_HAVE_THINMPI_RMA)
+    set(WB_RMA_THINMPI true)
+  else()
+    message(STATUS "wrapper-bench: no thinmpi rma cells: ${WB_RMA_THINMPI_REASON}")
+  endif()
+endif()
+
+file(
+  GENERATE
+  OUTPUT ${CMAKE_CURRENT_BINARY_DIR}/wb_rma.json
+  CONTENT
+    "{
+  \"mpi\": \"${WB_MPI_VENDOR}\",
+  \"mpiexec\": \"${MPIEXEC_EXECUTABLE}\",
+  \"harness\": \"$<TARGET_FILE:wb_rma>\",
+  \"audit_library\": \"$<TARGET_FILE:wb_audit>\",
+  \"c_kernels_library\": \"$<TARGET_FILE:wb_ckernels>\",
+  \"programs\": {\"c/rma_counter/program\": \"$<TARGET_FILE:wb_rma_counter_c>\",
+               \"c/rma_histogram/program\": \"$<TARGET_FILE:wb_rma_histogram_c>\"},
+  \"thinmpi\": ${WB_RMA_THINMPI},
+  \"thinmpi_missing_reason\": \"${WB_RMA_THINMPI_REASON}\"
+}
+")
