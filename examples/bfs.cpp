@@ -1,5 +1,6 @@
-// Breadth-first search (examples/bfs.hpp) on a generated graph of 50,000 vertices per rank,
-// checked against a sequential BFS of the whole graph on every rank.
+// Breadth-first search (examples/bfs.hpp) on a generated graph of 50,000 vertices per rank, the
+// partition a distributed graph communicator, checked against a sequential BFS of the whole
+// graph on every rank.
 //
 //   mpiexec -n 4 ./example_bfs
 
@@ -15,9 +16,10 @@ int main(int argc, char** argv) {
   thinmpi::environment env(argc, argv);
   auto world = thinmpi::world();
   const bfs_example::vertex local_n = 50000;
-  std::vector<std::vector<bfs_example::vertex>> found(static_cast<std::size_t>(world.size()));
+  const bfs_example::partition part = bfs_example::make_partition(world, local_n);
+  std::vector<std::vector<bfs_example::vertex>> found;  // a bucket per out-neighbour
 
-  const std::vector<int> levels = bfs_example::bfs(world, local_n, 0, found);
+  const std::vector<int> levels = bfs_example::bfs(part, local_n, 0, found);
 
   const auto vertices = local_n * static_cast<bfs_example::vertex>(world.size());
   const std::vector<int> expected = bfs_example::sequential_bfs(vertices, 0);

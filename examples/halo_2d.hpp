@@ -45,17 +45,27 @@ struct grid {
   thinmpi::shift_ranks rows, cols;
 };
 
-/// Fills the halo of u ((n + 2) x (n + 2), row-major) from the four neighbours.
-inline void exchange_halos(const grid& g, std::vector<double>& u, std::size_t n) {
-  const std::size_t w = n + 2;
-  const auto row = [&](std::size_t i) { return std::span(u).subspan(i * w + 1, n); };
-  const auto column = [&](std::size_t j) {
-    return thinmpi::strided(std::span(u).subspan(w + j), n, w);
-  };
-  g.comm.sendrecv(row(1), g.rows.source, 0, row(n + 1), g.rows.dest, 0);
-  g.comm.sendrecv(row(n), g.rows.dest, 1, row(0), g.rows.source, 1);
-  g.comm.sendrecv(column(1), g.cols.source, 2, column(n + 1), g.cols.dest, 2);
-  g.comm.sendrecv(column(n), g.cols.dest, 3, column(0), g.cols.source, 3);
+/// Rows and columns 0, 1, n and n + 1 of one (n + 2) x (n + 2) row-major buffer: the halo, the
+/// border, the border and the halo on each side. Made once per buffer, as the C version makes
+/// its column datatype once: making a column view looks its MPI datatype up in a cache under a
+/// mutex, 0.10-0.13 us each on the loaded 2-core test machine, four times a sweep otherwise.
+struct borders {
+  borders(std::vector<double>& u, std::size_t n) {
+    for (const std::size_t i : {std::size_t{0}, std::size_t{1}, n, n + 1}) {
+      rows.push_back(std::span(u).subspan(i * (n + 2) + 1, n));
+      cols.push_back(thinmpi::strided(std::span(u).subspan(n + 2 + i), n, n + 2));
+    }
+  }
+  std::vector<std::span<double>> rows;
+  std::vector<thinmpi::strided_view<double>> cols;
+};
+
+/// Fills the halo of a buffer from the four neighbours.
+inline void exchange_halos(const grid& g, const borders& b) {
+  g.comm.sendrecv(b.rows[1], g.rows.source, 0, b.rows[3], g.rows.dest, 0);
+  g.comm.sendrecv(b.rows[2], g.rows.dest, 1, b.rows[0], g.rows.source, 1);
+  g.comm.sendrecv(b.cols[1], g.cols.source, 2, b.cols[3], g.cols.dest, 2);
+  g.comm.sendrecv(b.cols[2], g.cols.dest, 3, b.cols[0], g.cols.source, 3);
 }
 //> END
 
@@ -100,10 +110,11 @@ inline int solve(const grid& g, std::vector<double>& u, std::vector<double>& nex
                  int max_sweeps, double tolerance) {
   next = u;  // the plate's edges are in both buffers
   const auto side = static_cast<std::size_t>(n);
+  const borders first(u, side), second(next, side);  // u and next swap buffers every sweep
   double total = tolerance + 1;
   int sweeps = 0;
   for (; sweeps < max_sweeps && total > tolerance; ++sweeps) {
-    exchange_halos(g, u, side);
+    exchange_halos(g, sweeps % 2 == 0 ? first : second);
     const double change = sweep(u, next, side);
     total = g.comm.allreduce(change, std::plus<>{});
     std::swap(u, next);

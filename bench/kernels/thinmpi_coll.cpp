@@ -295,7 +295,7 @@ void teardown_sort(void* p) {
 
 /// thinmpi/bfs/program: examples/bfs.hpp on the generated graph, checked by a sequential BFS.
 struct bfs_state {
-  thinmpi::comm_view comm;
+  bfs_example::partition part;  ///< the distributed graph, made once (setup)
   bfs_example::vertex local_n;
   std::vector<std::vector<bfs_example::vertex>> found;
   std::vector<int> levels;
@@ -306,8 +306,7 @@ void* setup_bfs(MPI_Comm comm, std::size_t count) noexcept {
   try {
     thinmpi::comm_view view(comm);
     const auto ranks = static_cast<bfs_example::vertex>(view.size());
-    auto* s = new bfs_state{view, count, {}, {}, {}};
-    s->found.resize(ranks);
+    auto* s = new bfs_state{bfs_example::make_partition(view, count), count, {}, {}, {}};
     const auto all = bfs_example::sequential_bfs(count * ranks, 0);
     const auto first = all.begin() + static_cast<std::ptrdiff_t>(count) * view.rank();
     s->expected.assign(first, first + static_cast<std::ptrdiff_t>(count));
@@ -320,7 +319,7 @@ void* setup_bfs(MPI_Comm comm, std::size_t count) noexcept {
 void call_bfs(void* p) {
   try {
     auto& s = *static_cast<bfs_state*>(p);
-    s.levels = bfs_example::bfs(s.comm, s.local_n, 0, s.found);
+    s.levels = bfs_example::bfs(s.part, s.local_n, 0, s.found);
   } catch (const std::exception& error) {
     abort_on(error);
   }
