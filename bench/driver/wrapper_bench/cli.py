@@ -14,7 +14,7 @@ from datetime import datetime
 from pathlib import Path
 
 from . import (audit, charts, coll_report, coll_suite, compare, detect, floor, go_session, hosts,
-               instructions, matrix, neighbor_suite, osu, peers, schema)
+               instructions, matrix, neighbor_suite, osu, peers, rma_suite, schema)
 from .render_html import render_html
 from .render_md import render_md
 from .runner import ROOT_ENV, Progress, estimated_seconds, launch
@@ -45,7 +45,7 @@ def parse(argv):
     parser.add_argument("--sizes", type=lambda t: tuple(int(s) for s in t.split(",")),
                         help="sweep sizes in bytes (default 4,32,256,4096,65536,1048576)")
     parser.add_argument("--suites", type=_list, default=matrix.SUITES,
-                        help="tiny,sweep,osu,serialization,audit,collectives,neighbors")
+                        help="tiny,sweep,osu,serialization,audit,collectives,neighbors,rma")
     parser.add_argument("--out", default=str(REPO / "bench-results"))
     parser.add_argument("--build-prefix", default=str(REPO / "build" / "bench-"))
     parser.add_argument("--no-build", action="store_true", help="use the builds already there")
@@ -224,6 +224,8 @@ def render_again(folder):
         doc["collectives"] = coll_suite.recompute(old["collectives"])
     if "neighbors" in old:
         doc["neighbors"] = neighbor_suite.recompute(old["neighbors"])
+    if "rma" in old:
+        doc["rma"] = rma_suite.recompute(old["rma"])
     if "instructions" in old:
         doc["instructions"] = old["instructions"]
     problems = write_outputs(doc, records, folder)
@@ -265,6 +267,8 @@ def main(argv):
         doc["collectives"] = coll_suite.run(setup, options, context["mode"])
     if "neighbors" in options.suites:
         doc["neighbors"] = neighbor_suite.run(setup, options, context["mode"])
+    if "rma" in options.suites:
+        doc["rma"] = rma_suite.run(setup, options, context["mode"])
     if options.instructions:
         doc["instructions"] = instructions.run(
             setup, options, filters, lambda line: print(line, file=sys.stderr))

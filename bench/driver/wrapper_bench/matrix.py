@@ -17,7 +17,7 @@ SWEEP_BYTES = (4, 32, 256, 4096, 65536, 1048576)
 OSU_BYTES = tuple(2**k for k in range(23))  # 1 B .. 4 MiB
 # The APIs of the variants (--api): C always runs; kamping and mpl are the peers (peers.py).
 APIS = ("c", "boost", "thinmpi", "mpi4py", "go", "kamping", "mpl")
-SUITES = ("tiny", "sweep", "osu", "serialization", "audit", "collectives", "neighbors")
+SUITES = ("tiny", "sweep", "osu", "serialization", "audit", "collectives", "neighbors", "rma")
 
 # Variants of the size sweep, of the OSU sweep, and mpi4py's (objects stop where they stop being
 # practical, as in the article).
@@ -138,7 +138,8 @@ def audit_jobs(build, counts, filters, baselines):
 SUITE_JOBS = {"tiny": tiny_jobs, "sweep": sweep_jobs, "osu": osu_jobs, "audit": audit_jobs,
               "serialization": serial_suite.jobs,
               "collectives": lambda *_: [],  # its own launches: coll_suite.py
-              "neighbors": lambda *_: []}  # and neighbor_suite.py
+              "neighbors": lambda *_: [],  # neighbor_suite.py
+              "rma": lambda *_: []}  # and rma_suite.py
 
 
 def expand(builds, filters, counts_by_suite, baselines):

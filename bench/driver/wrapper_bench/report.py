@@ -3,7 +3,7 @@
 from dataclasses import dataclass, field
 
 from . import (coll_report, floor_report, go_tables, host_tables, instructions, neighbor_report,
-               path_tables, peers, serial_suite, tables)
+               path_tables, peers, rma_report, serial_suite, tables)
 from .conclusions import conclusions
 
 
@@ -80,6 +80,8 @@ def build_sections(doc, charts):
         if "collectives" in doc else []
     if "neighbors" in doc:
         collectives += neighbor_report.sections(doc["neighbors"], Section)
+    if "rma" in doc:
+        collectives += rma_report.sections(doc["rma"], Section)
     article = [
         Section("What actually mattered, on this machine",
                 _conclusion_lines(doc) + noise_lines(cells, doc["context"])),

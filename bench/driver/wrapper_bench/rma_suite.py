@@ -1,0 +1,134 @@
+"""The rma suite: one-sided communication on 2 ranks. Put, get and accumulate with a lock held
+and a flush per operation (passive target), with fences (active target, a round trip per call)
+and in bandwidth form (64 operations, one flush), fetch_and_op and compare_and_swap, and the
+counter and histogram programs (examples/rma_*.cpp and their C versions in bench/programs);
+thinmpi and mpi4py each against the same calls in C, inside one process.
+
+It runs on the collectives harness built with the rma variants (wb_rma, manifest wb_rma.json;
+bench/cmake/WbRma.cmake) and the mpi4py kernel mpi4py_rma.py, with the collectives suite's
+launches and cells (collectives.py); the harness times an RMA variant as OSU's one-sided tests
+do (osu_put_latency: the calls back to back between two barriers). The audit is kept per rank:
+in the passive-target forms rank 1 makes no call at all.
+"""
+
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+from . import coll_suite, collectives
+
+MANIFEST = "wb_rma.json"
+MPI4PY_KERNEL = collectives.MPI4PY_KERNEL.parent / "mpi4py_rma.py"
+RMA_BYTES = (8, 4096, 65536, 1048576)  # per operation (osu_put_latency's sizes, a few of them)
+RANKS = 2
+ATOMIC_OPS = ("fetch_and_op", "compare_and_swap")  # one int whatever the size: smallest job only
+# Calls per launch at sizes up to 4 KiB, fewer above (one operation of 1 MiB is ~100 us); an RMA
+# call costs a tenth of a collective's, so many more than the collectives suite makes.
+CALLS = {"full": 50000, "quick": 20000, "smoke": 200}
+MIN_CALLS = 100
+PROGRAM_CALLS = {"full": 40, "quick": 10, "smoke": 2}  # each call runs a whole program
+AUDIT_CALLS, AUDIT_COUNT = 20, 2  # the audit at 8 B
+
+
+def find_builds(setup, options):
+    """The rma harnesses of the presets the driver registered, and the mpi4py kernels;
+    [(build or None, why)]."""
+    found = []
+    for mpi, compiler in setup.manifests:
+        manifest = collectives.read_manifest(Path(options.build_prefix + f"{mpi}-{compiler}"),
+                                             MANIFEST)
+        if not manifest:
+            found.append((None, f"{mpi}-{compiler}: no {MANIFEST} (rebuild the kernels)"))
+            continue
+        found.append((collectives.harness_build(mpi, compiler, manifest), None))
+        if not manifest.get("thinmpi"):
+            found.append((None, f"{mpi}-{compiler}: thinmpi: "
+                                f"{manifest['thinmpi_missing_reason']}"))
+    if options.api is None or "mpi4py" in options.api:
+        found += coll_suite._mpi4py_builds(setup, options, MANIFEST, MPI4PY_KERNEL)
+    return found
+
+
+def calls_at(base, size_bytes):
+    """Calls per launch: `base` up to 4 KiB, then in proportion to the size."""
+    return max(MIN_CALLS, base * 4096 // max(size_bytes, 4096))
+
+
+def jobs_for(build, mode, sizes=None, api_filter=None):
+    """The timed launches of one build (one per size, the atomics in the first; the programs in
+    one more), then one audit launch; all on 2 ranks."""
+    blocks = collectives.COUNTS[mode].blocks
+    sizes = [s for s in (sizes or RMA_BYTES) if s >= 4] or [RMA_BYTES[0]]
+    if mode == "smoke":
+        sizes = sizes[:1]
+    names = [v["variant"] for v in build.variants
+             if api_filter is None or v["api"] == "c" or v["api"] in api_filter]
+    programs = tuple(n for n in names if _is_program(build, n))
+    operations = tuple(n for n in names if n not in programs)
+    jobs = []
+    for index, size in enumerate(sizes):
+        chosen = tuple(n for n in operations if index == 0 or n.split("/")[1] not in ATOMIC_OPS)
+        calls = calls_at(CALLS[mode], size)
+        jobs.append(collectives.CollJob(build, RANKS, max(1, size // 4), chosen, calls,
+                                        min(blocks, calls), suite="rma"))
+    calls = PROGRAM_CALLS[mode]
+    jobs.append(collectives.CollJob(build, RANKS, 1, programs, calls, min(blocks, calls),
+                                    suite="rma"))
+    jobs.append(collectives.CollJob(build, RANKS, AUDIT_COUNT, operations + programs,
+                                    AUDIT_CALLS, 1, True, "rma"))
+    return [j for j in jobs if j.variants]
+
+
+def _is_program(build, name):
+    return any(v["variant"] == name and v.get("program") for v in build.variants)
+
+
+def audit_rows(job, audit_lines):
+    """MPI calls per call of each variant, per rank (rank 0 is the origin of the passive-target
+    forms, where rank 1 makes no call)."""
+    totals = defaultdict(lambda: defaultdict(float))
+    for line in audit_lines:
+        for call, n in line.get("calls", {}).items():
+            totals[(line["label"], line["rank"])][call] += n / job.iterations
+    return [{"mpi": job.build.mpi, "compiler": job.build.compiler, "ranks": job.ranks,
+             "variant": label, "rank": rank, "calls": dict(sorted(calls.items()))}
+            for (label, rank), calls in sorted(totals.items())]
+
+
+def run_job(job, reps, part, failures):
+    """All repetitions of one job into `part`; stops at the first failure, which also goes to
+    the run's `failures`."""
+    for rep in range(1 if job.audit else reps):
+        records, audit_lines, error = collectives.launch(job, rep)
+        if error:
+            part["failures"].append({"what": job.key, "error": error})
+            failures.append({"what": job.key, "mpi": job.build.mpi,
+                             "compiler": job.build.compiler, "error": error})
+            return False
+        if job.audit:
+            part["audit"] += audit_rows(job, audit_lines)
+        else:
+            part["records"] += records
+    return True
+
+
+def run(setup, options, mode):
+    """Every rma job of the builds at hand; returns doc["rma"]."""
+    part = {"ranks": [RANKS], "records": [], "audit": [], "failures": [], "missing": [],
+            "notes": []}
+    jobs = []
+    for build, why in find_builds(setup, options):
+        if build is None:
+            part["missing"].append(why)
+        elif options.compiler is None or build.compiler in (*options.compiler, "python"):
+            jobs += jobs_for(build, mode, options.sizes, options.api)
+    reps = collectives.COUNTS[mode].reps
+    for number, job in enumerate(jobs, 1):
+        ok = run_job(job, reps, part, setup.failures)
+        print(f"[rma {number}/{len(jobs)}] {'' if ok else 'FAILED '}{job.key}", file=sys.stderr)
+    return recompute(part)
+
+
+def recompute(part):
+    """The cells of an rma part from its raw records (also for --render)."""
+    return dict(part, cells=collectives.aggregate(part["records"]))
