@@ -31,14 +31,15 @@ bench: deps-bench
 # The bench driver's unit tests, then a smoke run of a tiny matrix on the kernels that
 # scripts/test-all.sh just built (build/<preset>/bench), failing on any failed cell or build:
 # every suite on the gcc kernels; on the clang ones (whose every variant the ctest smoke tests
-# run already) the audit and the collectives and neighbors harnesses, which is where a kernel
-# that clang does not compile shows (about 40 s where the whole clang matrix takes 4 minutes).
+# run already) the audit and the collectives, neighbors and rma harnesses, which is where a
+# kernel that clang does not compile shows (about 40 s where the whole clang matrix takes 4
+# minutes).
 bench-test:
 	/usr/bin/python3 bench/driver/tests/run.py
 	PYTHONPATH=bench/driver /usr/bin/python3 -m wrapper_bench --smoke --no-build \
 	  --build-prefix build/ --compiler gcc --out build/bench-smoke --strict
 	PYTHONPATH=bench/driver /usr/bin/python3 -m wrapper_bench --smoke --no-build \
-	  --build-prefix build/ --compiler clang --api c,thinmpi --suites audit,collectives,neighbors \
+	  --build-prefix build/ --compiler clang --api c,thinmpi --suites audit,collectives,neighbors,rma \
 	  --out build/bench-smoke-clang --strict
 
 # A longer run of the serialization decoder's fuzz target (ctest runs it for 25 s per clang

@@ -15,6 +15,7 @@ import sys
 from collections import defaultdict
 from pathlib import Path
 
+from . import build as build_step
 from . import coll_suite, collectives
 
 MANIFEST = "wb_rma.json"
@@ -41,9 +42,11 @@ def find_builds(setup, options):
             found.append((None, f"{mpi}-{compiler}: no {MANIFEST} (rebuild the kernels)"))
             continue
         found.append((collectives.harness_build(mpi, compiler, manifest), None))
-        if not manifest.get("thinmpi"):
-            found.append((None, f"{mpi}-{compiler}: thinmpi: "
-                                f"{manifest['thinmpi_missing_reason']}"))
+        why = None if manifest.get("thinmpi") else build_step.file_unbuilt(
+            setup.failures, mpi, compiler, "thinmpi rma kernel",
+            manifest["thinmpi_missing_reason"])
+        if why:
+            found.append((None, f"{mpi}-{compiler}: thinmpi: {why}"))
     if options.api is None or "mpi4py" in options.api:
         found += coll_suite._mpi4py_builds(setup, options, MANIFEST, MPI4PY_KERNEL)
     return found
