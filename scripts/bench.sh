@@ -22,4 +22,10 @@ for mpi in openmpi mpich; do
 print(s["dir"] if s.get("ok") else "")' "build/osu-$mpi/status.json" 2>/dev/null)
   [ -n "$dir" ] && osu_dirs+=(--osu-dir "$mpi=$dir")
 done
+# The peers' sources (KaMPIng and its kassert, MPL), unpacked once under build/peers, where each
+# preset's bench/cmake/WbPeers.cmake finds them; each line says which source was used.
+source bench/setup/peer-source.sh
+for peer in kamping kassert mpl; do
+  peer_source "$peer" build/peers >/dev/null || echo "wrapper-bench: its cells will be missing" >&2
+done
 PYTHONPATH=bench/driver exec /usr/bin/python3 -m wrapper_bench "${osu_dirs[@]}" "$@"
