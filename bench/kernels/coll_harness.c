@@ -206,11 +206,12 @@ static int run_audit(const options* o, const wb_coll_variant** v, size_t n, int 
     char name[160];
     if (setup_all(o, &v[i], 1, &state)) return 1;
     name_of(v[i], name, sizeof name);
-    for (long w = 0; w < o->warmup; ++w)
-      v[i]->call(state);
-    if (o->instructions > 0)
+    if (o->instructions > 0) {
+      WB_CALLGRIND_WARMUP(for (long w = 0; w < o->warmup; ++w) v[i]->call(state));
       instruction_windows(o, v[i], state, rank);
-    else {
+    } else {
+      for (long w = 0; w < o->warmup; ++w)
+        v[i]->call(state);
       MPI_Barrier(MPI_COMM_WORLD);
       MPI_Pcontrol(1, name);
       for (long k = 0; k < o->audit; ++k)

@@ -224,7 +224,7 @@ int wb_run_instructions(const wb_run_options* options, const wb_variant** select
     char name[128];
     if (setup_all(options, &selected[i], 1, &state)) return 1;
     snprintf(name, sizeof name, "%s/%s", selected[i]->api, selected[i]->payload);
-    selected[i]->round_trips(state, options->warmup);
+    WB_CALLGRIND_WARMUP(selected[i]->round_trips(state, options->warmup));
     for (long trips = options->instructions; trips <= 2 * options->instructions; trips *= 2) {
       MPI_Barrier(MPI_COMM_WORLD);
       WB_CALLGRIND_WINDOW(selected[i]->round_trips(state, trips), rank, name, trips);

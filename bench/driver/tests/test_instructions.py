@@ -27,8 +27,6 @@ def dump(rank, variant, calls, loop, into_mpi, polling, mallocs=0, callback=0):
              "", "positions: line", "events: Ir", f"summary: {total}", "",
              f"ob={EXE}", "fl=kernels.cpp", "fn=round_trips", f"12 {loop}",
              f"cob={LIBMPI}", "cfn=PMPI_Recv", f"calls={calls} 0", f"13 {into_mpi}"]
-    # callgrind 3.19 counts MPI's own malloc on this edge too (its cost stays with MPI's).
-    lines += [f"cob={LIBC}", "cfn=malloc", "calls=1 0", "13 0"]
     if mallocs:
         lines += [f"cob={LIBC}", "cfn=operator new(unsigned long)", f"calls={mallocs} 0",
                   f"14 {new_cost}"]
