@@ -1,5 +1,6 @@
 // After an argument error in a rooted collective that only the root can see, or in another
-// collective that only one rank can see (its receive buffer, its own counts), every rank is
+// collective that only one rank can see (its receive buffer, its own counts; every argument of
+// a neighborhood collective), every rank is
 // left consistent (include/thinmpi/collectives/detail/root_checks.hpp): no rank stays inside
 // the collective, no block stays in flight for a later call, and the next correct call on the
 // same communicator gets its own data. Built twice: unchecked, the root completes into scratch
@@ -69,7 +70,19 @@ void expect_next_alltoallv_and_allreduce_get_their_own(thinmpi::comm_view world)
   EXPECT_EQ(world.allreduce(me + 1, std::plus<>{}), n * (n + 1) / 2);
 }
 
+/// A correct neighbor_allgather on the ring of root_only_neighbor_cases.hpp: each rank gets
+/// exactly its two neighbors' blocks, not what an earlier neighborhood call left in flight.
+void expect_next_neighbor_allgather_gets_its_own(thinmpi::comm_view world) {
+  const auto& ring = root_only::ring_of(world);
+  const int prev = (ring.rank() + ring.size() - 1) % ring.size();
+  const int next = (ring.rank() + 1) % ring.size();
+  std::vector<int> into(4, -1);
+  ring.neighbor_allgather(std::vector<int>{500 + ring.rank(), 600 + ring.rank()}, into);
+  EXPECT_EQ(into, (std::vector<int>{500 + prev, 600 + prev, 500 + next, 600 + next}));
+}
+
 void expect_communicator_goes_on(thinmpi::comm_view world, int root) {
+  expect_next_neighbor_allgather_gets_its_own(world);
   expect_next_gatherv_gets_its_own(world, root);
   expect_next_scatter_gets_its_own(world, root);
   expect_next_alltoallv_and_allreduce_get_their_own(world);

@@ -1,7 +1,8 @@
 #pragma once
 // Rooted collectives called on every rank with an argument only the root can see is wrong
 // (include/thinmpi/collectives/detail/root_checks.hpp), and the other collectives with an
-// argument only one rank has wrong (root_only_local_cases.hpp). Each case is what every rank
+// argument only one rank has wrong (root_only_local_cases.hpp, and the neighborhood collectives
+// in root_only_neighbor_cases.hpp). Each case is what every rank
 // calls; the root (the rank with the bad argument) is the last rank, so that a root mixed up
 // with rank 0 shows. Shared by
 // collectives_consistency_test.cpp (the checked mode, where every rank throws, and the cases
@@ -149,14 +150,17 @@ inline const std::vector<bad_call>& rooted_cases() {
 }  // namespace root_only
 
 #include "faults/root_only_local_cases.hpp"
+#include "faults/root_only_neighbor_cases.hpp"
 
 namespace root_only {
 
-/// The rooted cases, then the rank-local ones of the other collectives.
+/// The rooted cases, then the rank-local ones of the other collectives, then the neighborhood
+/// collectives' (all rank-local).
 inline const std::vector<bad_call>& cases() {
   static const std::vector<bad_call> all = [] {
     std::vector<bad_call> every = rooted_cases();
     every.insert(every.end(), local_cases().begin(), local_cases().end());
+    every.insert(every.end(), neighbor_cases().begin(), neighbor_cases().end());
     return every;
   }();
   return all;

@@ -2,7 +2,9 @@
 // throws_mpi_error(call, class, text): the check for "this call is an error" that names what
 // the error must be. An EXPECT_THROW(..., thinmpi::mpi_error) alone passes on an error of any
 // cause (a wrong rank where a wrong size was meant, a broken communicator): this one needs the
-// error class and a piece of the message.
+// error class and a piece of the message. error_from(call) hands the error back for tests that
+// look at more of it, and mentions / contains look for a piece of its text: written once here
+// for every test file.
 
 #include <gtest/gtest.h>
 
@@ -12,6 +14,30 @@
 #include "thinmpi/thinmpi.hpp"
 
 namespace thinmpi_test {
+
+/// Runs f, which must throw thinmpi::mpi_error, and returns the error (a test failure, and an
+/// empty error, if it does not throw).
+template <class F>
+thinmpi::mpi_error error_from(F&& f) {
+  try {
+    f();
+  } catch (const thinmpi::mpi_error& e) {
+    return e;
+  }
+  ADD_FAILURE() << "no thinmpi::mpi_error was thrown";
+  return thinmpi::mpi_error("none", {});
+}
+
+/// Whether `text` contains `part`.
+inline bool contains(std::string_view text, std::string_view part) {
+  return text.find(part) != std::string_view::npos;
+}
+
+/// Whether `text` contains `part`, as an assertion that shows both when it does not.
+inline testing::AssertionResult mentions(const std::string& text, const std::string& part) {
+  if (contains(text, part)) return testing::AssertionSuccess();
+  return testing::AssertionFailure() << "\"" << text << "\" does not mention \"" << part << "\"";
+}
 
 /// Passes when call() throws a thinmpi::mpi_error of `error_class` whose what() contains
 /// `text`; fails, saying what came instead, otherwise.

@@ -47,7 +47,8 @@ namespace thinmpi {
   if (nodes < 1 || (any_free ? nodes % given != 0 : given != nodes)) {
     detail::raise_topology(MPI_ERR_DIMS, "MPI_Dims_create", MPI_COMM_NULL,
                            "the given dims (" + detail::dims_text(chosen) +
-                               ") cannot make a grid " + "of " + std::to_string(nodes) + " ranks");
+                               ") cannot make a grid of " +
+                               detail::counted(static_cast<std::size_t>(nodes), "rank", "ranks"));
   }
   detail::check(MPI_Dims_create(nodes, static_cast<int>(chosen.size()), chosen.data()),
                 "MPI_Dims_create");
@@ -181,8 +182,8 @@ inline std::vector<int> cartesian_view::coords(int rank) const {
   const int ranks = size();
   if (rank < 0 || rank >= ranks) {
     raise(MPI_ERR_RANK, "MPI_Cart_coords",
-          "rank " + std::to_string(rank) + " is not in the grid of " + std::to_string(ranks) +
-              " ranks");
+          "rank " + std::to_string(rank) + " is not in the grid of " +
+              detail::counted(static_cast<std::size_t>(ranks), "rank", "ranks"));
   }
   std::vector<int> at(static_cast<std::size_t>(ndims()));
   detail::check(MPI_Cart_coords(comm_, rank, ndims(), at.data()), "MPI_Cart_coords", comm_);
@@ -192,8 +193,8 @@ inline std::vector<int> cartesian_view::coords(int rank) const {
 inline int cartesian_view::rank_of(const detail::int_list<int>& coords) const {
   if (coords.size() != static_cast<std::size_t>(ndims())) {
     raise(MPI_ERR_ARG, "MPI_Cart_rank",
-          "coords has " + std::to_string(coords.size()) + " entries; the grid has " +
-              std::to_string(ndims()) + " dimensions");
+          "coords has " + detail::counted(coords.size(), "entry", "entries") + "; the grid has " +
+              detail::counted(static_cast<std::size_t>(ndims()), "dimension", "dimensions"));
   }
   const grid_state g = grid();
   for (std::size_t d = 0; d < coords.size(); ++d) {
@@ -212,8 +213,8 @@ inline int cartesian_view::rank_of(const detail::int_list<int>& coords) const {
 inline shift_ranks cartesian_view::shift(int dim, int disp) const {
   if (dim < 0 || dim >= ndims()) {
     raise(MPI_ERR_DIMS, "MPI_Cart_shift",
-          "dim is " + std::to_string(dim) + "; the grid has " + std::to_string(ndims()) +
-              " dimensions");
+          "dim is " + std::to_string(dim) + "; the grid has " +
+              detail::counted(static_cast<std::size_t>(ndims()), "dimension", "dimensions"));
   }
   shift_ranks ranks{MPI_PROC_NULL, MPI_PROC_NULL};
   detail::check(MPI_Cart_shift(comm_, dim, disp, &ranks.source, &ranks.dest), "MPI_Cart_shift",
@@ -224,8 +225,9 @@ inline shift_ranks cartesian_view::shift(int dim, int disp) const {
 inline cartesian_communicator cartesian_view::sub(const detail::int_list<bool>& remain) const {
   if (remain.size() != static_cast<std::size_t>(ndims())) {
     raise(MPI_ERR_ARG, "MPI_Cart_sub",
-          "remain_dims has " + std::to_string(remain.size()) + " entries; the grid has " +
-              std::to_string(ndims()) + " dimensions");
+          "remain_dims has " + detail::counted(remain.size(), "entry", "entries") +
+              "; the grid has " +
+              detail::counted(static_cast<std::size_t>(ndims()), "dimension", "dimensions"));
   }
   MPI_Comm out = MPI_COMM_NULL;
   detail::check(MPI_Cart_sub(comm_, remain.data(), &out), "MPI_Cart_sub", comm_);
@@ -240,8 +242,8 @@ inline MPI_Comm cart_create(comm_view comm, const int_list<int>& dims,
   const char* operation = "MPI_Cart_create";
   if (periods.size() != dims.size()) {
     raise_topology(MPI_ERR_ARG, operation, comm.native(),
-                   "periods has " + std::to_string(periods.size()) + " entries; dims has " +
-                       std::to_string(dims.size()));
+                   "periods has " + counted(periods.size(), "entry", "entries") + "; dims has " +
+                       counted(dims.size(), "entry", "entries"));
   }
   long long cells = 1;
   for (std::size_t d = 0; d < dims.size(); ++d) {

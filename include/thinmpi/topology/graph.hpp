@@ -81,8 +81,8 @@ class graph_args {
                      const char* of) const {
     if (list.size() != entries) {
       raise_topology(MPI_ERR_ARG, operation_, comm_,
-                     std::string(what) + " has " + std::to_string(list.size()) + " entries; " + of +
-                         " has " + std::to_string(entries));
+                     std::string(what) + " has " + counted(list.size(), "entry", "entries") + "; " +
+                         of + " has " + counted(entries, "entry", "entries"));
     }
     for (std::size_t i = 0; i < list.size(); ++i) {
       if (list[i] < 0) {
@@ -229,8 +229,9 @@ inline graph_view graph_communicator::any_edges(
     edges += static_cast<std::size_t>(degrees[i]);
   if (destinations.size() != edges) {
     detail::raise_topology(MPI_ERR_ARG, "MPI_Dist_graph_create", comm.native(),
-                           "destinations has " + std::to_string(destinations.size()) +
-                               " entries; the degrees add up to " + std::to_string(edges));
+                           "destinations has " +
+                               detail::counted(destinations.size(), "entry", "entries") +
+                               "; the degrees add up to " + std::to_string(edges));
   }
   args.check_ranks(destinations, "destinations");
   if (weights != nullptr) args.check_entries(*weights, "weights", edges, "destinations");

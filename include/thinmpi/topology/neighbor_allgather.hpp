@@ -14,6 +14,7 @@
 #include "thinmpi/collectives/detail/collective_call.hpp"
 #include "thinmpi/collectives/detail/displacements.hpp"
 #include "thinmpi/collectives/detail/persistent_calls.hpp"
+#include "thinmpi/collectives/detail/root_checks.hpp"
 #include "thinmpi/collectives/detail/v_state.hpp"
 #include "thinmpi/core/concepts.hpp"
 #include "thinmpi/core/detail/buffers.hpp"
@@ -34,8 +35,9 @@ class neighborhood_allgather {
  public:
   /// Sends `send` to every out-neighbor and receives each in-neighbor's block, in neighbor
   /// order, into `into`: one MPI_Neighbor_allgather, no allocation. `into` must hold
-  /// in_degree() x the send count (else an mpi_error stating both sizes, before MPI is
-  /// called); a larger std::vector or std::string shrinks to that.
+  /// in_degree() x the send count; a larger std::vector or std::string shrinks to that. A rank
+  /// whose `into` is too small still receives, into scratch, then throws an mpi_error stating
+  /// both sizes (MPI_ERR_COUNT), so that its neighbors complete with their own data.
   ///
   ///     double x = 0.5 * rank;
   ///     std::vector<double> from_each(grid.in_degree()); grid.neighbor_allgather(x, from_each);
@@ -48,13 +50,10 @@ class neighborhood_allgather {
     const detail::const_buffer out = detail::never_null(detail::send_buffer(send));
     const detail::mutable_buffer in = detail::never_null(detail::recv_buffer(into));
     const std::size_t needed = times_in_degree(out.count);
-    detail::check_room(call, in.count, needed, in.type, "receive buffer",
-                       "one block per in-neighbor");
-    const int rc = detail::counted_call<&MPI_Neighbor_allgather,
-                                        THINMPI_LARGE_COUNT_CALL(MPI_Neighbor_allgather)>(
-        detail::counts_at<1, 4>{}, out.data, out.count, out.type, in.data, out.count, in.type,
-        comm());
-    detail::check_collective(rc, call, out.count, out.type);
+    detail::check_receive_room(call, in.count, needed, in.type, "one block per in-neighbor",
+                               [&](void* scratch) { return gather_into(out, scratch, in.type); });
+    detail::agree_if_checked(call);
+    detail::check_collective(gather_into(out, in.data, in.type), call, out.count, out.type);
     detail::shrink_to(into, needed);
   }
   /// Each in-neighbor's `send` in a new std::vector, in neighbor order (one
@@ -112,21 +111,30 @@ class neighborhood_allgather {
 
  private:
   [[nodiscard]] MPI_Comm comm() const noexcept { return static_cast<const Comm&>(*this).native(); }
+  /// One MPI_Neighbor_allgather of `out` into `into` (MPI_Neighbor_allgather_c past INT_MAX).
+  int gather_into(const detail::const_buffer& out, void* into, MPI_Datatype type) const {
+    return detail::counted_call<&MPI_Neighbor_allgather,
+                                THINMPI_LARGE_COUNT_CALL(MPI_Neighbor_allgather)>(
+        detail::counts_at<1, 4>{}, out.data, out.count, out.type, into, out.count, type, comm());
+  }
   /// The size of one block from each in-neighbor.
   [[nodiscard]] std::size_t times_in_degree(std::size_t count) const noexcept {
     return count * static_cast<std::size_t>(static_cast<const Comm&>(*this).in_degree());
   }
-  /// The state of a neighbor_allgather, its sizes checked and the receive buffer shrunk.
+  /// The state of a neighbor_allgather, its sizes checked and the receive buffer shrunk. A
+  /// count past INT_MAX or a receive buffer too small is this rank's alone and ends the job
+  /// (the request cannot complete into scratch; checked: every rank throws).
   template <bool Persistent, class Send, class Into>
   auto prepare(Send&& send, Into&& into, const char* operation) const {
     auto state =
         detail::make_v_state<Persistent>(std::forward<Send>(send), std::forward<Into>(into),
                                          detail::collective_call{operation, comm()});
     const detail::const_buffer out = state->out();
-    detail::check_int_count(state->call, out.count, out.type);
+    detail::neighbor_count_fits(state->call, out.count, out.type);
     const std::size_t all = times_in_degree(out.count);
-    detail::check_room(state->call, state->in().count, all, out.type, "receive buffer",
-                       "one block per in-neighbor");
+    detail::check_local_room(state->call, state->in().count, all, out.type, "receive buffer",
+                             "one block per in-neighbor");
+    detail::agree_if_checked(state->call);
     state->receive(all);
     return state;
   }

@@ -16,6 +16,7 @@
 #include "thinmpi/collectives/detail/count_exchange_state.hpp"
 #include "thinmpi/collectives/detail/displacements.hpp"
 #include "thinmpi/collectives/detail/persistent_calls.hpp"
+#include "thinmpi/collectives/detail/root_checks.hpp"
 #include "thinmpi/collectives/detail/v_calls.hpp"
 #include "thinmpi/collectives/detail/v_state.hpp"
 #include "thinmpi/collectives/exchange_counts.hpp"
@@ -54,8 +55,9 @@ template <class Comm>
 class neighborhood_allgatherv {
  public:
   /// One MPI_Neighbor_allgatherv, no allocation. Counts and displacements need one entry per
-  /// in-neighbor, none negative, and `into` room for every block (else an mpi_error, before MPI
-  /// is called); a larger std::vector or std::string shrinks to the extent of the blocks.
+  /// in-neighbor, none negative (else the job ends: detail/neighbor_checks.hpp says why), and
+  /// `into` room for every block (else this rank receives into scratch, then throws an
+  /// mpi_error); a larger std::vector or std::string shrinks to the extent of the blocks.
   template <class Send, class Into>
   void neighbor_allgatherv(const Send& send, Into&& into, std::span<const int> recvcounts,
                            std::span<const int> displs) const {
@@ -82,7 +84,8 @@ class neighborhood_allgatherv {
     detail::require_varying_data<Data, detail::element_t<Send>>();
     detail::collective_call call{"MPI_Neighbor_allgather", comm()};
     const detail::const_buffer out = detail::never_null(detail::send_buffer(send));
-    detail::check_int_count(call, out.count, out.type);
+    detail::neighbor_count_fits(call, out.count, out.type);
+    detail::agree_if_checked(call);
     const int sources = in_degree();
     detail::varying_for<Data, Send> result;
     result.counts.resize(static_cast<std::size_t>(sources));
@@ -94,7 +97,7 @@ class neighborhood_allgatherv {
     call.operation = "MPI_Neighbor_allgatherv";
     const detail::v_layout layout =
         detail::packed_displacements(call, result.counts, sources, "recvcounts", result.displs);
-    detail::check_varying_fits(layout, call, out.type);
+    detail::check_exchanged_fit(call, layout, out.type);
     result.data.resize(layout.extent);
     const int rc = MPI_Neighbor_allgatherv(
         out.data, mine, out.type, detail::never_null(result.data.data()),
@@ -131,7 +134,8 @@ class neighborhood_allgatherv {
         std::forward<Send>(send), detail::collective_call{"MPI_Ineighbor_allgather", comm()},
         "MPI_Ineighbor_allgatherv", in_degree());
     const detail::const_buffer out = state->out();
-    detail::check_int_count(state->call, out.count, out.type);
+    detail::neighbor_count_fits(state->call, out.count, out.type);
+    detail::agree_if_checked(state->call);
     state->send_counts.assign(1, detail::to_int(out.count));
     return detail::post_count_exchange(std::move(state));
   }
@@ -172,14 +176,21 @@ class neighborhood_allgatherv {
     const detail::v_layout layout =
         detail::neighbor_layout(call, detail::in_neighbors(in_degree()), recvcounts, displs,
                                 "recvcounts", "displs", packed);
-    detail::check_room(call, in.count, layout.extent, in.type, "receive buffer",
-                       displs != nullptr ? "the blocks at displs" : "the sum of recvcounts");
-    const int rc = detail::allgatherv_call<&MPI_Neighbor_allgatherv,
-                                           THINMPI_LARGE_COUNT_CALL(MPI_Neighbor_allgatherv)>(
-        out, in, {detail::array_of(recvcounts), recvcounts.size()},
-        {detail::array_of(displs != nullptr ? *displs : packed), recvcounts.size()}, layout, call,
-        "MPI_Neighbor_allgatherv_c");
-    detail::check_collective(rc, call, out.count, out.type);
+    const char* why = displs != nullptr ? "the blocks at displs" : "the sum of recvcounts";
+    detail::neighbor_layout_fits(call, layout, in.type, why, "MPI_Neighbor_allgatherv_c");
+    const std::span<const int> counts{detail::array_of(recvcounts), recvcounts.size()};
+    const std::span<const int> at{detail::array_of(displs != nullptr ? *displs : packed),
+                                  recvcounts.size()};
+    const auto gather_into = [&](const detail::mutable_buffer& blocks) {
+      return detail::allgatherv_call<&MPI_Neighbor_allgatherv,
+                                     THINMPI_LARGE_COUNT_CALL(MPI_Neighbor_allgatherv)>(
+          out, blocks, counts, at, layout, call, "MPI_Neighbor_allgatherv_c");
+    };
+    detail::check_receive_room(call, in.count, layout.extent, in.type, why, [&](void* scratch) {
+      return gather_into({scratch, layout.extent, in.type});
+    });
+    detail::agree_if_checked(call);
+    detail::check_collective(gather_into(in), call, out.count, out.type);
     detail::shrink_to(into, layout.extent);
   }
   /// The state of a nonblocking or persistent neighbor_allgatherv, its counts (and
@@ -192,19 +203,20 @@ class neighborhood_allgatherv {
                                          detail::collective_call{operation, comm()});
     const detail::const_buffer out = state->out();
     const detail::mutable_buffer in = state->in();
-    detail::check_int_count(state->call, out.count, out.type);
+    detail::neighbor_count_fits(state->call, out.count, out.type);
     detail::v_arrays& arrays = state->arrays;
     const detail::v_layout layout =
         detail::neighbor_layout(state->call, detail::in_neighbors(in_degree()), recvcounts, displs,
                                 "recvcounts", "displs", arrays.recv_displs);
     if (displs != nullptr) {
       arrays.recv_displs.assign(displs->begin(), displs->end());
-    } else if (!layout.fits_int) [[unlikely]] {
-      detail::raise_int_count(state->call, layout.extent, in.type);
+    } else {
+      detail::neighbor_layout_fits(state->call, layout, in.type, "the sum of recvcounts", nullptr);
     }
     arrays.recv_counts.assign(recvcounts.begin(), recvcounts.end());
-    detail::check_room(state->call, in.count, layout.extent, in.type, "receive buffer",
-                       displs != nullptr ? "the blocks at displs" : "the sum of recvcounts");
+    detail::check_local_room(state->call, in.count, layout.extent, in.type, "receive buffer",
+                             displs != nullptr ? "the blocks at displs" : "the sum of recvcounts");
+    detail::agree_if_checked(state->call);
     state->receive(layout.extent);
     return state;
   }

@@ -14,6 +14,7 @@
 #include "thinmpi/collectives/detail/collective_call.hpp"
 #include "thinmpi/collectives/detail/displacements.hpp"
 #include "thinmpi/collectives/detail/persistent_calls.hpp"
+#include "thinmpi/collectives/detail/root_checks.hpp"
 #include "thinmpi/collectives/detail/v_state.hpp"
 #include "thinmpi/core/concepts.hpp"
 #include "thinmpi/core/detail/buffers.hpp"
@@ -34,8 +35,9 @@ template <class Comm>
 class neighborhood_alltoall {
  public:
   /// One MPI_Neighbor_alltoall, no allocation. `send` must split into out_degree() equal
-  /// blocks and `into` hold in_degree() of them (else an mpi_error stating the sizes, before
-  /// MPI is called); a larger std::vector or std::string shrinks to that.
+  /// blocks (else the job ends: the neighbors would get blocks of another size) and `into`
+  /// hold in_degree() of them (else this rank receives into scratch, then throws an mpi_error
+  /// stating the sizes); a larger std::vector or std::string shrinks to that.
   ///
   ///     std::vector<double> halo_out(2 * n * 2), halo_in(halo_out.size());  // 2D grid, n each
   ///     grid.neighbor_alltoall(halo_out, halo_in);
@@ -49,12 +51,15 @@ class neighborhood_alltoall {
     const detail::mutable_buffer in = detail::never_null(detail::recv_buffer(into));
     const std::size_t block = block_of(call, out, in.count);
     const std::size_t needed = block * in_degree();
-    detail::check_room(call, in.count, needed, in.type, "receive buffer",
-                       "one block from each in-neighbor");
-    const int rc = detail::counted_call<&MPI_Neighbor_alltoall,
-                                        THINMPI_LARGE_COUNT_CALL(MPI_Neighbor_alltoall)>(
-        detail::counts_at<1, 4>{}, out.data, block, out.type, in.data, block, in.type, comm());
-    detail::check_collective(rc, call, out.count, out.type);
+    const auto exchange_into = [&](void* blocks) {
+      return detail::counted_call<&MPI_Neighbor_alltoall,
+                                  THINMPI_LARGE_COUNT_CALL(MPI_Neighbor_alltoall)>(
+          detail::counts_at<1, 4>{}, out.data, block, out.type, blocks, block, in.type, comm());
+    };
+    detail::check_receive_room(call, in.count, needed, in.type, "one block from each in-neighbor",
+                               exchange_into);
+    detail::agree_if_checked(call);
+    detail::check_collective(exchange_into(in.data), call, out.count, out.type);
     detail::shrink_to(into, needed);
   }
   /// neighbor_alltoall into a new std::vector of in_degree() blocks (one
@@ -140,31 +145,37 @@ class neighborhood_alltoall {
     return detail::neighbor_block(call, out.count, out.type, detail::out_neighbors(out_degree()),
                                   "send buffer");
   }
-  /// The size of the vector an allocating form receives into.
+  /// The size of the vector an allocating form receives into. On a rank without
+  /// out-neighbors (but with in-neighbors) it cannot be known, and the in-neighbors send
+  /// already: the job ends (checked: every rank throws).
   [[nodiscard]] std::size_t allocated_size(const char* operation,
                                            const detail::const_buffer& out) const {
     const detail::collective_call call{operation, comm()};
     if (out_degree() == 0 && in_degree() != 0) [[unlikely]] {
-      detail::raise_collective(MPI_ERR_COUNT, call, out.count, out.type,
-                               "this rank has no out-neighbors, so its send buffer cannot say "
-                               "the block size: pass a receive buffer of one block per "
-                               "in-neighbor");
+      detail::failed_check(call, [&] {
+        detail::raise_collective(MPI_ERR_COUNT, call, out.count, out.type,
+                                 "this rank has no out-neighbors, so its send buffer cannot say "
+                                 "the block size: pass a receive buffer of one block per "
+                                 "in-neighbor");
+      });
     }
     return block_of(call, out, 0) * in_degree();
   }
   /// The state of a neighbor_alltoall, its sizes checked and the receive buffer shrunk;
-  /// `block_size` is set to the block of each neighbor.
+  /// `block_size` is set to the block of each neighbor. Every failure is this rank's alone and
+  /// ends the job (a request cannot complete into scratch; checked: every rank throws).
   template <bool Persistent, class Send, class Into>
   auto prepare(Send&& send, Into&& into, const char* operation, int& block_size) const {
     auto state =
         detail::make_v_state<Persistent>(std::forward<Send>(send), std::forward<Into>(into),
                                          detail::collective_call{operation, comm()});
     const detail::const_buffer out = state->out();
-    detail::check_int_count(state->call, out.count, out.type);
+    detail::neighbor_count_fits(state->call, out.count, out.type);
     const std::size_t block = block_of(state->call, out, state->in().count);
-    detail::check_int_count(state->call, block * in_degree(), out.type);
-    detail::check_room(state->call, state->in().count, block * in_degree(), out.type,
-                       "receive buffer", "one block from each in-neighbor");
+    detail::neighbor_count_fits(state->call, block * in_degree(), out.type);
+    detail::check_local_room(state->call, state->in().count, block * in_degree(), out.type,
+                             "receive buffer", "one block from each in-neighbor");
+    detail::agree_if_checked(state->call);
     state->receive(block * in_degree());
     block_size = detail::to_int(block);
     return state;

@@ -6,7 +6,6 @@
 /// per neighbor, then the MPI_Neighbor_alltoallv). Blocking, nonblocking (`i`) and persistent
 /// (`_init`).
 
-#include <algorithm>
 #include <cstddef>
 #include <memory>
 #include <span>
@@ -18,6 +17,7 @@
 #include "thinmpi/collectives/detail/count_exchange_state.hpp"
 #include "thinmpi/collectives/detail/displacements.hpp"
 #include "thinmpi/collectives/detail/persistent_calls.hpp"
+#include "thinmpi/collectives/detail/root_checks.hpp"
 #include "thinmpi/collectives/detail/v_calls.hpp"
 #include "thinmpi/collectives/detail/v_state.hpp"
 #include "thinmpi/collectives/exchange_counts.hpp"
@@ -65,8 +65,9 @@ class neighborhood_alltoallv {
 
  public:
   /// One MPI_Neighbor_alltoallv, no allocation. Every array needs one entry per neighbor, none
-  /// negative, and both buffers room for their blocks (else an mpi_error, before MPI is
-  /// called); a larger std::vector or std::string `into` shrinks to the extent of the blocks.
+  /// negative, and `send` room for its blocks (else the job ends: detail/neighbor_checks.hpp
+  /// says why); `into` too small for its blocks is received into scratch, then an mpi_error. A
+  /// larger std::vector or std::string `into` shrinks to the extent of the blocks.
   template <class Send, class Into>
   void neighbor_alltoallv(const Send& send, span sendcounts, span sdispls, Into&& into,
                           span recvcounts, span rdispls) const {
@@ -100,8 +101,9 @@ class neighborhood_alltoallv {
     std::vector<int> send_displs;
     const detail::v_layout sent = detail::neighbor_layout(call, out_side(), sendcounts, nullptr,
                                                           "sendcounts", "sdispls", send_displs);
-    detail::check_room(call, out.count, sent.extent, out.type, "send buffer",
-                       "the sum of sendcounts");
+    detail::check_local_room(call, out.count, sent.extent, out.type, "send buffer",
+                             "the sum of sendcounts");
+    detail::agree_if_checked(call);
     detail::varying_for<Data, Send> result;
     const int sources = in_degree();
     result.counts.resize(static_cast<std::size_t>(sources));
@@ -112,7 +114,7 @@ class neighborhood_alltoallv {
     call.operation = "MPI_Neighbor_alltoallv";
     const detail::v_layout received =
         detail::packed_displacements(call, result.counts, sources, "recvcounts", result.displs);
-    detail::check_varying_fits(received, call, out.type);
+    detail::check_exchanged_fit(call, received, out.type);
     result.data.resize(received.extent);
     const int rc = detail::alltoallv_call<&MPI_Neighbor_alltoallv,
                                           THINMPI_LARGE_COUNT_CALL(MPI_Neighbor_alltoallv)>(
@@ -155,11 +157,10 @@ class neighborhood_alltoallv {
     const detail::const_buffer out = state->out();
     const detail::v_layout sent = detail::neighbor_layout(
         state->call, out_side(), sendcounts, nullptr, "sendcounts", "sdispls", state->send_displs);
-    if (!sent.fits_int) [[unlikely]] {
-      detail::raise_int_count(state->call, sent.extent, out.type);
-    }
-    detail::check_room(state->call, out.count, sent.extent, out.type, "send buffer",
-                       "the sum of sendcounts");
+    detail::neighbor_layout_fits(state->call, sent, out.type, "the sum of sendcounts", nullptr);
+    detail::check_local_room(state->call, out.count, sent.extent, out.type, "send buffer",
+                             "the sum of sendcounts");
+    detail::agree_if_checked(state->call);
     state->send_counts.assign(sendcounts.begin(), sendcounts.end());
     return detail::post_count_exchange(std::move(state));
   }
@@ -190,14 +191,14 @@ class neighborhood_alltoallv {
     return detail::out_neighbors(static_cast<const Comm&>(*this).out_degree());
   }
 
-  /// Checks both sides against their neighbors and buffers, before MPI is called; packed
-  /// displacements are written into `arrays` (whose counts are set). Returns both layouts.
+  /// Checks both sides against their neighbors and the send buffer, before MPI is called (a
+  /// failure ends the job); packed displacements are written into `arrays` (whose counts are
+  /// set). Returns both layouts; the receive buffer is the caller's to check.
   std::pair<detail::v_layout, detail::v_layout> plan(const detail::collective_call& call,
                                                      const detail::v_spans& given,
                                                      detail::v_arrays& arrays,
                                                      detail::displs_from from,
-                                                     const detail::const_buffer& out,
-                                                     const detail::mutable_buffer& in) const {
+                                                     const detail::const_buffer& out) const {
     const bool displs_given = from == detail::displs_from::given;
     const auto sent = detail::neighbor_layout(call, out_side(), given.send_counts,
                                               displs_given ? &given.send_displs : nullptr,
@@ -205,10 +206,8 @@ class neighborhood_alltoallv {
     const auto received = detail::neighbor_layout(
         call, detail::in_neighbors(in_degree()), given.recv_counts,
         displs_given ? &given.recv_displs : nullptr, "recvcounts", "rdispls", arrays.recv_displs);
-    detail::check_room(call, out.count, sent.extent, out.type, "send buffer",
-                       displs_given ? "the blocks at sdispls" : "the sum of sendcounts");
-    detail::check_room(call, in.count, received.extent, in.type, "receive buffer",
-                       displs_given ? "the blocks at rdispls" : "the sum of recvcounts");
+    detail::check_local_room(call, out.count, sent.extent, out.type, "send buffer",
+                             displs_given ? "the blocks at sdispls" : "the sum of sendcounts");
     return {sent, received};
   }
   /// The blocking forms: one MPI_Neighbor_alltoallv (or its `_c` variant past INT_MAX).
@@ -222,16 +221,30 @@ class neighborhood_alltoallv {
     const detail::const_buffer out = detail::never_null(detail::send_buffer(send));
     const detail::mutable_buffer in = detail::never_null(detail::recv_buffer(into));
     detail::v_arrays packed;
-    const auto [sent, received] = plan(call, given, packed, from, out, in);
+    // Named, not a structured binding: clang 14 cannot capture one in the lambdas below.
+    const std::pair<detail::v_layout, detail::v_layout> layouts =
+        plan(call, given, packed, from, out);
+    const detail::v_layout& sent = layouts.first;
+    const detail::v_layout& received = layouts.second;
     const bool displs_given = from == detail::displs_from::given;
-    const int rc = detail::alltoallv_call<&MPI_Neighbor_alltoallv,
-                                          THINMPI_LARGE_COUNT_CALL(MPI_Neighbor_alltoallv)>(
-        out, in,
-        detail::arrays_of({given.send_counts, displs_given ? given.send_displs : packed.send_displs,
-                           given.recv_counts,
-                           displs_given ? given.recv_displs : packed.recv_displs}),
-        sent, received, call, "MPI_Neighbor_alltoallv_c");
-    detail::check_collective(rc, call, out.count, out.type);
+    const char* large = "MPI_Neighbor_alltoallv_c";
+    detail::neighbor_layout_fits(call, sent, out.type, "the sum of sendcounts", large);
+    detail::neighbor_layout_fits(call, received, in.type, "the sum of recvcounts", large);
+    const detail::v_spans arrays = detail::arrays_of(
+        {given.send_counts, displs_given ? given.send_displs : packed.send_displs,
+         given.recv_counts, displs_given ? given.recv_displs : packed.recv_displs});
+    const auto exchange_into = [&](const detail::mutable_buffer& blocks) {
+      return detail::alltoallv_call<&MPI_Neighbor_alltoallv,
+                                    THINMPI_LARGE_COUNT_CALL(MPI_Neighbor_alltoallv)>(
+          out, blocks, arrays, sent, received, call, large);
+    };
+    detail::check_receive_room(call, in.count, received.extent, in.type,
+                               displs_given ? "the blocks at rdispls" : "the sum of recvcounts",
+                               [&](void* scratch) {
+                                 return exchange_into({scratch, received.extent, in.type});
+                               });
+    detail::agree_if_checked(call);
+    detail::check_collective(exchange_into(in), call, out.count, out.type);
     detail::shrink_to(into, received.extent);
   }
   /// The state of a nonblocking or persistent form, with its own copies of the arrays.
@@ -245,13 +258,19 @@ class neighborhood_alltoallv {
     arrays.send_counts.assign(given.send_counts.begin(), given.send_counts.end());
     arrays.recv_counts.assign(given.recv_counts.begin(), given.recv_counts.end());
     const detail::mutable_buffer in = state->in();
-    const auto [sent, received] = plan(state->call, given, arrays, from, state->out(), in);
-    if (from == detail::displs_from::given) {
+    const auto [sent, received] = plan(state->call, given, arrays, from, state->out());
+    const bool displs_given = from == detail::displs_from::given;
+    if (displs_given) {
       arrays.send_displs.assign(given.send_displs.begin(), given.send_displs.end());
       arrays.recv_displs.assign(given.recv_displs.begin(), given.recv_displs.end());
-    } else if (!sent.fits_int || !received.fits_int) [[unlikely]] {
-      detail::raise_int_count(state->call, std::max(sent.extent, received.extent), in.type);
+    } else {
+      detail::neighbor_layout_fits(state->call, sent, in.type, "the sum of sendcounts", nullptr);
+      detail::neighbor_layout_fits(state->call, received, in.type, "the sum of recvcounts",
+                                   nullptr);
     }
+    detail::check_local_room(state->call, in.count, received.extent, in.type, "receive buffer",
+                             displs_given ? "the blocks at rdispls" : "the sum of recvcounts");
+    detail::agree_if_checked(state->call);
     state->receive(received.extent);
     return state;
   }

@@ -20,6 +20,7 @@
 
 #include "thinmpi/collectives/detail/collective_call.hpp"
 #include "thinmpi/collectives/detail/persistent_calls.hpp"
+#include "thinmpi/collectives/detail/root_checks.hpp"
 #include "thinmpi/collectives/detail/v_state.hpp"
 #include "thinmpi/core/concepts.hpp"
 #include "thinmpi/core/detail/buffers.hpp"
@@ -94,7 +95,8 @@ class neighborhood_alltoallw {
 
  public:
   /// One MPI_Neighbor_alltoallw, no allocation. Every array needs one entry per neighbor and no
-  /// negative count or displacement (else an mpi_error, before MPI is called).
+  /// negative count or displacement, else the job ends: the arrays are this rank's own and its
+  /// neighbors are in the collective (checked: every rank throws; detail/neighbor_checks.hpp).
   template <class Send, class Into>
   void neighbor_alltoallw(const Send& send, counts sendcounts, bytes sdispls, types sendtypes,
                           Into&& into, counts recvcounts, bytes rdispls, types recvtypes) const {
@@ -160,13 +162,18 @@ class neighborhood_alltoallw {
 
  private:
   [[nodiscard]] MPI_Comm comm() const noexcept { return static_cast<const Comm&>(*this).native(); }
+  /// Both sides' arrays, this rank's own: a failure ends the job (checked: every rank
+  /// throws); then the agreement of the checked mode.
   void check(const detail::collective_call& call, const detail::w_side& sent,
              const detail::w_side& received) const {
     const auto& topology = static_cast<const Comm&>(*this);
-    detail::check_w_side(call, detail::out_neighbors(topology.out_degree()), sent, "sendcounts",
-                         "sdispls", "sendtypes");
-    detail::check_w_side(call, detail::in_neighbors(topology.in_degree()), received, "recvcounts",
-                         "rdispls", "recvtypes");
+    detail::local_checks(call, [&] {
+      detail::check_w_side(call, detail::out_neighbors(topology.out_degree()), sent, "sendcounts",
+                           "sdispls", "sendtypes");
+      detail::check_w_side(call, detail::in_neighbors(topology.in_degree()), received, "recvcounts",
+                           "rdispls", "recvtypes");
+    });
+    detail::agree_if_checked(call);
   }
   template <bool Persistent, class Send, class Into>
   auto prepare(Send&& send, Into&& into, const detail::w_side& sent, const detail::w_side& received,

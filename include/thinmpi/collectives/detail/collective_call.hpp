@@ -20,11 +20,6 @@ struct collective_call {
   std::optional<int> root{};
 };
 
-/// "1 entry", "3 entries": a count and its noun, singular or plural as the count wants.
-inline std::string counted(std::size_t count, const char* one, const char* many) {
-  return std::to_string(count) + " " + (count == 1 ? one : many);
-}
-
 /// Throws the mpi_error of a failed collective: its operation, root, the count of `type`
 /// elements this rank contributes, and thinmpi's own sentence where MPI gives none.
 [[noreturn, gnu::cold, gnu::noinline]] inline void raise_collective(

@@ -26,6 +26,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <limits>
+#include <new>
 #include <optional>
 #include <string>
 #include <type_traits>
@@ -212,17 +214,26 @@ struct no_completion {};
 class scratch {
  public:
   scratch(std::size_t count, MPI_Datatype type) {
+    bytes_.resize(bytes_for(count, type));
+    MPI_Aint lb = 0;
+    MPI_Aint true_extent = 0;
+    check(MPI_Type_get_true_extent(type, &lb, &true_extent), "MPI_Type_get_true_extent");
+    offset_ = lb;
+  }
+  /// The bytes `count` elements of `type` span (SIZE_MAX where that does not fit a size_t).
+  [[nodiscard]] static std::size_t bytes_for(std::size_t count, MPI_Datatype type) {
     MPI_Aint lb = 0;
     MPI_Aint extent = 0;
     MPI_Aint true_lb = 0;
     MPI_Aint true_extent = 0;
     check(MPI_Type_get_extent(type, &lb, &extent), "MPI_Type_get_extent");
     check(MPI_Type_get_true_extent(type, &true_lb, &true_extent), "MPI_Type_get_true_extent");
-    if (count > 0) {
-      bytes_.resize((count - 1) * static_cast<std::size_t>(extent) +
-                    static_cast<std::size_t>(true_extent));
-    }
-    offset_ = true_lb;
+    if (count == 0) return 0;
+    const auto each = static_cast<std::size_t>(extent);
+    const auto last = static_cast<std::size_t>(true_extent);
+    constexpr std::size_t most = std::numeric_limits<std::size_t>::max();
+    if (each != 0 && count - 1 > (most - last) / each) return most;
+    return (count - 1) * each + last;
   }
   /// The address MPI takes: the buffer's start less the type's true lower bound.
   [[nodiscard]] void* data() noexcept {
@@ -234,11 +245,30 @@ class scratch {
   MPI_Aint offset_ = 0;
 };
 
+/// The most a scratch receive allocates: `needed` is what the caller claims (a root's
+/// recvcounts, a neighbor's), not what arrives, so a claim of gigabytes would otherwise be
+/// allocated to finish the collective (and fail, or take the node's memory). Past it the job
+/// ends with the room error and the scratch refused.
+inline constexpr std::size_t scratch_limit_bytes = std::size_t{256} << 20;
+
+/// The error of a scratch receive past scratch_limit_bytes: the job ends with it.
+[[noreturn, gnu::cold, gnu::noinline]] inline void scratch_refused(
+    const collective_call& call, std::size_t room, std::size_t needed, MPI_Datatype type,
+    const char* why, std::size_t bytes) {
+  const std::string refused =
+      std::string(why) + "; receiving into " + counted(bytes, "byte", "bytes") +
+      " of scratch to finish the collective is refused: more than the scratch limit of " +
+      counted(scratch_limit_bytes, "byte", "bytes");
+  failed_check(call,
+               [&] { raise_room(call, room, needed, type, "receive buffer", refused.c_str()); });
+}
+
 /// A receive buffer of `room` elements too small for the `needed` this rank receives, which
 /// only this rank sees: the rank still does its part, `into(scratch)` (the collective's own MPI
 /// call into scratch of `needed` elements; a nonblocking one waits there), so that every other
 /// rank completes with its own data, then throws MPI_ERR_COUNT (raise_room). `into` may be
-/// no_completion: the job ends. Checked: every rank throws, nothing was entered.
+/// no_completion: the job ends. Scratch past scratch_limit_bytes (or that cannot be allocated)
+/// is refused: the job ends. Checked: every rank throws, nothing was entered.
 template <class Into>
 [[noreturn, gnu::cold, gnu::noinline]] void receive_into_scratch(const collective_call& call,
                                                                  std::size_t room,
@@ -249,10 +279,19 @@ template <class Into>
   if constexpr (std::is_same_v<Into, no_completion>) {
     failed_check(call, raise);
   } else {
+    if constexpr (!checked_collectives) {
+      if (const std::size_t bytes = scratch::bytes_for(needed, type); bytes > scratch_limit_bytes) {
+        scratch_refused(call, room, needed, type, why, bytes);
+      }
+    }
     failed_check(call, raise, [&] {
-      scratch blocks(needed, type);
-      // A failure here is MPI's; the rank reports its own error, the cause.
-      static_cast<void>(into(blocks.data()));
+      try {
+        scratch blocks(needed, type);
+        // A failure here is MPI's; the rank reports its own error, the cause.
+        static_cast<void>(into(blocks.data()));
+      } catch (const std::bad_alloc&) {
+        return false;  // no room for the scratch either: the job ends
+      }
       return true;
     });
   }

@@ -68,11 +68,18 @@ inline std::optional<std::size_t> datatype_size(MPI_Datatype type) {
   return static_cast<std::size_t>(size);
 }
 
-/// "4 x MPI_INT = 16 bytes"
+/// "1 entry", "3 entries": a count and its noun, singular or plural as the count wants. Every
+/// sentence that counts something (entries, ranks, bytes, neighbors) says it through this, so
+/// that none reads "1 entries".
+inline std::string counted(std::size_t count, const char* one, const char* many) {
+  return std::to_string(count) + " " + (count == 1 ? one : many);
+}
+
+/// "4 x MPI_INT = 16 bytes", "1 x MPI_CHAR = 1 byte"
 inline std::string describe_elements(std::size_t count, MPI_Datatype type) {
   std::string text = std::to_string(count) + " x " + datatype_name(type);
   if (const auto size = datatype_size(type)) {
-    text += " = " + std::to_string(count * *size) + " bytes";
+    text += " = " + counted(count * *size, "byte", "bytes");
   }
   return text;
 }
