@@ -77,6 +77,11 @@ class Jobs(unittest.TestCase):
         self.assertEqual(rma_suite.calls_at(20000, 65536), 1250)
         self.assertEqual(rma_suite.calls_at(20000, 1048576), rma_suite.MIN_CALLS)
 
+    def test_the_mpi4py_kernel_makes_a_tenth_of_the_calls(self):
+        python = collectives.CollBuild("openmpi", "python", "mpiexec", ["python3"], VARIANTS)
+        self.assertEqual(rma_suite.jobs_for(python, "quick")[0].iterations,
+                         rma_suite.CALLS["quick"] // rma_suite.PYTHON_SHARE)
+
     def test_smoke_is_one_size_the_programs_and_the_audit(self):
         jobs = rma_suite.jobs_for(build(), "smoke", sizes=(4, 4096))
         self.assertEqual([(j.count, j.audit) for j in jobs], [(1, False), (1, False), (2, True)])
