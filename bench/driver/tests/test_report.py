@@ -189,6 +189,12 @@ class BuildFailures(unittest.TestCase):
                                          "old-style cast"), error)
         self.assertNotIn("merged", error)
 
+    def test_a_peer_whose_kernels_do_not_compile_is_a_failure_too(self):
+        error = build.check_error("its kernels do not compile with this MPI and compiler: see "
+                                  f"{self.log}")
+        self.assertTrue(error.startswith("its kernels do not compile: /repo/bench/programs/"
+                                         "programs.h:49:10: error:"), error)
+
     def test_other_reasons_stay_missing(self):
         for reason in ("left out of this build (WB_WITH_THINMPI=OFF)",
                        "bench/kernels/thinmpi_kernels.cpp is not in this tree yet"):

@@ -20,9 +20,10 @@ ATTEMPTS = (("everything", [], ()),
 # A compiler's or linker's diagnostic ("file:12:3: error: ...", "fatal error: ...",
 # "clang: error: ..."), not a flag such as -Werror nor make's "Error 1".
 DIAGNOSTIC = re.compile(r"(^|[\s:])(fatal )?error:")
-# The reason a harness's manifest gives for a thinmpi kernel that CMake's try_compile rejected
-# (bench/cmake): "<file> does not compile against this tree's thinmpi (...): see <log>".
-CHECK_FAILED = re.compile(r"^(\S+) does not compile\b.*\bsee (\S+\.log)\s*$", re.S)
+# The reason a harness's manifest gives for a kernel that CMake's try_compile rejected
+# (bench/cmake): "<file> does not compile against this tree's thinmpi (...): see <log>", or a
+# peer's "its kernels do not compile with this MPI and compiler: see <log>".
+CHECK_FAILED = re.compile(r"^(.*?\bdo(?:es)? not compile)\b.*\bsee (\S+\.log)\s*$", re.S)
 
 
 def error_lines(log, limit=3):
@@ -47,12 +48,12 @@ def check_error(reason):
     match = CHECK_FAILED.match(reason or "")
     if not match:
         return None
-    source, log = match.groups()
+    subject, log = match.groups()
     try:
         text = Path(log).read_text(errors="replace")
     except OSError:
-        return f"{source} does not compile (its log {log} is gone: reconfigure to see why)"
-    return f"{source} does not compile: {error_lines(text, 1)} (whole log: {log})"
+        return f"{subject} (its log {log} is gone: reconfigure to see why)"
+    return f"{subject}: {error_lines(text, 1)} (whole log: {log})"
 
 
 def file_unbuilt(failures, mpi, compiler, kernel, reason):

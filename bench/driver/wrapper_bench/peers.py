@@ -7,6 +7,7 @@ The KaMPIng and MPL kernels are bench/kernels/kamping_*.cpp and mpl_*.cpp, built
 bench/cmake/WbPeers.cmake where their sources can be had; wb_build.json says why not elsewhere.
 """
 
+from . import build as build_step
 from .path_tables import calls_text
 from .tables import COMPILER_ORDER, MPI_NAMES, MPI_ORDER, Table, present, times
 
@@ -65,9 +66,12 @@ def note_missing(setup, api_filter=None):
             if api not in manifest:
                 setup.miss(mpi, compiler, api, "this build predates the peers' kernels "
                            "(rebuild the kernels)")
-            elif not manifest[api]:
-                setup.miss(mpi, compiler, api, manifest.get(f"{api}_missing_reason") or
-                           "not built")
+            elif not manifest[api]:  # a peer that does not compile is a failure (build.py)
+                why = build_step.file_unbuilt(setup.failures, mpi, compiler, f"{api} kernels",
+                                              manifest.get(f"{api}_missing_reason") or
+                                              "not built")
+                if why:
+                    setup.miss(mpi, compiler, api, why)
 
 
 def _median(spread):
