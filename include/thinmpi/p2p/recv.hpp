@@ -109,9 +109,12 @@ class p2p_recv {
       T value = detail::receive_new<T>(comm(), source, tag, raw);
       return {std::move(value), status(raw, datatype_of<std::ranges::range_value_t<T>>())};
     } else {
-      received<T> result{};
-      result.status = detail::receive_into(comm(), result.value, source, tag, detail::fill::exact);
-      return result;
+      // Not value-initialised: MPI fills it, and a receive that does not fill it throws. The
+      // status is put beside it after the receive, so recv<T>() never stores one (a `received`
+      // whose value MPI writes would keep every store into it, its status included).
+      T value;
+      const status arrived = detail::receive_into(comm(), value, source, tag, detail::fill::exact);
+      return {std::move(value), arrived};
     }
   }
 

@@ -21,7 +21,7 @@ void send_with(MPI_Comm comm, const Payload& payload, int dest, int tag, Post po
   const const_buffer buffer = send_buffer(payload);
   const int rc = post(buffer.data, buffer.count, buffer.type, dest, tag, comm);
   if (rc != MPI_SUCCESS) [[unlikely]] {
-    raise_send(rc, {operation, comm, dest, tag}, buffer);
+    raise_send_of(rc, operation, comm, dest, tag, payload);
   }
 }
 

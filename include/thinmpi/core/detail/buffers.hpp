@@ -98,22 +98,27 @@ enum class fill { up_to, exact };
 /// shrinks a resizable container to them, and, for `fill::exact`, that the target is full.
 template <class Into>
 [[nodiscard]] receive_problem finish_receive(Into& into, const MPI_Status& status, fill mode) {
-  using element = element_t<Into>;
+  using target = std::remove_cvref_t<Into>;
   const std::size_t bytes = status_bytes(status);
-  const std::size_t element_bytes = wire_size<element>();
-  if (bytes % element_bytes != 0) [[unlikely]] {
-    return receive_problem::partial_element;
-  }
-  const std::size_t count = bytes / element_bytes;
-  if constexpr (resizable_payload<std::remove_cvref_t<Into>>) {
-    into.resize(count);  // never grows: count <= the bound MPI was given
-  } else if constexpr (contiguous_payload<std::remove_cvref_t<Into>> ||
-                       view_payload<std::remove_cvref_t<Into>>) {
-    if (mode == fill::exact && count != std::ranges::size(into)) [[unlikely]] {
+  const std::size_t element_bytes = wire_size<element_t<Into>>();
+  if constexpr (!resizable_payload<target> && !contiguous_payload<target> &&
+                !view_payload<target>) {
+    // A scalar is exactly one element: one compare on the path that succeeds, the problem named
+    // on the failing one.
+    if (bytes != element_bytes) [[unlikely]] {
+      return bytes % element_bytes != 0 ? receive_problem::partial_element
+                                        : receive_problem::too_short;
+    }
+  } else {
+    if (bytes % element_bytes != 0) [[unlikely]] {
+      return receive_problem::partial_element;
+    }
+    const std::size_t count = bytes / element_bytes;
+    if constexpr (resizable_payload<target>) {
+      into.resize(count);  // never grows: count <= the bound MPI was given
+    } else if (mode == fill::exact && count != std::ranges::size(into)) [[unlikely]] {
       return receive_problem::too_short;
     }
-  } else if (count != 1) [[unlikely]] {
-    return receive_problem::too_short;
   }
   return receive_problem::none;
 }
