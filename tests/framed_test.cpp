@@ -17,30 +17,17 @@
 #include <utility>
 #include <vector>
 
+#include "support/mpi_error_match.hpp"
 #include "support/ring.hpp"
 #include "support/serial_samples.hpp"
 #include "thinmpi/thinmpi.hpp"
 
 namespace {
 
+using thinmpi_test::contains;
+using thinmpi_test::error_from;
 using thinmpi_test::iota_from;
 using thinmpi_test::ring;
-
-/// Runs f, which must throw thinmpi::mpi_error, and returns the error.
-template <class F>
-thinmpi::mpi_error error_from(F&& f) {
-  try {
-    f();
-  } catch (const thinmpi::mpi_error& e) {
-    return e;
-  }
-  ADD_FAILURE() << "no thinmpi::mpi_error was thrown";
-  return thinmpi::mpi_error("none", {});
-}
-
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
 
 std::string letters_from(int start, std::size_t n) {
   std::string text(n, ' ');

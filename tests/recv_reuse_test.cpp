@@ -8,28 +8,16 @@
 #include <string>
 #include <vector>
 
+#include "support/mpi_error_match.hpp"
 #include "support/ring.hpp"
 #include "thinmpi/thinmpi.hpp"
 
 namespace {
 
+using thinmpi_test::contains;
+using thinmpi_test::error_from;
 using thinmpi_test::iota_from;
 using thinmpi_test::ring;
-
-template <class F>
-thinmpi::mpi_error error_from(F&& f) {
-  try {
-    f();
-  } catch (const thinmpi::mpi_error& e) {
-    return e;
-  }
-  ADD_FAILURE() << "no thinmpi::mpi_error was thrown";
-  return thinmpi::mpi_error("none", {});
-}
-
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
 
 TEST(RecvReuse, SizesTheVectorAndKeepsItsStorageWhileItFits) {
   auto world = thinmpi::world();

@@ -17,31 +17,16 @@
 #include <utility>
 #include <vector>
 
+#include "support/mpi_error_match.hpp"
 #include "support/ring.hpp"
 #include "thinmpi/thinmpi.hpp"
 
 namespace {
 
+using thinmpi_test::error_from;
+using thinmpi_test::mentions;
 using thinmpi_test::ring;
 using thinmpi_test::uz;
-
-/// Runs f, which must throw thinmpi::mpi_error, and returns the error.
-template <class F>
-thinmpi::mpi_error error_from(F&& f) {
-  try {
-    f();
-  } catch (const thinmpi::mpi_error& e) {
-    return e;
-  }
-  ADD_FAILURE() << "no thinmpi::mpi_error was thrown";
-  return thinmpi::mpi_error("none", {});
-}
-
-/// Whether `text` contains `part` (for readable failures).
-::testing::AssertionResult mentions(const std::string& text, const std::string& part) {
-  if (text.find(part) != std::string::npos) return ::testing::AssertionSuccess();
-  return ::testing::AssertionFailure() << "\"" << text << "\" does not mention \"" << part << "\"";
-}
 
 /// Whether MPI_Win_create works on MPI_COMM_WORLD in plain C (collective). Open MPI 4.1.4 as
 /// Debian 12 configures it (osc = ^ucx,pt2pt in /etc/openmpi/openmpi-mca-params.conf) fails
