@@ -58,6 +58,14 @@ inline const std::vector<bad_call>& rooted_cases() {
          std::vector<int> into(2);
          w.gatherv(block_of(w), into, counts, root);
        }},
+      {"gatherv_claimed_huge", false, MPI_ERR_COUNT, "is too small for",
+       [](comm_view w, int root) {
+         // The root claims 2^29 ints from every rank (2 GiB of scratch); they send 3.
+         const std::vector<int> counts(uz(w.size()), w.rank() == root ? 1 << 29 : 3);
+         const std::vector<int> displs(uz(w.size()), 0);
+         std::vector<int> into(3 * uz(w.size()));
+         w.gatherv(block_of(w), into, counts, displs, root);
+       }},
       {"gather_in_place_uneven", false, MPI_ERR_COUNT, "equal blocks",
        [](comm_view w, int root) {
          std::vector<int> buffer = block_of(w);

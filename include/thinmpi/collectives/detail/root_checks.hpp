@@ -57,9 +57,11 @@ inline constexpr bool checked_collectives = THINMPI_CHECKED_COLLECTIVES != 0;
 /// Ends the job for an error the other ranks of `call` cannot see: they are inside the
 /// collective, and leaving would strand them or hand them data that is not this call's. The
 /// text goes to stderr in one write (a launcher may end the job as soon as MPI_Abort is called).
+/// `note` (if any) follows the error's text: why the rank could not complete into scratch.
 [[noreturn, gnu::cold, gnu::noinline]] inline void end_job(const collective_call& call,
-                                                           const mpi_error& error) noexcept {
-  const std::string text = std::string(error.what()) +
+                                                           const mpi_error& error,
+                                                           const std::string& note = {}) noexcept {
+  const std::string text = std::string(error.what()) + note +
                            "; the other ranks are in the collective and cannot be told, so the "
                            "job is aborted (MPI_Abort; THINMPI_CHECKED_COLLECTIVES=1 makes every "
                            "rank throw instead)\n";
@@ -68,6 +70,27 @@ inline constexpr bool checked_collectives = THINMPI_CHECKED_COLLECTIVES != 0;
   MPI_Abort(call.comm == MPI_COMM_NULL ? MPI_COMM_WORLD : call.comm, 1);
   std::abort();  // MPI_Abort does not return
 }
+
+/// The most a scratch receive allocates: the count it is sized by is what the caller claims (a
+/// root's recvcounts, a neighbor's), not what arrives, so a claim of gigabytes would otherwise
+/// be allocated to finish the collective (and fail, or take the node's memory). Past it the
+/// scratch is refused (scratch_refusal) and the job ends with the error and the refusal.
+inline constexpr std::size_t scratch_limit_bytes = std::size_t{256} << 20;
+
+/// What the scratch class throws, before allocating, for more than scratch_limit_bytes;
+/// failed_check ends the job with note() after the error's text.
+class scratch_refusal {
+ public:
+  explicit scratch_refusal(std::size_t bytes) noexcept : bytes_(bytes) {}
+  [[nodiscard]] std::string note() const {
+    return "; receiving into " + counted(bytes_, "byte", "bytes") +
+           " of scratch to finish the collective is refused: more than the scratch limit of " +
+           counted(scratch_limit_bytes, "byte", "bytes");
+  }
+
+ private:
+  std::size_t bytes_;
+};
 
 /// Checked mode: every rank tells the others the error class it found (0: none), one
 /// MPI_Allreduce of MPI_2INT with MPI_MAXLOC; returns {class, rank} of the worst (the lowest
@@ -113,8 +136,15 @@ template <class Raise, class Complete>
       agree_on_arguments(call, error.error_class() != 0 ? error.error_class() : MPI_ERR_OTHER);
       throw;
     } else {
-      if (complete()) throw;
-      end_job(call, error);
+      std::string refused;
+      try {
+        if (complete()) throw;
+      } catch (const scratch_refusal& refusal) {
+        refused = refusal.note();
+      } catch (const std::bad_alloc&) {
+        refused = "; the scratch to finish the collective could not be allocated";
+      }
+      end_job(call, error, refused);
     }
   }
   std::abort();  // raise() always throws
@@ -213,8 +243,11 @@ struct no_completion {};
 /// whose own buffer failed a check, so that no block stays in flight for a later call.
 class scratch {
  public:
+  /// Throws scratch_refusal past scratch_limit_bytes, std::bad_alloc if the room is not there.
   scratch(std::size_t count, MPI_Datatype type) {
-    bytes_.resize(bytes_for(count, type));
+    const std::size_t bytes = bytes_for(count, type);
+    if (bytes > scratch_limit_bytes) throw scratch_refusal(bytes);
+    bytes_.resize(bytes);
     MPI_Aint lb = 0;
     MPI_Aint true_extent = 0;
     check(MPI_Type_get_true_extent(type, &lb, &true_extent), "MPI_Type_get_true_extent");
@@ -245,30 +278,12 @@ class scratch {
   MPI_Aint offset_ = 0;
 };
 
-/// The most a scratch receive allocates: `needed` is what the caller claims (a root's
-/// recvcounts, a neighbor's), not what arrives, so a claim of gigabytes would otherwise be
-/// allocated to finish the collective (and fail, or take the node's memory). Past it the job
-/// ends with the room error and the scratch refused.
-inline constexpr std::size_t scratch_limit_bytes = std::size_t{256} << 20;
-
-/// The error of a scratch receive past scratch_limit_bytes: the job ends with it.
-[[noreturn, gnu::cold, gnu::noinline]] inline void scratch_refused(
-    const collective_call& call, std::size_t room, std::size_t needed, MPI_Datatype type,
-    const char* why, std::size_t bytes) {
-  const std::string refused =
-      std::string(why) + "; receiving into " + counted(bytes, "byte", "bytes") +
-      " of scratch to finish the collective is refused: more than the scratch limit of " +
-      counted(scratch_limit_bytes, "byte", "bytes");
-  failed_check(call,
-               [&] { raise_room(call, room, needed, type, "receive buffer", refused.c_str()); });
-}
-
 /// A receive buffer of `room` elements too small for the `needed` this rank receives, which
 /// only this rank sees: the rank still does its part, `into(scratch)` (the collective's own MPI
 /// call into scratch of `needed` elements; a nonblocking one waits there), so that every other
 /// rank completes with its own data, then throws MPI_ERR_COUNT (raise_room). `into` may be
 /// no_completion: the job ends. Scratch past scratch_limit_bytes (or that cannot be allocated)
-/// is refused: the job ends. Checked: every rank throws, nothing was entered.
+/// is refused: the job ends (failed_check). Checked: every rank throws, nothing was entered.
 template <class Into>
 [[noreturn, gnu::cold, gnu::noinline]] void receive_into_scratch(const collective_call& call,
                                                                  std::size_t room,
@@ -279,19 +294,10 @@ template <class Into>
   if constexpr (std::is_same_v<Into, no_completion>) {
     failed_check(call, raise);
   } else {
-    if constexpr (!checked_collectives) {
-      if (const std::size_t bytes = scratch::bytes_for(needed, type); bytes > scratch_limit_bytes) {
-        scratch_refused(call, room, needed, type, why, bytes);
-      }
-    }
     failed_check(call, raise, [&] {
-      try {
-        scratch blocks(needed, type);
-        // A failure here is MPI's; the rank reports its own error, the cause.
-        static_cast<void>(into(blocks.data()));
-      } catch (const std::bad_alloc&) {
-        return false;  // no room for the scratch either: the job ends
-      }
+      scratch blocks(needed, type);
+      // A failure here is MPI's; the rank reports its own error, the cause.
+      static_cast<void>(into(blocks.data()));
       return true;
     });
   }
