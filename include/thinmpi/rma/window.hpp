@@ -68,10 +68,17 @@ class window : public detail::window_base<T, std::size_t> {
   [[nodiscard]] static window allocate(comm_view comm, std::size_t count) {
     MPI_Win win = MPI_WIN_NULL;
     T* base_ptr = nullptr;
-    detail::check(
-        MPI_Win_allocate(static_cast<MPI_Aint>(count * sizeof(T)), static_cast<int>(sizeof(T)),
-                         MPI_INFO_NULL, comm.native(), &base_ptr, &win),
-        "MPI_Win_allocate", comm.native());
+    // MPICH 4.0.2 (ch4) places the ranks of a node in one segment with each rank's part aligned
+    // to 16 bytes, but locates a target by the unpadded sizes of the ranks before it: when a
+    // rank's size is not a multiple of 16, operations on the ranks after it land in the
+    // padding, with no error. Asking for a multiple of 16 (at most 15 bytes more, never used:
+    // the bounds checks use `count`) keeps every part where MPICH looks for it.
+    constexpr std::size_t segment_alignment = 16;
+    const std::size_t bytes =
+        (count * sizeof(T) + segment_alignment - 1) / segment_alignment * segment_alignment;
+    detail::check(MPI_Win_allocate(static_cast<MPI_Aint>(bytes), static_cast<int>(sizeof(T)),
+                                   MPI_INFO_NULL, comm.native(), &base_ptr, &win),
+                  "MPI_Win_allocate", comm.native());
     return window(win, comm.native(), std::span<T>(base_ptr, count));
   }
 
