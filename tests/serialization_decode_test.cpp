@@ -98,7 +98,7 @@ void appended_bytes_fail(const T& value) {
     ADD_FAILURE() << "a trailing byte was accepted";
   } catch (const thinmpi::serialization_error& e) {
     EXPECT_EQ(e.offset(), longer.size() - 1);
-    EXPECT_NE(std::string(e.what()).find("1 bytes left over"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("1 byte left over"), std::string::npos) << e.what();
   }
 }
 
@@ -170,8 +170,8 @@ TEST(SerializationDecode, NineBytesNeverAskForGigabytes) {
     static_cast<void>(thinmpi::from_bytes<std::vector<double>>(nine));
     ADD_FAILURE();
   } catch (const thinmpi::serialization_error& e) {
-    EXPECT_NE(std::string(e.what()).find("a length of 1 elements of at least 8 bytes each exceeds "
-                                         "the 1 bytes left"),
+    EXPECT_NE(std::string(e.what()).find("a length of 1 element of at least 8 bytes each exceeds "
+                                         "the 1 byte left"),
               std::string::npos)
         << e.what();
     EXPECT_NE(e.type_name().find("vector<double"), std::string::npos) << e.type_name();

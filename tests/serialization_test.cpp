@@ -206,8 +206,7 @@ TEST(Serialization, MalformedMessageFromAnotherRankNamesTypeOffsetAndSource) {
     EXPECT_EQ(e.message_bytes(), 9u);
     EXPECT_EQ(e.peer(), r.prev());
     EXPECT_EQ(e.tag(), 13);
-    EXPECT_NE(std::string(e.what()).find("exceeds the 1 bytes left"), std::string::npos)
-        << e.what();
+    EXPECT_NE(std::string(e.what()).find("exceeds the 1 byte left"), std::string::npos) << e.what();
     // The type as users write it (issue 17): std::string, not std::__cxx11::basic_string<char>.
     EXPECT_NE(std::string(e.what()).find("as std::string"), std::string::npos) << e.what();
     EXPECT_EQ(std::string(e.what()).find("basic_string"), std::string::npos) << e.what();

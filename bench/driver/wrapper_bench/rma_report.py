@@ -1,6 +1,6 @@
 """The rma suite in the report: thinmpi against its target, one table of every one-sided path
-with the C time and the thinmpi/C and mpi4py/C ratios beside the calls behind them, the
-programs, and the audit per rank."""
+with the C time, OSU's own test of that path where it ran (OSU, C/OSU) and the thinmpi/C and
+mpi4py/C ratios beside the calls behind them, the programs, and the audit per rank."""
 
 import statistics
 
@@ -17,6 +17,13 @@ NOTE = ("Ratio to the C variant making the same MPI calls, taken inside one proc
         "The atomics move one int whatever the size. mpi4py's ratio is to the same C run "
         "through ctypes in its process. Calls: per call on rank 0, from the audit at 8 B; "
         "'same' when the thinmpi variant makes exactly the C variant's calls.")
+OSU_NOTE = ("OSU: OSU 7.4's own test of the path (osu_put_latency, osu_get_latency, "
+            "osu_acc_latency -s flush or -s fence, osu_fop_latency and osu_cas_latency -s flush; "
+            "-w allocate, the harness's calls and a tenth as warm-up), launched right after the "
+            "gcc harness's launch of the size with the same launcher and binding: rank 0's "
+            "average per call over the whole run (OSU prints no other), median over processes; "
+            "its fence figures doubled (OSU prints half the round trip the harness times). "
+            "C/OSU: the C cell over it (the C cell is the low decile of its blocks).")
 PROGRAM_NOTE = ("One call runs the whole program (the window made and freed in it, as the "
                 "examples do once): 1000 tickets per rank for the counter, 10,000 values in 64 "
                 "bins per rank for the histogram; the thinmpi rows are the examples' code.")
@@ -73,8 +80,15 @@ def targets_table(cells):
                  "the median first.")
 
 
-def _row(c_cell, found, audit):
-    """One path's row: the C time, then thinmpi and mpi4py against C, then the calls."""
+def _over(c_cell, osu_cell):
+    if not c_cell or not osu_cell or not c_cell.get("us") or not osu_cell.get("us"):
+        return "—"
+    return f"{c_cell['us']['median'] / osu_cell['us']['median']:.2f}x"
+
+
+def _row(c_cell, found, audit, with_osu=False):
+    """One path's row: the C time (OSU's and C/OSU beside it), then thinmpi and mpi4py against
+    C, then the calls."""
     key = (c_cell["variant"], c_cell["mpi"], c_cell["compiler"], 0)
     c_calls = audit.get(key)
     thinmpi = found.get("thinmpi")
@@ -84,12 +98,15 @@ def _row(c_cell, found, audit):
         "same" if thinmpi_calls == c_calls else _calls_text(thinmpi_calls)
     return [_path(c_cell["variant"]), _size(c_cell["bytes"]) if c_cell["form"] != "program"
             else "—", MPI_NAMES.get(c_cell["mpi"], c_cell["mpi"]), c_cell["compiler"],
-            _us(c_cell), _ratio(thinmpi), _ratio(found.get("mpi4py")),
+            _us(c_cell)] + ([_us(found.get("osu")), _over(c_cell, found.get("osu"))]
+                            if with_osu else []) + [_ratio(thinmpi), _ratio(found.get("mpi4py")),
             _calls_text(c_calls) if c_calls is not None else "—", same]
 
 
 def paths_table(cells, audit, programs=False):
-    """One row per (path, size, MPI, compiler of the C cell): C, thinmpi/C, mpi4py/C, calls."""
+    """One row per (path, size, MPI, compiler of the C cell): C, OSU and C/OSU where OSU's
+    tests ran, thinmpi/C, mpi4py/C, calls. OSU's cell (compiler "osu") stands beside the C
+    cells of every compiler, as the mpi4py cell does."""
     index = _audit_index(audit)
     chosen = [c for c in cells if (c["form"] == "program") == programs]
     by_path = {}
@@ -101,21 +118,23 @@ def paths_table(cells, audit, programs=False):
     for cell in chosen:
         if cell["api"] == "c":
             continue
-        compilers = [cell["compiler"]] if cell["compiler"] != "python" else \
+        compilers = [cell["compiler"]] if cell["compiler"] not in ("python", "osu") else \
             sorted({k[3] for k in by_path})
         for compiler in compilers:
             slot = by_path.get((_path(cell["variant"]), cell["bytes"], cell["mpi"], compiler))
             if slot:
                 slot[1][cell["api"]] = cell
     order = sorted(by_path, key=lambda k: (k[0].split("/")[1], k[0], k[1], _mpi_key(k[2]), k[3]))
-    rows = [_row(*by_path[key], index) for key in order]
-    headers = ["path", "size", "MPI", "compiler", "C", "thinmpi/C", "mpi4py/C",
-               "C calls per call (rank 0)", "thinmpi calls"]
+    with_osu = any("osu" in found for _, found in by_path.values())
+    rows = [_row(*by_path[key], index, with_osu) for key in order]
+    headers = ["path", "size", "MPI", "compiler", "C"] + (["OSU", "C/OSU"] if with_osu else []) \
+        + ["thinmpi/C", "mpi4py/C", "C calls per call (rank 0)", "thinmpi calls"]
     if programs:
         return Table("rma_programs", "The one-sided programs: thinmpi/C", headers, rows,
                      PROGRAM_NOTE)
-    return Table("rma_paths", "One-sided paths: C, thinmpi/C, mpi4py/C and the calls",
-                 headers, rows, NOTE)
+    return Table("rma_paths", "One-sided paths: C" + (", OSU" if with_osu else "") +
+                 ", thinmpi/C, mpi4py/C and the calls", headers, rows,
+                 NOTE + (" " + OSU_NOTE if with_osu else ""))
 
 
 def audit_table(audit):

@@ -9,6 +9,11 @@ bench/cmake/WbRma.cmake) and the mpi4py kernel mpi4py_rma.py, with the collectiv
 launches and cells (collectives.py); the harness times an RMA variant as OSU's one-sided tests
 do (osu_put_latency: the calls back to back between two barriers). The audit is kept per rank:
 in the passive-target forms rank 1 makes no call at all.
+
+OSU's own one-sided latency tests run beside the gcc harness's launch of each size (osu_coll's
+machinery, with the benchmarks of OSU below): osu_put_latency, osu_get_latency and
+osu_acc_latency with -s flush (lock + flush) and -s fence, osu_fop_latency and osu_cas_latency
+with -s flush, all on an MPI_Win_allocate window (-w allocate), with the harness's calls.
 """
 
 import sys
@@ -16,7 +21,8 @@ from collections import defaultdict
 from pathlib import Path
 
 from . import build as build_step
-from . import coll_suite, collectives
+from . import coll_suite, collectives, osu_coll
+from .osu_coll import Benchmark
 
 MANIFEST = "wb_rma.json"
 MPI4PY_KERNEL = collectives.MPI4PY_KERNEL.parent / "mpi4py_rma.py"
@@ -32,6 +38,31 @@ PYTHON_SHARE = 10  # the mpi4py kernel makes a tenth of the calls: each costs it
 # mpi4py's MPI_THREAD_MULTIPLE)
 PROGRAM_CALLS = {"full": 40, "quick": 10, "smoke": 2}  # each call runs a whole program
 AUDIT_CALLS, AUDIT_COUNT = 20, 2  # the audit at 8 B
+
+
+def _osu(program, op, form, sync, datatype=(), **kwargs):
+    return Benchmark(program, f"c/{op}/{form}", op, form,
+                     ("-w", "allocate", "-s", sync, *datatype, "-z"), f"-{sync}", **kwargs)
+
+
+# OSU's one-sided latency tests beside the C variants making the same calls. Its fence tests
+# time the harness's round trip (three fences, an operation from each rank) and print half of
+# it (osu_acc_latency halves its average, not its percentiles); osu_put/get_latency move
+# MPI_CHAR (no -T), the same bytes; the atomics print one int's row and get a 4 KiB window.
+ATOMIC_WINDOW = 4096
+OSU = {"put/lock_flush": _osu("osu_put_latency", "put", "lock_flush", "flush"),
+       "put/fence": _osu("osu_put_latency", "put", "fence", "fence", per_call=2),
+       "get/lock_flush": _osu("osu_get_latency", "get", "lock_flush", "flush"),
+       "get/fence": _osu("osu_get_latency", "get", "fence", "fence", per_call=2),
+       "accumulate/lock_flush": _osu("osu_acc_latency", "accumulate", "lock_flush", "flush",
+                                     ("-T", "mpi_int")),
+       "accumulate/fence": _osu("osu_acc_latency", "accumulate", "fence", "fence",
+                                ("-T", "mpi_int"), per_call=2, p50_per_call=1),
+       "fetch_and_op/lock_flush": _osu("osu_fop_latency", "fetch_and_op", "lock_flush", "flush",
+                                       ("-T", "mpi_int"), fixed_size=4, window=ATOMIC_WINDOW),
+       "compare_and_swap/lock_flush": _osu("osu_cas_latency", "compare_and_swap", "lock_flush",
+                                           "flush", ("-T", "mpi_int"), fixed_size=4,
+                                           window=ATOMIC_WINDOW)}
 
 
 def find_builds(setup, options):
@@ -86,6 +117,22 @@ def jobs_for(build, mode, sizes=None, api_filter=None):
     return [j for j in jobs if j.variants]
 
 
+def osu_builds(setup, options):
+    """OSU's one-sided tests of each MPI ([(build or None, why)]), unless --api leaves osu out."""
+    if options.api is not None and "osu" not in options.api:
+        return []
+    return osu_coll.builds(setup, list(dict.fromkeys(m for m, _ in setup.manifests)),
+                           getattr(options, "osu_dir", None), OSU, "one-sided latency tests")
+
+
+def add_osu_jobs(jobs, setup, options, mode, part):
+    """`jobs` with OSU's one-sided tests right after the gcc harness's launch of each size,
+    beside the C variants it runs there, with its calls per launch."""
+    sizes = [s for s in (options.sizes or RMA_BYTES) if s >= 4] or [RMA_BYTES[0]]
+    return osu_coll.add_jobs(jobs, osu_builds(setup, options), mode, sizes, part,
+                             lambda size: calls_at(CALLS[mode], size), "rma")
+
+
 def _is_program(build, name):
     return any(v["variant"] == name and v.get("program") for v in build.variants)
 
@@ -105,8 +152,9 @@ def audit_rows(job, audit_lines):
 def run_job(job, reps, part, failures):
     """All repetitions of one job into `part`; stops at the first failure, which also goes to
     the run's `failures`."""
+    launch = osu_coll.launch if osu_coll.is_osu(job) else collectives.launch
     for rep in range(1 if job.audit else reps):
-        records, audit_lines, error = collectives.launch(job, rep)
+        records, audit_lines, error = launch(job, rep)
         if error:
             part["failures"].append({"what": job.key, "error": error})
             failures.append({"what": job.key, "mpi": job.build.mpi,
@@ -129,6 +177,7 @@ def run(setup, options, mode):
             part["missing"].append(why)
         elif options.compiler is None or build.compiler in (*options.compiler, "python"):
             jobs += jobs_for(build, mode, options.sizes, options.api)
+    jobs = add_osu_jobs(jobs, setup, options, mode, part)
     reps = collectives.COUNTS[mode].reps
     for number, job in enumerate(jobs, 1):
         ok = run_job(job, reps, part, setup.failures)

@@ -285,7 +285,7 @@ T decode_or_fail(std::span<const std::byte> bytes) {
   T value{};
   read(in, value);
   if (in.left() != 0) [[unlikely]] {
-    in.fail(spelled_name<T>(), std::to_string(in.left()) + " bytes left over after the value");
+    in.fail(spelled_name<T>(), counted(in.left(), "byte", "bytes") + " left over after the value");
   }
   return value;
 }

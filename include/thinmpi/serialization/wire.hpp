@@ -68,10 +68,9 @@ struct decode_failure {
 [[noreturn, gnu::cold, gnu::noinline]] inline void raise_decode(const decode_failure& failure,
                                                                 std::string_view decoded,
                                                                 error_site site) {
-  site.problem = "cannot decode the message of " + std::to_string(failure.message_bytes) +
-                 " bytes as " + readable_name(decoded) + ": at byte " +
-                 std::to_string(failure.offset) + ", reading " + readable_name(failure.type) +
-                 ", " + failure.problem;
+  site.problem = "cannot decode the message of " + counted(failure.message_bytes, "byte", "bytes") +
+                 " as " + readable_name(decoded) + ": at byte " + std::to_string(failure.offset) +
+                 ", reading " + readable_name(failure.type) + ", " + failure.problem;
   mpi_error::report report = make_report(MPI_ERR_OTHER, site);
   std::string what = describe(report, site);
   throw serialization_error(what, std::move(report), readable_name(failure.type), failure.offset,
@@ -137,9 +136,9 @@ class byte_reader {
     const auto n = take_value<std::uint64_t>(type);
     if (n > left() / min_bytes) [[unlikely]] {
       at_ = begin_ + at;
-      fail(type, "a length of " + std::to_string(n) + " elements of at least " +
-                     std::to_string(min_bytes) + " bytes each exceeds the " +
-                     std::to_string(left() - sizeof(std::uint64_t)) + " bytes left");
+      fail(type, "a length of " + counted(static_cast<std::size_t>(n), "element", "elements") +
+                     " of at least " + counted(min_bytes, "byte", "bytes") + " each exceeds the " +
+                     counted(left() - sizeof(std::uint64_t), "byte", "bytes") + " left");
     }
     return static_cast<std::size_t>(n);
   }

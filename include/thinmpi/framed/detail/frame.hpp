@@ -104,12 +104,12 @@ struct frame_plan {
                                 "element type has padding that MPI does not carry; send it with "
                                 "send()/recv<std::vector<T>>() instead"});
   }
-  raise(MPI_ERR_ARG,
-        error_site{.operation = operation,
-                   .type = type,
-                   .problem = "a frame of " + std::to_string(frame_size) +
-                              " bytes has no room for an element of " +
-                              std::to_string(element_size) + " bytes after its 16-byte header"});
+  raise(MPI_ERR_ARG, error_site{.operation = operation,
+                                .type = type,
+                                .problem = "a frame of " + std::to_string(frame_size) +
+                                           " bytes has no room for an element of " +
+                                           counted(element_size, "byte", "bytes") +
+                                           " after its 16-byte header"});
 }
 
 /// How a payload of T splits, once checked that a frame of T can be formed: T's elements are
@@ -179,16 +179,18 @@ inline void check_header(const frame_header& header, const frame_shape& shape,
                          const char* operation, MPI_Comm comm, int source, int tag) {
   std::string problem;
   if (header.magic != frame_header::frame_magic) {
-    problem = (plan.is_short()
-                   ? "a message of " + std::to_string(plan.bytes) + " bytes (partial elements of " +
-                         std::to_string(element_size) + " bytes, a short frame's size)"
-                   : "a message of exactly one frame (" + std::to_string(shape.bytes) + " bytes)") +
-              " arrived without a frame header: a payload of one frame or more must be "
-              "sent with framed_channel::send() with the same frame size";
+    problem =
+        (plan.is_short()
+             ? "a message of " + counted(plan.bytes, "byte", "bytes") + " (partial elements of " +
+                   counted(element_size, "byte", "bytes") + ", a short frame's size)"
+             : "a message of exactly one frame (" + std::to_string(shape.bytes) + " bytes)") +
+        " arrived without a frame header: a payload of one frame or more must be "
+        "sent with framed_channel::send() with the same frame size";
   } else if (header.total_bytes < shape.bytes || header.total_bytes % element_size != 0 ||
              header.continuation_tag > static_cast<std::uint32_t>(tag_ub)) {
-    problem = "the frame header is not valid for elements of " + std::to_string(element_size) +
-              " bytes (total " + std::to_string(header.total_bytes) + " bytes, continuation tag " +
+    problem = "the frame header is not valid for elements of " +
+              counted(element_size, "byte", "bytes") + " (total " +
+              std::to_string(header.total_bytes) + " bytes, continuation tag " +
               std::to_string(header.continuation_tag) + ")";
   } else {
     return;
@@ -212,7 +214,7 @@ inline void check_header(const frame_header& header, const frame_shape& shape,
                    .peer = source,
                    .incoming_bytes = arrived,
                    .problem = "the continuation of a framed message brought " +
-                              std::to_string(arrived) + " bytes where its frame announced " +
+                              counted(arrived, "byte", "bytes") + " where its frame announced " +
                               std::to_string(expected)});
 }
 
