@@ -278,7 +278,8 @@ def records_from(parsed, job, rep):
              "iterations": job.iterations, "warmup": job.warmup, "blocks": 1,
              "us": scaled(row["max"] if row["max"] is not None else row["avg"]),
              "osu_avg_us": scaled(row["avg"]), "osu_min_us": scaled(row["min"]),
-             "osu_p50_us": scaled(row["p50"], spec.p50_per_call or spec.per_call), "osu_per_call": spec.per_call,
+             "osu_p50_us": scaled(row["p50"], spec.p50_per_call or spec.per_call),
+             "osu_per_call": spec.per_call,
              "osu_datatype": parsed["datatype"], "osu_version": parsed["version"],
              "verified": True, "mpi": job.build.mpi, "compiler": COMPILER, "rep": rep,
              "job": job.key}

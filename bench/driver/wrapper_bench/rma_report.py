@@ -21,9 +21,11 @@ OSU_NOTE = ("OSU: OSU 7.4's own test of the path (osu_put_latency, osu_get_laten
             "osu_acc_latency -s flush or -s fence, osu_fop_latency and osu_cas_latency -s flush; "
             "-w allocate, the harness's calls and a tenth as warm-up), launched right after the "
             "gcc harness's launch of the size with the same launcher and binding: rank 0's "
-            "average per call over the whole run (OSU prints no other), median over processes; "
-            "its fence figures doubled (OSU prints half the round trip the harness times). "
-            "C/OSU: the C cell over it (the C cell is the low decile of its blocks).")
+            "average per call over the whole run, OSU's own figure; OSU P50: its median call "
+            "(-z), which a descheduled call does not move, where the average takes every one; "
+            "medians over processes, fence figures doubled (OSU prints half the round trip the "
+            "harness times). C/OSU, C/OSU P50: the C cell (the low decile of its blocks) over "
+            "them.")
 PROGRAM_NOTE = ("One call runs the whole program (the window made and freed in it, as the "
                 "examples do once): 1000 tickets per rank for the counter, 10,000 values in 64 "
                 "bins per rank for the histogram; the thinmpi rows are the examples' code.")
@@ -80,13 +82,29 @@ def targets_table(cells):
                  "the median first.")
 
 
-def _over(c_cell, osu_cell):
-    if not c_cell or not osu_cell or not c_cell.get("us") or not osu_cell.get("us"):
+def _over(c_cell, osu_us):
+    if not c_cell or not c_cell.get("us") or not osu_us:
         return "—"
-    return f"{c_cell['us']['median'] / osu_cell['us']['median']:.2f}x"
+    return f"{c_cell['us']['median'] / osu_us:.2f}x"
 
 
-def _row(c_cell, found, audit, with_osu=False):
+def _osu_p50(records):
+    """(mpi, variant, bytes) -> the median over processes of OSU's median call."""
+    found = {}
+    for r in records:
+        if r.get("api") == "osu" and r.get("osu_p50_us") is not None:
+            found.setdefault((r["mpi"], r["variant"], r["bytes"]), []).append(r["osu_p50_us"])
+    return {key: statistics.median(values) for key, values in found.items()}
+
+
+def _osu_columns(c_cell, osu, p50):
+    median = osu["us"]["median"] if osu and osu.get("us") else None
+    p50_us = p50.get((osu["mpi"], osu["variant"], osu["bytes"])) if osu else None
+    return [_us(osu), "—" if p50_us is None else _us({"us": {"median": p50_us}}),
+            _over(c_cell, median), _over(c_cell, p50_us)]
+
+
+def _row(c_cell, found, audit, osu_p50=None):
     """One path's row: the C time (OSU's and C/OSU beside it), then thinmpi and mpi4py against
     C, then the calls."""
     key = (c_cell["variant"], c_cell["mpi"], c_cell["compiler"], 0)
@@ -98,12 +116,13 @@ def _row(c_cell, found, audit, with_osu=False):
         "same" if thinmpi_calls == c_calls else _calls_text(thinmpi_calls)
     return [_path(c_cell["variant"]), _size(c_cell["bytes"]) if c_cell["form"] != "program"
             else "—", MPI_NAMES.get(c_cell["mpi"], c_cell["mpi"]), c_cell["compiler"],
-            _us(c_cell)] + ([_us(found.get("osu")), _over(c_cell, found.get("osu"))]
-                            if with_osu else []) + [_ratio(thinmpi), _ratio(found.get("mpi4py")),
+            _us(c_cell)] + (_osu_columns(c_cell, found.get("osu"), osu_p50)
+                            if osu_p50 is not None else []) + [
+                _ratio(thinmpi), _ratio(found.get("mpi4py")),
             _calls_text(c_calls) if c_calls is not None else "—", same]
 
 
-def paths_table(cells, audit, programs=False):
+def paths_table(cells, audit, programs=False, records=()):
     """One row per (path, size, MPI, compiler of the C cell): C, OSU and C/OSU where OSU's
     tests ran, thinmpi/C, mpi4py/C, calls. OSU's cell (compiler "osu") stands beside the C
     cells of every compiler, as the mpi4py cell does."""
@@ -126,8 +145,10 @@ def paths_table(cells, audit, programs=False):
                 slot[1][cell["api"]] = cell
     order = sorted(by_path, key=lambda k: (k[0].split("/")[1], k[0], k[1], _mpi_key(k[2]), k[3]))
     with_osu = any("osu" in found for _, found in by_path.values())
-    rows = [_row(*by_path[key], index, with_osu) for key in order]
-    headers = ["path", "size", "MPI", "compiler", "C"] + (["OSU", "C/OSU"] if with_osu else []) \
+    osu_p50 = _osu_p50(records) if with_osu else None
+    rows = [_row(*by_path[key], index, osu_p50) for key in order]
+    headers = ["path", "size", "MPI", "compiler", "C"] + (
+        ["OSU", "OSU P50", "C/OSU", "C/OSU P50"] if with_osu else []) \
         + ["thinmpi/C", "mpi4py/C", "C calls per call (rank 0)", "thinmpi calls"]
     if programs:
         return Table("rma_programs", "The one-sided programs: thinmpi/C", headers, rows,
@@ -155,7 +176,8 @@ def sections(part, section_type):
     first = section_type(
         "One-sided communication: thinmpi and mpi4py against C",
         paragraphs=["Windows of ints (MPI_Win_allocate) on 2 ranks; sizes per operation."],
-        tables=[targets_table(cells), paths_table(cells, audit),
+        tables=[targets_table(cells),
+                paths_table(cells, audit, records=part.get("records", [])),
                 paths_table(cells, audit, programs=True)])
     if part.get("missing"):
         first.paragraphs += [f"Missing: {m}" for m in part["missing"]]
