@@ -13,11 +13,13 @@
 #include <string>
 #include <vector>
 
+#include "support/mpi_error_match.hpp"
 #include "support/ring.hpp"
 #include "thinmpi/thinmpi.hpp"
 
 namespace {
 
+using thinmpi_test::error_from;
 using thinmpi_test::iota_from;
 using thinmpi_test::ring;
 
@@ -26,18 +28,6 @@ struct particle {
   float mass;
   double x;
 };
-
-/// Runs f, which must throw thinmpi::mpi_error, and returns the error.
-template <class F>
-thinmpi::mpi_error error_from(F&& f) {
-  try {
-    f();
-  } catch (const thinmpi::mpi_error& e) {
-    return e;
-  }
-  ADD_FAILURE() << "no thinmpi::mpi_error was thrown";
-  return thinmpi::mpi_error("none", {});
-}
 
 /// What C's MPI_Allgather of `mine` (the same count on every rank) gives.
 std::vector<int> c_allgather(const std::vector<int>& mine, int size) {

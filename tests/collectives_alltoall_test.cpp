@@ -11,11 +11,13 @@
 #include <string>
 #include <vector>
 
+#include "support/mpi_error_match.hpp"
 #include "support/ring.hpp"
 #include "thinmpi/thinmpi.hpp"
 
 namespace {
 
+using thinmpi_test::error_from;
 using thinmpi_test::ring;
 
 struct cell {
@@ -23,18 +25,6 @@ struct cell {
   short to;
   double weight;
 };
-
-/// Runs f, which must throw thinmpi::mpi_error, and returns the error.
-template <class F>
-thinmpi::mpi_error error_from(F&& f) {
-  try {
-    f();
-  } catch (const thinmpi::mpi_error& e) {
-    return e;
-  }
-  ADD_FAILURE() << "no thinmpi::mpi_error was thrown";
-  return thinmpi::mpi_error("none", {});
-}
 
 std::size_t as_size(int n) {
   return static_cast<std::size_t>(n);
