@@ -36,6 +36,28 @@ def find_builds(setup, options):
     return found
 
 
+def harness_builds(setup, options, manifest_name, kernel_name, mpi4py_kernel):
+    """The builds of a suite that runs on the collectives harness with a manifest of its own
+    (the neighbors and rma suites): each registered preset's harness, why its thinmpi kernel
+    (named `kernel_name` in the reasons) is missing, and the mpi4py kernels;
+    [(build or None, why)]."""
+    found = []
+    for mpi, compiler in setup.manifests:
+        manifest = collectives.read_manifest(Path(options.build_prefix + f"{mpi}-{compiler}"),
+                                             manifest_name)
+        if not manifest:
+            found.append((None, f"{mpi}-{compiler}: no {manifest_name} (rebuild the kernels)"))
+            continue
+        found.append((collectives.harness_build(mpi, compiler, manifest), None))
+        why = None if manifest.get("thinmpi") else build_step.file_unbuilt(
+            setup.failures, mpi, compiler, kernel_name, manifest["thinmpi_missing_reason"])
+        if why:
+            found.append((None, f"{mpi}-{compiler}: thinmpi: {why}"))
+    if options.api is None or "mpi4py" in options.api:
+        found += _mpi4py_builds(setup, options, manifest_name, mpi4py_kernel)
+    return found
+
+
 def _mpi4py_builds(setup, options, manifest_name="wb_coll.json",
                    kernel=collectives.MPI4PY_KERNEL):
     """The mpi4py collectives kernel (or `kernel`) of each MPI whose mpi4py the point-to-point

@@ -10,9 +10,7 @@ with the collectives suite's launches, timing, cells and audit (collectives.py, 
 
 import statistics
 from collections import defaultdict
-from pathlib import Path
 
-from . import build as build_step
 from . import coll_suite, collectives
 
 MANIFEST = "wb_neighbors.json"
@@ -28,22 +26,8 @@ SPARSE, DENSE = "sparse_exchange/nbx", "sparse_exchange/alltoallv"
 def find_builds(setup, options):
     """The neighbors harnesses of the presets the driver registered, and the mpi4py kernels;
     [(build or None, why)]."""
-    found = []
-    for mpi, compiler in setup.manifests:
-        manifest = collectives.read_manifest(Path(options.build_prefix + f"{mpi}-{compiler}"),
-                                             MANIFEST)
-        if not manifest:
-            found.append((None, f"{mpi}-{compiler}: no {MANIFEST} (rebuild the kernels)"))
-            continue
-        found.append((collectives.harness_build(mpi, compiler, manifest), None))
-        why = None if manifest.get("thinmpi") else build_step.file_unbuilt(
-            setup.failures, mpi, compiler, "thinmpi neighbors kernel",
-            manifest["thinmpi_missing_reason"])
-        if why:
-            found.append((None, f"{mpi}-{compiler}: thinmpi: {why}"))
-    if options.api is None or "mpi4py" in options.api:
-        found += coll_suite._mpi4py_builds(setup, options, MANIFEST, MPI4PY_KERNEL)
-    return found
+    return coll_suite.harness_builds(setup, options, MANIFEST, "thinmpi neighbors kernel",
+                                     MPI4PY_KERNEL)
 
 
 def run(setup, options, mode):

@@ -18,9 +18,7 @@ with -s flush, all on an MPI_Win_allocate window (-w allocate), with the harness
 
 import sys
 from collections import defaultdict
-from pathlib import Path
 
-from . import build as build_step
 from . import coll_suite, collectives, osu_coll
 from .osu_coll import Benchmark
 
@@ -68,22 +66,8 @@ OSU = {"put/lock_flush": _osu("osu_put_latency", "put", "lock_flush", "flush"),
 def find_builds(setup, options):
     """The rma harnesses of the presets the driver registered, and the mpi4py kernels;
     [(build or None, why)]."""
-    found = []
-    for mpi, compiler in setup.manifests:
-        manifest = collectives.read_manifest(Path(options.build_prefix + f"{mpi}-{compiler}"),
-                                             MANIFEST)
-        if not manifest:
-            found.append((None, f"{mpi}-{compiler}: no {MANIFEST} (rebuild the kernels)"))
-            continue
-        found.append((collectives.harness_build(mpi, compiler, manifest), None))
-        why = None if manifest.get("thinmpi") else build_step.file_unbuilt(
-            setup.failures, mpi, compiler, "thinmpi rma kernel",
-            manifest["thinmpi_missing_reason"])
-        if why:
-            found.append((None, f"{mpi}-{compiler}: thinmpi: {why}"))
-    if options.api is None or "mpi4py" in options.api:
-        found += coll_suite._mpi4py_builds(setup, options, MANIFEST, MPI4PY_KERNEL)
-    return found
+    return coll_suite.harness_builds(setup, options, MANIFEST, "thinmpi rma kernel",
+                                     MPI4PY_KERNEL)
 
 
 def calls_at(base, size_bytes):
