@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <new>
 
+#include "cxx_variant.hpp"
 #include "variant.h"
 
 namespace wb_boost {
@@ -68,31 +69,11 @@ void round_trips(void* opaque, long iterations) {
   }
 }
 
-/// variant.h's verify: 0 when the last payload received is the pattern.
-template <class Policy>
-int verify(void* opaque) {
-  auto& s = *static_cast<state<Policy>*>(opaque);
-  return s.received == s.sent ? 0 : 1;
-}
-
-/// variant.h's teardown.
-template <class Policy>
-void teardown(void* opaque) {
-  delete static_cast<state<Policy>*>(opaque);
-}
-
 /// The table entry of a Boost.MPI variant.
 template <class Policy>
 wb_variant make_variant(const char* payload, const char* baseline, std::size_t max_count) {
-  return wb_variant{"boost",
-                    payload,
-                    baseline,
-                    Policy::element_bytes,
-                    max_count,
-                    setup<Policy>,
-                    round_trips<Policy>,
-                    verify<Policy>,
-                    teardown<Policy>};
+  return wb_cxx::make_variant<state<Policy>>("boost", payload, baseline, Policy::element_bytes,
+                                             max_count, setup<Policy>, round_trips<Policy>);
 }
 
 }  // namespace wb_boost

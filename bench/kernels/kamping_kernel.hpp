@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "cxx_variant.hpp"
 #include "variant.h"
 
 namespace wb_kamping {
@@ -88,31 +89,11 @@ void round_trips(void* opaque, long iterations) noexcept {
   }
 }
 
-/// variant.h's verify: 0 when the last payload received is the pattern.
-template <class Policy>
-int verify(void* opaque) noexcept {
-  const auto& s = *static_cast<state<Policy>*>(opaque);
-  return s.received == s.sent ? 0 : 1;
-}
-
-/// variant.h's teardown.
-template <class Policy>
-void teardown(void* opaque) noexcept {
-  delete static_cast<state<Policy>*>(opaque);
-}
-
 /// The table entry of a KaMPIng variant.
 template <class Policy>
 wb_variant make_variant(const char* payload, const char* baseline, std::size_t max_count) {
-  return wb_variant{"kamping",
-                    payload,
-                    baseline,
-                    Policy::element_bytes,
-                    max_count,
-                    setup<Policy>,
-                    round_trips<Policy>,
-                    verify<Policy>,
-                    teardown<Policy>};
+  return wb_cxx::make_variant<state<Policy>>("kamping", payload, baseline, Policy::element_bytes,
+                                             max_count, setup<Policy>, round_trips<Policy>);
 }
 
 }  // namespace wb_kamping

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "cxx_variant.hpp"
 #include "variant.h"
 
 namespace wb_mpl {
@@ -81,31 +82,11 @@ void round_trips(void* opaque, long iterations) {
   }
 }
 
-/// variant.h's verify: 0 when the last payload received is the pattern.
-template <class Policy>
-int verify(void* opaque) {
-  const auto& s = *static_cast<state<Policy>*>(opaque);
-  return s.received == s.sent ? 0 : 1;
-}
-
-/// variant.h's teardown.
-template <class Policy>
-void teardown(void* opaque) {
-  delete static_cast<state<Policy>*>(opaque);
-}
-
 /// The table entry of an MPL variant.
 template <class Policy>
 wb_variant make_variant(const char* payload, const char* baseline, std::size_t max_count) {
-  return wb_variant{"mpl",
-                    payload,
-                    baseline,
-                    Policy::element_bytes,
-                    max_count,
-                    setup<Policy>,
-                    round_trips<Policy>,
-                    verify<Policy>,
-                    teardown<Policy>};
+  return wb_cxx::make_variant<state<Policy>>("mpl", payload, baseline, Policy::element_bytes,
+                                             max_count, setup<Policy>, round_trips<Policy>);
 }
 
 /// The policies without a layout kept between messages.
