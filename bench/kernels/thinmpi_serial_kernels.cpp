@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "cxx_variant.hpp"
 #include "serial_payloads.hpp"
 #include "thinmpi/thinmpi.hpp"
 #include "variant.h"
@@ -58,28 +59,17 @@ void round_trips(void* raw, long iterations) noexcept {
   }
 }
 
-template <class T>
-int verify(void* raw) noexcept {
-  const auto& s = *static_cast<state<T>*>(raw);
-  return s.received == s.sent ? 0 : 1;
-}
-
-template <class T>
-void teardown(void* raw) noexcept {
-  delete static_cast<state<T>*>(raw);
-}
-
 using vecstr = std::vector<std::string>;
 using map = std::map<int, std::string>;
 using record = wb_serial::record;
 
 const wb_variant variants[] = {
     {"thinmpi", "ser_vecstr", "c/ser_vecstr", 1, 0, setup<vecstr, wb_serial::make_vecstr>,
-     round_trips<vecstr>, verify<vecstr>, teardown<vecstr>},
+     round_trips<vecstr>, wb_cxx::verify<state<vecstr>>, wb_cxx::teardown<state<vecstr>>},
     {"thinmpi", "ser_map", "c/ser_map", 1, 0, setup<map, wb_serial::make_map>, round_trips<map>,
-     verify<map>, teardown<map>},
+     wb_cxx::verify<state<map>>, wb_cxx::teardown<state<map>>},
     {"thinmpi", "ser_record", "c/ser_record", 1, 0, setup<record, wb_serial::make_record>,
-     round_trips<record>, verify<record>, teardown<record>},
+     round_trips<record>, wb_cxx::verify<state<record>>, wb_cxx::teardown<state<record>>},
 };
 
 }  // namespace
