@@ -14,8 +14,8 @@
 // std::plus<>{})); fetch_and_op/lock_flush (epoch.fetch_and_op(one, fetched, 1, 0,
 // std::plus<>{})) and compare_and_swap/lock_flush (epoch.compare_and_swap(expected, next,
 // fetched, 1, 0)); and the programs thinmpi/rma_counter/program and
-// thinmpi/rma_histogram/program: the code of examples/rma_counter.cpp and
-// examples/rma_histogram.cpp, line for line, as functions (the examples are main()s). Built only
+// thinmpi/rma_histogram/program: the examples' own functions (examples/rma_counter.hpp and
+// examples/rma_histogram.hpp, which examples/rma_*.cpp run and check). Built only
 // when this file compiles against the tree's thinmpi (bench/cmake/WbRma.cmake tries it).
 #include <algorithm>
 #include <cstddef>
@@ -29,6 +29,8 @@
 #include <type_traits>
 #include <vector>
 
+#include "rma_counter.hpp"
+#include "rma_histogram.hpp"
 #include "rma_kernels.h"
 #include "thinmpi/collectives/ops.hpp"
 #include "thinmpi/communicator/communicator.hpp"
@@ -225,97 +227,9 @@ void teardown_rma(void* p) {
 
 }  // namespace
 
-// The examples' programs, their main() bodies as functions (environment and output aside).
+// The examples' programs (examples/rma_counter.hpp, examples/rma_histogram.hpp), called as the
+// examples' main() call them.
 namespace {
-
-//> START COUNTER THINMPI
-bool rma_counter(thinmpi::comm_view world, std::size_t per_rank) {
-  auto counter = thinmpi::window<long>::allocate(world, world.rank() == 0 ? 1 : 0);
-  const long zero = 0;
-  const long one = 1;
-  if (world.rank() == 0) {
-    auto epoch = counter.lock(0, thinmpi::lock_type::exclusive);
-    epoch.put(zero, 0, 0);
-  }
-  world.barrier();
-
-  std::vector<long> tickets(per_rank);
-  {
-    auto epoch = counter.lock(0, thinmpi::lock_type::shared);
-    for (long& ticket : tickets) {
-      epoch.fetch_and_op(one, ticket, 0, 0, std::plus<>{});
-      epoch.flush();  // the ticket has arrived
-    }
-  }  // unlock
-
-  std::vector<long> all(per_rank * static_cast<std::size_t>(world.size()));
-  world.allgather(tickets, all);
-  world.barrier();
-  long final_value = -1;
-  {
-    auto epoch = counter.lock(0, thinmpi::lock_type::shared);
-    const long nothing = 0;
-    epoch.fetch_and_op(nothing, final_value, 0, 0, thinmpi::no_op);
-    epoch.unlock();
-  }
-  std::sort(all.begin(), all.end());
-  std::vector<long> expected(all.size());
-  std::iota(expected.begin(), expected.end(), 0L);
-  return all == expected && final_value == static_cast<long>(all.size());
-}
-//> END COUNTER THINMPI
-
-/// The values rank `rank` draws: a linear congruential sequence each rank can replay.
-std::vector<std::size_t> values_of(int rank, std::size_t values_per_rank, std::size_t bins) {
-  std::vector<std::size_t> values(values_per_rank);
-  std::uint64_t state = 12345 + 977 * static_cast<std::uint64_t>(rank);
-  for (std::size_t& value : values) {
-    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
-    value = static_cast<std::size_t>((state >> 33) % bins);
-  }
-  return values;
-}
-
-//> START HISTOGRAM THINMPI
-bool rma_histogram(thinmpi::comm_view world, std::size_t values_per_rank, std::size_t bins) {
-  const std::size_t ranks = static_cast<std::size_t>(world.size());
-  const std::size_t block = (bins + ranks - 1) / ranks;  // bins each rank owns
-
-  auto histogram = thinmpi::window<long>::allocate(world, block);
-  const std::vector<long> zeros(block, 0);
-  {
-    auto epoch = histogram.lock(world.rank(), thinmpi::lock_type::exclusive);
-    epoch.put(zeros, world.rank(), 0);
-  }
-  world.barrier();
-
-  std::vector<long> counts(block * ranks, 0);  // every bin, counted locally first
-  for (const std::size_t value : values_of(world.rank(), values_per_rank, bins))
-    ++counts[value];
-  {
-    auto epoch = histogram.lock_all();
-    for (std::size_t owner = 0; owner < ranks; ++owner) {
-      const std::span<const long> mine(counts.data() + owner * block, block);
-      epoch.accumulate(mine, static_cast<int>(owner), 0, std::plus<>{});
-    }
-  }  // unlock_all: every block has been added at its owner
-  world.barrier();
-
-  std::vector<long> own(block);
-  {
-    auto epoch = histogram.lock(world.rank(), thinmpi::lock_type::shared);
-    epoch.get(own, world.rank(), 0);
-  }
-  std::vector<long> gathered(block * ranks);
-  world.allgather(own, gathered);
-
-  std::vector<long> sequential(block * ranks, 0);
-  for (int rank = 0; rank < world.size(); ++rank)
-    for (const std::size_t value : values_of(rank, values_per_rank, bins))
-      ++sequential[value];
-  return gathered == sequential;
-}
-//> END HISTOGRAM THINMPI
 
 struct program_state {
   thinmpi::comm_view comm;
@@ -331,14 +245,14 @@ void* setup_program(MPI_Comm comm, std::size_t) noexcept {
 void call_counter(void* p) {
   guarded(false, [p] {
     auto& s = *static_cast<program_state*>(p);
-    s.ok = rma_counter(s.comm, WB_RMA_COUNTER_TICKETS);
+    s.ok = rma_counter_example::draw(s.comm, WB_RMA_COUNTER_TICKETS).ok();
   });
 }
 
 void call_histogram(void* p) {
   guarded(false, [p] {
     auto& s = *static_cast<program_state*>(p);
-    s.ok = rma_histogram(s.comm, WB_RMA_HISTOGRAM_VALUES, WB_RMA_HISTOGRAM_BINS);
+    s.ok = rma_histogram_example::count(s.comm, WB_RMA_HISTOGRAM_VALUES, WB_RMA_HISTOGRAM_BINS);
   });
 }
 
