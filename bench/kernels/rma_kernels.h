@@ -12,6 +12,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 #include "coll_variant.h"
 
@@ -72,6 +73,27 @@ int wb_rma_counter(MPI_Comm comm, size_t per_rank, long* final_value, size_t* ti
 int wb_rma_histogram(MPI_Comm comm, size_t values_per_rank, size_t bins);
 extern const wb_coll_variant wb_c_rma_counter;
 extern const wb_coll_variant wb_c_rma_histogram;
+
+/* The state of a C program variant: the communicator it runs on and whether its last run
+ * checked. Setup ignores `count` (a program's input is fixed above); verify is 0 when it checked.
+ */
+typedef struct wb_rma_program_state {
+  MPI_Comm comm;
+  int ok;
+} wb_rma_program_state;
+
+#ifndef __cplusplus /* the C programs' */
+static inline void* wb_rma_program_setup(MPI_Comm comm, size_t count) {
+  (void)count;
+  wb_rma_program_state* s = malloc(sizeof *s);
+  if (s) s->comm = comm, s->ok = 0;
+  return s;
+}
+
+static inline int wb_rma_program_verify(void* p) {
+  return !((wb_rma_program_state*)p)->ok;
+}
+#endif
 
 /* Sorts values[0..n) ascending with std::sort (the examples' sort, for the C programs). */
 void wb_sort_longs(long* values, size_t n);

@@ -56,32 +56,16 @@ int wb_rma_counter(MPI_Comm comm, size_t per_rank, long* final_value, size_t* ti
 }
 //> END COUNTER C
 
-typedef struct counter_state {
-  MPI_Comm comm;
-  int ok;
-} counter_state;
-
-static void* setup_counter(MPI_Comm comm, size_t count) {
-  (void)count; /* the example's input: WB_RMA_COUNTER_TICKETS tickets per rank */
-  counter_state* s = malloc(sizeof *s);
-  if (s) s->comm = comm, s->ok = 0;
-  return s;
-}
-
 static void call_counter(void* p) {
-  counter_state* s = p;
+  wb_rma_program_state* s = p;
   long final_value = 0;
   size_t tickets = 0;
   s->ok = wb_rma_counter(s->comm, WB_RMA_COUNTER_TICKETS, &final_value, &tickets);
 }
 
-static int verify_counter(void* p) {
-  return !((counter_state*)p)->ok;
-}
-
-const wb_coll_variant wb_c_rma_counter = {"c",          "rma_counter",   "program",
-                                          NULL,         WB_COLL_PROGRAM, setup_counter,
-                                          call_counter, verify_counter,  free};
+const wb_coll_variant wb_c_rma_counter = {"c",          "rma_counter",         "program",
+                                          NULL,         WB_COLL_PROGRAM,       wb_rma_program_setup,
+                                          call_counter, wb_rma_program_verify, free};
 
 #ifdef WB_RMA_PROGRAM_MAIN
 int main(int argc, char** argv) {

@@ -62,25 +62,9 @@ int wb_rma_histogram(MPI_Comm comm, size_t values_per_rank, size_t bins) {
 }
 //> END HISTOGRAM C
 
-typedef struct histogram_state {
-  MPI_Comm comm;
-  int ok;
-} histogram_state;
-
-static void* setup_histogram(MPI_Comm comm, size_t count) {
-  (void)count; /* the example's input: WB_RMA_HISTOGRAM_VALUES values per rank, 64 bins */
-  histogram_state* s = malloc(sizeof *s);
-  if (s) s->comm = comm, s->ok = 0;
-  return s;
-}
-
 static void call_histogram(void* p) {
-  histogram_state* s = p;
+  wb_rma_program_state* s = p;
   s->ok = wb_rma_histogram(s->comm, WB_RMA_HISTOGRAM_VALUES, WB_RMA_HISTOGRAM_BINS);
-}
-
-static int verify_histogram(void* p) {
-  return !((histogram_state*)p)->ok;
 }
 
 const wb_coll_variant wb_c_rma_histogram = {"c",
@@ -88,9 +72,9 @@ const wb_coll_variant wb_c_rma_histogram = {"c",
                                             "program",
                                             NULL,
                                             WB_COLL_PROGRAM,
-                                            setup_histogram,
+                                            wb_rma_program_setup,
                                             call_histogram,
-                                            verify_histogram,
+                                            wb_rma_program_verify,
                                             free};
 
 #ifdef WB_RMA_PROGRAM_MAIN
