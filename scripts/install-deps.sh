@@ -16,7 +16,9 @@ test_packages=(make cmake g++ clang clang-format pkg-config libgtest-dev googlet
   libclang-rt-14-dev)  # libFuzzer + sanitizers for clang 14: the decoder fuzz target
 # cython3, python3-dev: mpi4py built against MPICH from its source (bench/setup/build-mpi4py.sh);
 # autoconf tools are not needed: OSU's release tarball ships its configure script.
-bench_packages=("${test_packages[@]}" binutils xz-utils dpkg-dev cython3 python3-dev)
+# libcereal-dev: KaMPIng's serialization (the serialization suite's kamping/ser_* cells).
+bench_packages=("${test_packages[@]}" binutils xz-utils dpkg-dev cython3 python3-dev
+  libcereal-dev)
 
 case "${1:-test}" in
   test) wanted=("${test_packages[@]}") ;;

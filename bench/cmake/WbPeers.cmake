@@ -141,10 +141,46 @@ function(wb_peer_objects target includes definitions)
   target_link_libraries(${target} PRIVATE MPI::MPI_CXX thinmpi_warnings)
 endfunction()
 
+# KaMPIng's serialization (the serialization suite's kamping/ser_* variants) needs cereal's
+# headers (Debian's libcereal-dev) and KAMPING_ENABLE_SERIALIZATION, for kamping_serial.cpp only:
+# where cereal is missing or the file does not compile, only those cells go, with the reason in
+# wb_build.json ("kamping_serial_missing_reason").
+function(wb_kamping_serial)
+  find_path(WB_CEREAL_INCLUDE_DIR cereal/archives/binary.hpp)
+  set(reason "")
+  set(definitions ${WB_KAMPING_DEFINITIONS} -DKAMPING_ENABLE_SERIALIZATION)
+  set(includes ${WB_KAMPING_INCLUDES})
+  # Not /usr/include itself: -isystem there breaks libstdc++'s #include_next.
+  if(WB_CEREAL_INCLUDE_DIR AND NOT WB_CEREAL_INCLUDE_DIR IN_LIST
+                               CMAKE_CXX_IMPLICIT_INCLUDE_DIRECTORIES)
+    list(APPEND includes ${WB_CEREAL_INCLUDE_DIR})
+  endif()
+  if(NOT WB_CEREAL_INCLUDE_DIR)
+    set(reason "cereal's headers are not installed (Debian: libcereal-dev)")
+  else()
+    wb_peer_compiles(kamping_serial reason "${includes}" "${definitions}"
+                     ${CMAKE_CURRENT_SOURCE_DIR}/kernels/kamping_serial.cpp)
+  endif()
+  if(reason)
+    set(WB_KAMPING_SERIAL false PARENT_SCOPE)
+    message(STATUS "wrapper-bench: no KaMPIng serialization cells: ${reason}")
+  else()
+    set(WB_KAMPING_SERIAL true PARENT_SCOPE)
+    wb_peer_objects(wb_kamping_serial "${includes}" "${definitions}" kernels/kamping_serial.cpp)
+    # kamping_variants.cpp lists the serialization variants only then.
+    target_compile_definitions(wb_kamping_kernels PRIVATE WB_KAMPING_SERIAL)
+    target_link_libraries(wb_kernels PRIVATE wb_kamping_serial)
+    set(WB_PEER_OBJECTS ${WB_PEER_OBJECTS} $<TARGET_OBJECTS:wb_kamping_serial> PARENT_SCOPE)
+  endif()
+  set(WB_KAMPING_SERIAL_REASON "${reason}" PARENT_SCOPE)
+endfunction()
+
 set(WB_KAMPING false)
+set(WB_KAMPING_SERIAL false)
 set(WB_MPL false)
 set(WB_KAMPING_REASON "left out of this build (WB_WITH_PEERS=OFF)")
 set(WB_MPL_REASON "${WB_KAMPING_REASON}")
+set(WB_KAMPING_SERIAL_REASON "${WB_KAMPING_REASON}")
 set(WB_PEER_OBJECTS "")
 if(WB_WITH_PEERS)
   wb_peer_source(kamping kamping_dir WB_KAMPING_REASON)
@@ -171,7 +207,8 @@ if(WB_WITH_PEERS AND NOT WB_KAMPING_REASON)
   wb_peer_objects(
     wb_kamping_kernels "${WB_KAMPING_INCLUDES}" "${WB_KAMPING_DEFINITIONS}"
     kernels/kamping_int.cpp kernels/kamping_vector_bounded.cpp kernels/kamping_vector.cpp
-    kernels/kamping_string.cpp kernels/kamping_variants.cpp)
+    kernels/kamping_string.cpp kernels/kamping_char_buffer.cpp kernels/kamping_variants.cpp)
+  wb_kamping_serial()
   wb_peer_objects(wb_kamping_coll "${WB_KAMPING_INCLUDES}" "${WB_KAMPING_DEFINITIONS}"
                   kernels/kamping_coll.cpp)
   target_link_libraries(wb_kernels PRIVATE wb_kamping_kernels MPI::MPI_CXX)
@@ -186,7 +223,7 @@ if(WB_WITH_PEERS AND NOT WB_MPL_REASON)
   wb_peer_objects(
     wb_mpl_kernels "${mpl_dir}" "" kernels/mpl_int.cpp kernels/mpl_vector_bounded.cpp
     kernels/mpl_vector.cpp kernels/mpl_vector_container.cpp kernels/mpl_string.cpp
-    kernels/mpl_variants.cpp)
+    kernels/mpl_char_buffer.cpp kernels/mpl_variants.cpp)
   wb_peer_objects(wb_mpl_coll "${mpl_dir}" "" kernels/mpl_coll.cpp)
   target_link_libraries(wb_kernels PRIVATE wb_mpl_kernels MPI::MPI_CXX)
   target_compile_definitions(wb_kernels PRIVATE WB_HAVE_MPL)
@@ -206,4 +243,7 @@ function(wb_peers_join_collectives)
     target_link_libraries(wb_coll PRIVATE wb_mpl_coll MPI::MPI_CXX)
     target_compile_definitions(wb_coll PRIVATE WB_HAVE_MPL)
   endif()
+  wb_peer_programs()  # their own sample sorts (WbPeerPrograms.cmake)
 endfunction()
+
+include(${CMAKE_CURRENT_LIST_DIR}/WbPeerPrograms.cmake)

@@ -9,5 +9,6 @@ extern const wb_variant wb_mpl_vector_bounded;
 extern const wb_variant wb_mpl_vector;
 extern const wb_variant wb_mpl_vector_container;
 extern const wb_variant wb_mpl_string;
+extern const wb_variant wb_mpl_char_buffer;
 
 #endif  // WB_MPL_VARIANTS_HPP
