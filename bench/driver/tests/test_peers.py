@@ -148,6 +148,51 @@ class Matrix(unittest.TestCase):
         self.assertNotIn("thinmpi/span", eight.variants)
         self.assertIn("kamping/vector", eight.variants)
 
+    def test_sweep_and_osu_jobs_carry_the_peers_with_their_c_baselines(self):
+        build = matrix.Build("mpich", "clang", (
+            ("c/int_buffer", 4, 0), ("c/mprobe", 4, 0), ("c/probe", 4, 0),
+            ("c/char_buffer", 1, 0), ("kamping/vector_bounded", 4, 0), ("kamping/vector", 4, 0),
+            ("mpl/vector_bounded", 4, 0), ("mpl/vector", 4, 0), ("mpl/vector_container", 4, 0),
+            ("kamping/char_buffer", 1, 0), ("mpl/char_buffer", 1, 0)))
+        baselines = {"kamping/vector": "c/probe", "mpl/vector": "c/probe",
+                     "mpl/vector_container": "c/mprobe", "kamping/vector_bounded": "c/int_buffer",
+                     "mpl/vector_bounded": "c/int_buffer", "kamping/char_buffer": "c/char_buffer",
+                     "mpl/char_buffer": "c/char_buffer"}
+        filters = matrix.Filters(api=("kamping", "mpl"), suites=("sweep", "osu"),
+                                 sweep_bytes=(4096,))
+        jobs = matrix.expand([build], filters, matrix.QUICK, baselines)
+        sweep = next(j for j in jobs if j.suite == "sweep")
+        self.assertEqual(sweep.count, 1024)
+        self.assertEqual(set(sweep.variants), {
+            "c/int_buffer", "c/mprobe", "c/probe", "kamping/vector_bounded", "kamping/vector",
+            "mpl/vector_bounded", "mpl/vector", "mpl/vector_container"})
+        osu = [j for j in jobs if j.suite == "osu"]
+        self.assertEqual(osu[-1].count, 4096)
+        self.assertEqual(osu[-1].variants, ("c/char_buffer", "kamping/char_buffer",
+                                            "mpl/char_buffer"))
+
+    def test_sweep_rows_are_per_size_and_only_where_a_peer_ran(self):
+        records = [dict(tiny_record(v, us, base, count=1024), suite="sweep")
+                   for v, us, base in (("c/int_buffer", 2.0, None),
+                                       ("thinmpi/vector_bounded", 2.0, "c/int_buffer"),
+                                       ("mpl/vector_bounded", 2.1, "c/int_buffer"),
+                                       ("c/mprobe", 3.0, None))]
+        rows, why = peers.tiny_rows(compare.aggregate(records), AUDIT, "sweep",
+                                    peers.SWEEP_PATHS)
+        self.assertEqual([row[2] for row in rows], ["bounded vector<int> (4 KiB)"])
+        self.assertEqual(rows[0][6], "1.05× (1 Send + 1 Recv)")  # MPL
+        self.assertEqual(why, [])
+
+    def test_a_kamping_build_without_cereal_says_why(self):
+        setup = Setup()
+        setup.manifests[("openmpi", "gcc")] = {
+            "kamping": True, "mpl": True, "kamping_serial": False,
+            "kamping_serial_missing_reason": "cereal's headers are not installed"}
+        peers.note_missing(setup)
+        self.assertEqual(setup.missing, [{"mpi": "openmpi", "compiler": "gcc",
+                                          "api": "kamping (serialization)",
+                                          "reason": "cereal's headers are not installed"}])
+
     def test_section_lists_both_tables(self):
         doc = {"cells": tiny_cells(), "audit": AUDIT}
         section = peers.section(doc, Section)

@@ -66,6 +66,23 @@ class SerialReport(unittest.TestCase):
         self.assertIn("(1.05×)", table.rows[0][4])
         self.assertIn("(3.00×)", table.rows[0][5])
 
+    def test_kamping_has_a_column_and_mpl_a_dash_with_the_reason(self):
+        records = serial_records(1.05) + [record("kamping/ser_vecstr", 2.5, 8, rep)
+                                          for rep in range(3)]
+        table = serial_suite.table(compare.aggregate(records))
+        self.assertEqual(table.headers[-2:], ["KaMPIng cereal", "MPL"])
+        self.assertIn("(2.50×)", table.rows[0][-2])
+        self.assertEqual(table.rows[0][-1], "—")
+        self.assertEqual(table.rows[1][-2], "—")  # no KaMPIng cell at 64×64
+        self.assertIn("MPL has no general serialization", table.note)
+
+    def test_kamping_runs_beside_the_floor(self):
+        build = Build("openmpi", "gcc", SERIAL + (("kamping/ser_map", 1, 0),))
+        jobs = matrix.expand([build], matrix.Filters(suites=("serialization",),
+                                                     api=("kamping",)),
+                             matrix.QUICK, dict(BASELINES, **{"kamping/ser_map": "c/ser_map"}))
+        self.assertEqual([j.variants for j in jobs], [("c/ser_map", "kamping/ser_map")] * 2)
+
     def test_target_lines_say_met_or_missed(self):
         met = serial_suite.target_lines(compare.aggregate(serial_records(1.05)))
         self.assertIn("1.05× the hand-packed C (met", met[0])

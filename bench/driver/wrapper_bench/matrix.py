@@ -25,9 +25,12 @@ SWEEP_VARIANTS = ("c/int_buffer", "c/mprobe", "boost/raw", "boost/vector", "thin
                   "thinmpi/vector_bounded", "thinmpi/vector_alloc", "thinmpi/vector_alloc_uninit",
                   "c/framed", "thinmpi/vector_framed", "thinmpi/vector_framed_uninit",
                   "thinmpi/vector_reuse",
-                  "go/int_slice_prealloc", "go/int_slice_recv")
+                  "go/int_slice_prealloc", "go/int_slice_recv",
+                  "kamping/vector_bounded", "kamping/vector", "mpl/vector_bounded", "mpl/vector",
+                  "mpl/vector_container")
 OSU_VARIANTS = ("c/char_buffer", "thinmpi/char_span", "go/byte_slice_prealloc",
-                "gompi/byte_slice_prealloc", "osu/osu_latency")
+                "gompi/byte_slice_prealloc", "osu/osu_latency", "kamping/char_buffer",
+                "mpl/char_buffer")
 # Builds whose variants do not depend on the C/C++ compiler (the --compiler filter keeps them).
 COMPILER_FREE_RUNNERS = ("mpi4py", "go", "osu")  # the Go runner covers "go" and "gompi" builds
 MPI4PY_VARIANTS = ("c/int_buffer", "mpi4py/numpy", "mpi4py/object")

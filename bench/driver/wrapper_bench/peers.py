@@ -9,7 +9,7 @@ bench/cmake/WbPeers.cmake where their sources can be had; wb_build.json says why
 
 from . import build as build_step
 from .path_tables import calls_text
-from .tables import COMPILER_ORDER, MPI_NAMES, MPI_ORDER, Table, present, times
+from .tables import COMPILER_ORDER, MPI_NAMES, MPI_ORDER, Table, present, size_label, times
 
 APIS = ("kamping", "mpl")
 NAMES = {"kamping": "KaMPIng", "mpl": "MPL"}
@@ -32,7 +32,20 @@ TINY_PATHS = (
     ("string of unknown length", (8, 64),
      {"c": "c/char_mprobe", "thinmpi": "thinmpi/string_alloc", "kamping": "kamping/string",
       "mpl": "mpl/string", "boost": "boost/string"}),
+    ("chars of known count", (8, 64),
+     {"c": "c/char_buffer", "thinmpi": "thinmpi/char_span", "kamping": "kamping/char_buffer",
+      "mpl": "mpl/char_buffer"}),
 )
+# The size sweep's paths (every count the run has): the tiny suite's int paths over the sizes.
+SWEEP_PATHS = tuple((label, None, paths) for label, _, paths in TINY_PATHS[1:3])
+# The OSU sweep's path: MPI_CHAR of known count (osu_latency's), 1 B to 4 MiB.
+OSU_PATHS = (("chars of known count", None, TINY_PATHS[4][2]),)
+# The serialization suite's objects (MPL has none: serial_suite.NOT_SERIALIZING).
+SERIAL_PATHS = tuple(
+    (label, None, {api: f"{api}/{payload}" for api in ("c", "thinmpi", "kamping", "boost",
+                                                       "mpi4py")})
+    for payload, label in (("ser_vecstr", "vector<string>"), ("ser_map", "map<int,string>"),
+                           ("ser_record", "struct{string, vector<double>}")))
 # The collectives paths (2 ranks): (label, {column: variant}).
 COLL_PATHS = (
     ("bcast", {"c": "c/bcast/builtin", "thinmpi": "thinmpi/bcast/vector",
@@ -72,6 +85,9 @@ def note_missing(setup, api_filter=None):
                                               "not built")
                 if why:
                     setup.miss(mpi, compiler, api, why)
+            elif api == "kamping" and manifest.get("kamping_serial") is False:
+                setup.miss(mpi, compiler, "kamping (serialization)",
+                           manifest.get("kamping_serial_missing_reason") or "not built")
 
 
 def _median(spread):
@@ -113,11 +129,11 @@ def _cell_text(ratio, calls):
     return "—" if ratio is None else f"{times(ratio)} ({_short_calls(calls)})"
 
 
-def _tiny_lookup(cells, mpi, compiler, count):
-    """Variant -> cell of the tiny suite at (mpi, compiler or mpi4py's python, count)."""
+def _tiny_lookup(cells, mpi, compiler, count, suite="tiny"):
+    """Variant -> cell of `suite` at (mpi, compiler or mpi4py's python, count)."""
     index = {}
     for cell in cells:
-        if cell["suite"] == "tiny" and cell["mpi"] == mpi and cell["count"] == count and \
+        if cell["suite"] == suite and cell["mpi"] == mpi and cell["count"] == count and \
                 cell["compiler"] in (compiler, "python"):
             if cell["compiler"] == compiler or cell["variant"] not in index:
                 index[cell["variant"]] = cell
@@ -204,27 +220,42 @@ def _groups(cells):
             for k in present([{"k": k} for _, k in keys], "k", COMPILER_ORDER) if (m, k) in keys]
 
 
-def tiny_rows(cells, audit_rows):
-    """(rows, why lines) of the ping-pong paths: one row per path, count, MPI and compiler."""
-    peers_built = [c for c in cells if c["suite"] == "tiny"]
+def _size_text(suite, count, paths, cells):
+    """A row's size: the count for the tiny suite and the serialization's objects, else the
+    message's bytes (the sweep's ints, the OSU sweep's chars)."""
+    if suite in ("tiny", "serialization"):
+        return str(count)
+    cell = next((c for c in cells if c["variant"] == paths["c"] and c["count"] == count), None)
+    return size_label(cell["bytes"] if cell else count)
+
+
+def tiny_rows(cells, audit_rows, suite="tiny", suite_paths=TINY_PATHS):
+    """(rows, why lines) of the ping-pong paths of `suite`: one row per path, count, MPI and
+    compiler (a path's counts None: every count the run has for its C cell)."""
+    peers_built = [c for c in cells if c["suite"] == suite]
     rows, lines = [], []
     for mpi, compiler in _groups(peers_built):
         calls = {a["variant"]: a["calls"] for a in audit_rows
                  if a["mpi"] == mpi and a["compiler"] in (compiler, "python")}
-        for label, counts, paths in TINY_PATHS:
-            for count in counts:
-                index = _tiny_lookup(cells, mpi, compiler, count)
-                python = _python_cells(cells, mpi, count)
-                where = f"{MPI_NAMES.get(mpi, mpi)} {compiler}, {label} ({count})"
-                row, values = _row(f"{label} ({count})", paths, index, calls, python)
-                if row:
+        for label, counts, paths in suite_paths:
+            mine = [c for c in peers_built if c["mpi"] == mpi and c["compiler"] == compiler]
+            for count in counts or sorted({c["count"] for c in mine
+                                           if c["variant"] == paths["c"]}):
+                index = _tiny_lookup(cells, mpi, compiler, count, suite)
+                python = _python_cells(cells, mpi, count, suite)
+                size = _size_text(suite, count, paths, mine)
+                where = f"{MPI_NAMES.get(mpi, mpi)} {compiler}, {label} ({size})"
+                row, values = _row(f"{label} ({size})", paths, index, calls, python)
+                # Beyond the tiny suite, a row only where a peer ran (its own tables show the
+                # others).
+                if row and (suite == "tiny" or any(values[api][0] is not None for api in APIS)):
                     rows.append([MPI_NAMES.get(mpi, mpi), compiler] + row)
                     lines.append(why_line(where, values))
     return rows, [line for line in lines if line]
 
 
-def _python_cells(cells, mpi, count):
-    return {c["variant"]: c for c in cells if c["suite"] == "tiny" and c["mpi"] == mpi and
+def _python_cells(cells, mpi, count, suite="tiny"):
+    return {c["variant"]: c for c in cells if c["suite"] == suite and c["mpi"] == mpi and
             c["count"] == count and c["compiler"] == "python"}
 
 
@@ -243,6 +274,15 @@ def coll_rows(collectives, count=1):
     return rows, [line for line in lines if line]
 
 
+# The other ping-pong suites' tables: (key, title, suite, paths); rows only where a peer ran.
+PING_PONG_SUITES = (
+    ("peers_sweep", "Size sweep (ints): ratio against C, and the calls behind it", "sweep",
+     SWEEP_PATHS),
+    ("peers_osu", "OSU sweep (MPI_CHAR, known count): ratio against C, and the calls behind it",
+     "osu", OSU_PATHS),
+    ("peers_serialization", "Serialized objects: ratio against hand-packed C, and the calls "
+     "behind it (MPL has no general serialization)", "serialization", SERIAL_PATHS),
+)
 HEADERS = ["MPI", "compiler", "path"] + [name for _, name in COLUMNS]
 NOTE = ("Each library's cell: its time against the C code of the path (the C column, with its "
         "time), taken in the same processes, and its MPI calls per one-way message (per call "
@@ -254,16 +294,20 @@ NOTE = ("Each library's cell: its time against the C code of the path (the C col
 
 def section(doc, section_type):
     """The report's "thinmpi and its peers" section (report.py lists it)."""
-    tiny, tiny_why = tiny_rows(doc.get("cells", []), doc.get("audit", []))
+    cells, audit_rows = doc.get("cells", []), doc.get("audit", [])
+    tiny, tiny_why = tiny_rows(cells, audit_rows)
+    ping_pong = [(key, title, *tiny_rows(cells, audit_rows, suite, paths))
+                 for key, title, suite, paths in PING_PONG_SUITES]
     coll, coll_why = coll_rows(doc.get("collectives", {})) if "collectives" in doc else ([], [])
-    if not tiny and not coll:
+    if not tiny and not coll and not any(rows for _, _, rows, _ in ping_pong):
         return None
     tables = [Table("peers_tiny", "Ping-pong paths: ratio against C, and the calls behind it",
-                    HEADERS, tiny, NOTE),
-              Table("peers_collectives",
-                    f"Collectives ({COLL_RANKS} ranks, 4 B per rank): ratio against C, and the "
-                    "calls behind it", HEADERS, coll, NOTE)]
-    why = tiny_why + coll_why
+                    HEADERS, tiny, NOTE)]
+    tables += [Table(key, title, HEADERS, rows, NOTE) for key, title, rows, _ in ping_pong]
+    tables.append(Table("peers_collectives",
+                        f"Collectives ({COLL_RANKS} ranks, 4 B per rank): ratio against C, and "
+                        "the calls behind it", HEADERS, coll, NOTE))
+    why = tiny_why + [line for _, _, _, lines in ping_pong for line in lines] + coll_why
     paragraphs = ["Where thinmpi is not the fastest convenient library:"] + \
         [f"- {line}" for line in why] if why else \
         ["thinmpi is the fastest convenient library on every path measured here."]
