@@ -54,6 +54,10 @@
   X(Type_create_struct,                                                                            \
     (int n, const int l[], const MPI_Aint d[], const MPI_Datatype t[], MPI_Datatype* o),           \
     (n, l, d, t, o))                                                                               \
+  X(Type_indexed, (int n, const int l[], const int d[], MPI_Datatype t, MPI_Datatype* o),          \
+    (n, l, d, t, o))                                                                               \
+  X(Type_create_hindexed,                                                                          \
+    (int n, const int l[], const MPI_Aint d[], MPI_Datatype t, MPI_Datatype* o), (n, l, d, t, o))  \
   X(Type_create_resized, (MPI_Datatype t, MPI_Aint l, MPI_Aint e, MPI_Datatype * o), (t, l, e, o)) \
   X(Type_commit, (MPI_Datatype * t), (t))                                                          \
   X(Type_free, (MPI_Datatype * t), (t))                                                            \

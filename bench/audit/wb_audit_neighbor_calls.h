@@ -19,6 +19,10 @@
     (const void* s, const int sn[], const int sd[], MPI_Datatype st, void* b, const int rn[], \
      const int rd[], MPI_Datatype rt, MPI_Comm c),                                            \
     (s, sn, sd, st, b, rn, rd, rt, c), c, WB_REACH_ALL)                                       \
+  X(Alltoallw,                                                                                \
+    (const void* s, const int sn[], const int sd[], const MPI_Datatype st[], void* b,         \
+     const int rn[], const int rd[], const MPI_Datatype rt[], MPI_Comm c),                    \
+    (s, sn, sd, st, b, rn, rd, rt, c), c, WB_REACH_ALL)                                       \
   X(Neighbor_allgather,                                                                       \
     (const void* s, int sn, MPI_Datatype st, void* b, int rn, MPI_Datatype rt, MPI_Comm c),   \
     (s, sn, st, b, rn, rt, c), c, WB_REACH_NEIGHBORS)                                         \

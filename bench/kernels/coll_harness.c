@@ -22,7 +22,7 @@
 #include "coll_variant.h"
 #include "harness_json.h"
 
-enum { MAX_VARIANTS = 64, MAX_BLOCKS = 1024 };
+enum { MAX_VARIANTS = 96, MAX_BLOCKS = 1024 };
 
 typedef struct options {
   const char* variants;
@@ -62,6 +62,12 @@ static size_t all_variants(const wb_coll_variant** out) {
 #endif
 #ifdef WB_HAVE_MPL
       wb_mpl_coll_variants,
+#endif
+#ifdef WB_HAVE_KAMPING_PROGRAMS
+      wb_kamping_program_variants,
+#endif
+#ifdef WB_HAVE_MPL_PROGRAMS
+      wb_mpl_program_variants,
 #endif
 #endif
   };

@@ -55,6 +55,9 @@ size_t wb_boost_coll_variants(const wb_coll_variant** table);
 /* The peers' (kamping_coll.cpp, mpl_coll.cpp; bench/cmake/WbPeers.cmake). */
 size_t wb_kamping_coll_variants(const wb_coll_variant** table);
 size_t wb_mpl_coll_variants(const wb_coll_variant** table);
+/* The peers' own sample-sort applications (kamping_sample_sort.cpp, mpl_sample_sort.cpp). */
+size_t wb_kamping_program_variants(const wb_coll_variant** table);
+size_t wb_mpl_program_variants(const wb_coll_variant** table);
 /* The neighbors harness's tables (neighborhood collectives, the halo program, sparse exchange). */
 size_t wb_c_neighbor_variants(const wb_coll_variant** table);
 size_t wb_thinmpi_neighbor_variants(const wb_coll_variant** table);
