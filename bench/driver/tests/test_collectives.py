@@ -138,6 +138,30 @@ class Report(unittest.TestCase):
         self.assertEqual(len(sections), 3)
         self.assertIn("Missing: x: y", sections[0].paragraphs)
 
+    def test_the_peers_sorts_sit_beside_ours_with_their_calls(self):
+        sort = "c/sample_sort/program"
+        records = [record(sort, [100.0, 100.0], 0, "s", count=4096),
+                   record("kamping/sample_sort/example", [110.0, 110.0], 0, "s", count=4096,
+                          baseline=sort),
+                   record("mpl/sample_sort/example", [150.0, 150.0], 0, "s", count=4096,
+                          baseline=sort)]
+        audit = [{"mpi": "openmpi", "compiler": "gcc", "ranks": 2, "variant": sort,
+                  "calls": {"MPI_Allgather": 1.0, "MPI_Alltoall": 1.0, "MPI_Alltoallv": 1.0}}]
+        part = coll_suite.recompute({"ranks": [2], "records": records, "audit": audit,
+                                     "failures": [], "missing": []})
+        table = coll_report.sorters_table(part["cells"], part["audit"])
+        self.assertEqual([row[0].split(" (")[0] for row in table.rows],
+                         ["ours, C", "KaMPIng's, KaMPIng", "MPL's, MPL"])
+        self.assertEqual(table.rows[0][4:], ["4096", "100", "1 (C)",
+                                             "1 Allgather, 1 Alltoall, 1 Alltoallv"])
+        self.assertEqual(table.rows[1][6], "1.10x (1.10-1.10)")
+        self.assertEqual(table.rows[2][7], "not audited")
+        titles = [s.title for s in coll_report.sections(part, [], Section)]
+        self.assertIn("Collectives: the peers' own sample sorts beside ours", titles)
+
+    def test_no_sorters_table_without_a_peers_sort(self):
+        self.assertIsNone(coll_report.sorters_table(self.part()["cells"], []))
+
 
 class Mpi4pyKernel(unittest.TestCase):
     """bench/kernels/mpi4py_coll.py, the parts that need no MPI."""

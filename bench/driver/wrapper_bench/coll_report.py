@@ -195,6 +195,61 @@ def checked_section(part, section_type):
                                             "Checked mode: thinmpi-checked / C per collective")])
 
 
+# The sample sorts side by side: ours, and the peers' own applications (bench/kernels/
+# kamping_sample_sort.cpp, mpl_sample_sort.cpp, bench/programs/mpl_sort_mpi.c), each on the
+# same ints per rank, against our C program in the same processes.
+SORTERS = (
+    ("c/sample_sort/program", "ours, C (bench/programs/sample_sort.c)"),
+    ("thinmpi/sample_sort/program", "ours, thinmpi (examples/sample_sort.hpp)"),
+    ("kamping/sample_sort/example_mpi", "KaMPIng's, plain MPI (sample-sort/mpi.hpp)"),
+    ("kamping/sample_sort/example", "KaMPIng's, KaMPIng (sample-sort/kamping.hpp)"),
+    ("mpl/sample_sort/example_mpi", "MPL's, plain MPI (parallel_sort_mpi.c: doubles, qsort)"),
+    ("mpl/sample_sort/example", "MPL's, MPL (parallel_sort_mpl.cc)"),
+)
+SORTERS_NOTE = ("Every sorter sorts the same ints per rank (bench/programs' input) and is checked "
+                "sorted and a permutation of its input. The peers' rows are their own example "
+                "applications compiled unmodified from their sources, called by a driver of "
+                "ours (their mains time nothing). Time: the median over processes of the low "
+                "decile of blocks (each block: the slowest rank's average per sort); ratio: to "
+                "our C sort in the same processes, median (min-max). Calls: per sort and rank, "
+                "from the audit. MPL's plain-MPI version sorts doubles (8 bytes an element) with "
+                "qsort; MPL's draws size - 1 samples per rank, the others 16 log2(size) + 1.")
+
+
+def _calls_per_sort(audit, variant, where):
+    row = next((r for r in audit if (r["variant"], r["mpi"], r["compiler"], r["ranks"]) ==
+                (variant, *where)), None)
+    return ", ".join(f"{n:g} {name.removeprefix('MPI_')}" for name, n in
+                     sorted(row["calls"].items())) if row else "not audited"
+
+
+def sorters_table(cells, audit):
+    """Ours and the peers' sample sorts: per build, rank count and ints per rank, each sorter's
+    time, its ratio to our C sort and the MPI calls behind it; None when no peer's sort ran."""
+    names = dict(SORTERS)
+    chosen = [c for c in cells if c["variant"] in names]
+    if not any(c["api"] not in ("c", "thinmpi") for c in chosen):
+        return None
+    index = {(c["variant"], c["mpi"], c["compiler"], c["ranks"], c["count"]): c for c in chosen}
+    rows = []
+    for mpi, compiler in _builds(chosen):
+        for ranks, count in sorted({(c["ranks"], c["count"]) for c in chosen
+                                    if (c["mpi"], c["compiler"]) == (mpi, compiler)}):
+            for variant, label in SORTERS:
+                cell = index.get((variant, mpi, compiler, ranks, count))
+                if not cell:
+                    continue
+                ratio = cell.get("ratio")
+                rows.append([label, MPI_NAMES.get(mpi, mpi), compiler, str(ranks), str(count),
+                             f"{cell['us']['median']:.0f}",
+                             f"{ratio['median']:.2f}x ({ratio['min']:.2f}-{ratio['max']:.2f})"
+                             if ratio else "1 (C)",
+                             _calls_per_sort(audit, variant, (mpi, compiler, ranks))])
+    return Table("coll_sorters", "Sample sorts: ours and the peers' own applications",
+                 ["sorter", "MPI", "compiler", "ranks", "ints per rank", "µs per sort",
+                  "vs our C", "MPI calls per sort"], rows, SORTERS_NOTE)
+
+
 def left_out_lines(part):
     """One line per rank count whose timed cells were left out, with why and how to ask."""
     return [f"Left out: the {entry['ranks']}-rank timed cells ({entry['launches']} launches): "
@@ -224,6 +279,10 @@ def sections(part, charts, section_type):
     if part.get("missing"):
         timed[0].paragraphs += [f"Missing: {m}" for m in part["missing"]]
     timed[0].paragraphs += left_out_lines(part)
+    sorters = sorters_table(cells, audit)
+    if sorters:
+        timed.insert(2, section_type("Collectives: the peers' own sample sorts beside ours",
+                                     tables=[sorters]))
     checked = checked_section(part, section_type)
     if checked:
         timed.insert(1, checked)
