@@ -67,6 +67,12 @@ int wb_sparse_destinations(int rank, int size, int destinations[2]) {
   return destinations[1] == destinations[0] ? 1 : 2;
 }
 
+int* wb_sparse_buffer(size_t ints) {
+  enum { page = 4096 };
+  size_t bytes = (ints * sizeof(int) + page) / page * page; /* a multiple, as C11 asks; never 0 */
+  return aligned_alloc(page, bytes);
+}
+
 int wb_sparse_check(int rank, int size, size_t count, const int* sources, int source_count,
                     const int* received) {
   int expected = 0;
@@ -191,7 +197,7 @@ typedef struct sparse_state {
   int destinations[2];
   int* send;
   int *sendcounts, *sdispls, *recvcounts, *rdispls; /* per rank: the dense exchange */
-  int* received;
+  int* received;               /* NBX: room for the 2 messages a rank gets, from setup on */
   size_t received_n, capacity; /* ints */
   int* sources;                /* per message received, in arrival order (NBX) or rank order */
   int source_n;
@@ -206,11 +212,13 @@ static void* setup_sparse(MPI_Comm comm, size_t count) {
   MPI_Comm_size(comm, &s->size);
   s->destination_n = wb_sparse_destinations(s->rank, s->size, s->destinations);
   size_t ranks = (size_t)s->size;
-  s->send = malloc(2 * count * sizeof(int) + 1);
+  s->send = wb_sparse_buffer(2 * count);
+  s->received = wb_sparse_buffer(2 * count), s->capacity = 2 * count;
   s->sendcounts = calloc(ranks, sizeof(int)), s->sdispls = calloc(ranks, sizeof(int));
   s->recvcounts = calloc(ranks, sizeof(int)), s->rdispls = calloc(ranks, sizeof(int));
   s->sources = malloc(ranks * sizeof(int));
-  if (!s->send || !s->sendcounts || !s->sdispls || !s->recvcounts || !s->rdispls || !s->sources)
+  if (!s->send || !s->received || !s->sendcounts || !s->sdispls || !s->recvcounts || !s->rdispls ||
+      !s->sources)
     return NULL;
   /* The dense form needs the blocks in rank order: the destinations sorted. */
   if (s->destination_n == 2 && s->destinations[1] < s->destinations[0]) {
@@ -226,7 +234,7 @@ static void* setup_sparse(MPI_Comm comm, size_t count) {
   return s;
 }
 
-/* Room for `more` ints after the received ones. */
+/* Room for `more` ints after the received ones (setup made room for what arrives). */
 static void reserve(sparse_state* s, size_t more) {
   if (s->received_n + more <= s->capacity) return;
   s->capacity = 2 * (s->received_n + more);

@@ -45,6 +45,13 @@ int wb_neighbor_check(const int* neighbors, int degree, size_t count, const int*
 /* The sparse exchange's destinations of `rank` (1 or 2 of them); returns how many. */
 int wb_sparse_destinations(int rank, int size, int destinations[2]);
 
+/* Room for `ints` ints starting on a page boundary (free() it): the sparse exchange's send and
+ * receive buffers, in C and in thinmpi, so that both kernels copy 64 KiB between the same page
+ * offsets. Where malloc placed them was luck: C's receive buffer came from mmap (page + 16
+ * bytes), thinmpi's vector from the heap at another offset, and that alone made thinmpi's NBX
+ * 5 % (0.5 us) slower than C's at 64 KiB on 2 ranks (the MPI calls and arguments the same). */
+int* wb_sparse_buffer(size_t ints);
+
 /* 0 when `received` holds what the sparse exchange sends to `rank`: from every source s that
  * has rank among its destinations, in increasing s, `count` ints each (`sources` lists them). */
 int wb_sparse_check(int rank, int size, size_t count, const int* sources, int source_count,

@@ -24,7 +24,9 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdio>
+#include <cstdlib>
 #include <exception>
+#include <new>
 #include <span>
 #include <type_traits>
 #include <utility>
@@ -155,16 +157,42 @@ void teardown_topology(void* p) {
   delete static_cast<topology_state<Topology>*>(p);
 }
 
+/// The sparse exchange's send and receive buffers: page-aligned memory from wb_sparse_buffer,
+/// as C's (neighbors.h says why), left uninitialized by resize as C's malloc'd memory is.
+template <class T>
+struct sparse_allocator {
+  using value_type = T;
+  sparse_allocator() = default;
+  template <class U>
+  explicit sparse_allocator(const sparse_allocator<U>&) noexcept {}
+  T* allocate(std::size_t n) {
+    void* room = wb_sparse_buffer((n * sizeof(T) + sizeof(int) - 1) / sizeof(int));
+    if (room == nullptr) throw std::bad_alloc();
+    return static_cast<T*>(room);
+  }
+  void deallocate(T* room, std::size_t) noexcept { std::free(room); }
+  template <class U, class... Args>
+  void construct(U* at, Args&&... args) {
+    if constexpr (sizeof...(Args) == 0) {
+      ::new (static_cast<void*>(at)) U;  // default-initialized: no zeroing
+    } else {
+      ::new (static_cast<void*>(at)) U(std::forward<Args>(args)...);
+    }
+  }
+  bool operator==(const sparse_allocator&) const noexcept = default;
+};
+using sparse_buffer = std::vector<int, sparse_allocator<int>>;
+
 /// The sparse exchange: the messages (spans into `send`), and what the last call received.
 struct sparse_state {
   thinmpi::comm_view comm;
   int count;
-  std::vector<int> send;
-  std::vector<std::pair<int, std::span<const int>>> messages;       ///< the NBX forms' input
-  std::vector<int> sendcounts;                                      ///< the dense form's, per rank
-  std::vector<int> sources;                                         ///< per message received
-  std::vector<int, thinmpi::default_init_allocator<int>> received;  ///< not zeroed, as C's
-  std::vector<int, thinmpi::default_init_allocator<int>> dense;     ///< the dense form's result
+  sparse_buffer send;
+  std::vector<std::pair<int, std::span<const int>>> messages;    ///< the NBX forms' input
+  std::vector<int> sendcounts;                                   ///< the dense form's, per rank
+  std::vector<int> sources;                                      ///< per message received
+  sparse_buffer received;                                        ///< room for 2 from setup on
+  std::vector<int, thinmpi::default_init_allocator<int>> dense;  ///< the dense form's result
   std::vector<int> dense_counts;
   int round = 0;  ///< which of the two tags the next call uses
 };
@@ -178,6 +206,7 @@ void* setup_sparse(MPI_Comm raw, std::size_t count) noexcept {
     if (n == 2 && destinations[1] < destinations[0]) std::swap(destinations[0], destinations[1]);
     auto* s = new sparse_state{comm, static_cast<int>(count), {}, {}, {}, {}, {}, {}, {}};
     s->send.reserve(2 * count);
+    s->received.reserve(2 * count);  // what a rank receives: 2 messages at most
     s->sendcounts.assign(static_cast<std::size_t>(size), 0);
     for (int k = 0; k < n; ++k) {
       const int d = destinations[k];
