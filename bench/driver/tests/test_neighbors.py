@@ -137,6 +137,32 @@ class Report(unittest.TestCase):
         self.assertEqual(table.rows[0][3], "1 MPI_Alltoall, 1 MPI_Alltoallv")
         self.assertEqual(table.rows[0][-2:], ["4", "8"])
 
+    def test_the_sparse_growth_shows_dense_peers_grow_with_p_and_nbx_peers_stay(self):
+        nbx = [{"mpi": "openmpi", "compiler": "gcc", "ranks": n,
+                "variant": "c/sparse_exchange/nbx", "peers": 2.0,
+                "calls": {"MPI_Issend": 2.0, "MPI_Mrecv": 2.0, "MPI_Ibarrier": 1.0,
+                          "MPI_Improbe": 5.5 * n, "MPI_Test": 1.0, "MPI_Testall": 3.0}}
+               for n in (2, 4)]
+        table = neighbor_report.sparse_growth_table(self.part()["audit"] + nbx)
+        self.assertEqual(table.headers[3:], ["calls at 2 ranks", "calls at 4 ranks",
+                                             "ranks addressed at 2", "ranks addressed at 4",
+                                             "grows"])
+        dense, sparse = table.rows
+        self.assertEqual(dense[0], "c/sparse_exchange/alltoallv")
+        self.assertEqual(dense[-3:], ["4", "8", "with the ranks: 2 x p (O(p))"])
+        self.assertEqual(sparse[3], "1 MPI_Ibarrier, 2 MPI_Issend, 2 MPI_Mrecv")
+        self.assertEqual(sparse[-3:], ["2", "2", "constant: its destinations (O(messages))"])
+
+    def test_the_sparse_growth_leaves_other_calls_out_and_says_when_a_count_is_missing(self):
+        rows = [{"mpi": "mpich", "compiler": "clang", "ranks": 2, "peers": 4.0,
+                 "variant": "thinmpi/sparse_exchange/alltoallv", "calls": {"MPI_Alltoall": 1}},
+                {"mpi": "mpich", "compiler": "clang", "ranks": 4, "peers": 2.0,
+                 "variant": "c/neighbor_alltoall/ring", "calls": {}}]
+        (row,) = neighbor_report.sparse_growth_table(rows).rows
+        self.assertEqual(row[:4], ["thinmpi/sparse_exchange/alltoallv", "MPICH", "clang",
+                                   "1 MPI_Alltoall"])
+        self.assertEqual(row[-1], "—")
+
     def test_sections(self):
         sections = neighbor_report.sections(self.part(), Section)
         self.assertEqual([s.title for s in sections],

@@ -32,6 +32,16 @@ SPARSE_NOTE = ("The sparse exchange's time over the dense exchange's of the same
 HALO_NOTE = ("One call: 20 sweeps of each rank's n x n block from the starting temperatures, "
              "each sweep four sendrecv (rows contiguous, columns strided), the update and an "
              "allreduce; the ratio is taken inside one process as for the calls above.")
+SPARSE_FORMS = ("sparse_exchange/nbx", "sparse_exchange/nbx_pairs", "sparse_exchange/alltoallv")
+# NBX's probing and testing: as many calls as the wait takes, so left out of its growth.
+POLLING_CALLS = ("MPI_Improbe", "MPI_Iprobe", "MPI_Test", "MPI_Testall")
+GROWTH_NOTE = ("From the audit, per call and rank, at each rank count: the calls (NBX's "
+               "MPI_Improbe, MPI_Test and MPI_Testall left out, as many as its wait takes; "
+               "they are in the audit table below) and the ranks they address. The dense "
+               "exchange addresses every rank twice (MPI_Alltoall of the counts, "
+               "MPI_Alltoallv of the data), 2 x p, however few destinations; NBX addresses its "
+               "destinations, plus what its one MPI_Ibarrier sends inside the MPI (about "
+               "log2 p messages a rank, not counted here).")
 AUDIT_NOTE = ("Counted by libwb_audit (PMPI) over 20 calls at 8 ints per neighbour, per call "
               "and rank. Peers: the ranks those calls address (1 per send, every rank per "
               "MPI_Alltoall(v), the out-degree per neighborhood call): what grows with the "
@@ -118,6 +128,38 @@ def audit_table(rows):
                  AUDIT_NOTE)
 
 
+def _growth(peers, ranks):
+    """How the ranks a call addresses grow from the first rank count to the others."""
+    if all(p == peers[0] for p in peers):
+        return "constant: its destinations (O(messages))"
+    if peers[0] > 0 and all(p * ranks[0] == peers[0] * n for p, n in zip(peers, ranks)):
+        return f"with the ranks: {peers[0] / ranks[0]:g} x p (O(p))"
+    return " -> ".join(f"{p:g}" for p in peers)
+
+
+def sparse_growth_table(rows):
+    """The sparse and dense exchanges' audit rows side by side at each rank count: the calls
+    that do not depend on timing, the ranks addressed, and how those grow."""
+    chosen = [r for r in rows if r["variant"].split("/", 1)[-1] in SPARSE_FORMS]
+    ranks = sorted({r["ranks"] for r in chosen})
+    index = {(r["variant"], r["mpi"], r["compiler"], r["ranks"]): r for r in chosen}
+    body = []
+    for variant, mpi, compiler in sorted({k[:3] for k in index}):
+        found = [index.get((variant, mpi, compiler, n)) for n in ranks]
+        fixed = [{name: n for name, n in f["calls"].items() if name not in POLLING_CALLS}
+                 if f else None for f in found]
+        peers = [f.get("peers", 0) for f in found if f]
+        body.append([variant, MPI_NAMES.get(mpi, mpi), compiler] +
+                    [_calls_text(c) if c is not None else "—" for c in fixed] +
+                    [f"{f.get('peers', 0):g}" if f else "—" for f in found] +
+                    [_growth(peers, ranks) if len(peers) == len(ranks) > 1 else "—"])
+    headers = ["variant", "MPI", "compiler"] + [f"calls at {n} ranks" for n in ranks] + \
+        [f"ranks addressed at {n}" for n in ranks] + ["grows"]
+    return Table("neighbor_sparse_growth",
+                 "Sparse exchange (NBX) and dense exchange: what grows with the ranks",
+                 headers, body, GROWTH_NOTE)
+
+
 def sections(part, section_type):
     """The report's neighbors sections from doc["neighbors"]."""
     cells, sparse = part.get("cells", []), part.get("sparse", [])
@@ -135,7 +177,9 @@ def sections(part, section_type):
     others = section_type("Neighbors: mpi4py against C", tables=[
         coll_report.ratio_table(calls, ("mpi4py",), "neighbor_mpi4py",
                                 "mpi4py/C per neighbors call")])
-    audit = section_type("Neighbors: path audit", tables=[audit_table(part.get("audit", []))])
+    audit = section_type("Neighbors: path audit",
+                         tables=[sparse_growth_table(part.get("audit", [])),
+                                 audit_table(part.get("audit", []))])
     if part.get("notes"):
         first.paragraphs += [f"Fewer calls: {n}" for n in part["notes"]]
     if part.get("missing"):
