@@ -146,6 +146,85 @@ TEST(Allgatherv, CountsGivenLaysBlocksEndToEnd) {
   EXPECT_EQ(all, c_allgatherv(mine, counts, displs, total));
 }
 
+TEST(Allgatherv, BlockLayoutBuiltOnceMatchesC) {
+  auto world = thinmpi::world();
+  const ring r(world);
+  const std::vector<int> mine = contribution(r.rank);
+  const std::vector<int> counts = contribution_counts(r.size);
+  std::vector<int> displs(counts.size());
+  std::exclusive_scan(counts.begin(), counts.end(), displs.begin(), 0);
+  const auto total = static_cast<std::size_t>(std::reduce(counts.begin(), counts.end()));
+  const thinmpi::block_layout packed(counts);
+  EXPECT_EQ(packed.extent(), total);
+  EXPECT_TRUE(std::ranges::equal(packed.displs(), displs));
+  // Reused: the same layout for every call, end to end or at given displacements (a gap of 3).
+  for (int round = 0; round < 2; ++round) {
+    std::vector<int> all(total + 5, -1);
+    world.allgatherv(mine, all, packed);
+    EXPECT_EQ(all, c_allgatherv(mine, counts, displs, total));  // shrunk to the extent
+  }
+  std::vector<int> spaced(counts.size());
+  for (std::size_t k = 0; k < spaced.size(); ++k)
+    spaced[k] = displs[k] + 3 * static_cast<int>(k);
+  const thinmpi::block_layout placed(counts, spaced);
+  std::vector<int> all(placed.extent(), -1);
+  world.allgatherv(mine, all, placed);
+  EXPECT_EQ(all, c_allgatherv(mine, counts, spaced, placed.extent()));
+}
+
+TEST(AllgatherErrors, BlockLayoutRefusesBadInputOnceAndChecksEachCall) {
+  auto world = thinmpi::world();
+  const ring r(world);
+  const std::vector<int> negative{1, -2, 3};
+  const auto neg = error_from([&] { thinmpi::block_layout bad(negative); });
+  EXPECT_EQ(neg.error_class(), MPI_ERR_ARG);
+  EXPECT_NE(std::string(neg.what()).find("counts[1] is -2; it must not be negative"),
+            std::string::npos)
+      << neg.what();
+  const std::vector<int> ones{1, 1};
+  const std::vector<int> negative_displs{0, -1};
+  EXPECT_NE(
+      std::string(error_from([&] { thinmpi::block_layout bad(ones, negative_displs); }).what())
+          .find("displs[1] is -1"),
+      std::string::npos);
+  const std::vector<int> three{0, 1, 2};
+  const auto lengths = error_from([&] { thinmpi::block_layout bad(ones, three); });
+  EXPECT_EQ(lengths.error_class(), MPI_ERR_ARG);
+  EXPECT_NE(std::string(lengths.what()).find("displs has 3 entries but counts has 2 entries"),
+            std::string::npos)
+      << lengths.what();
+  // Packed displacements past INT_MAX: decided once, at construction.
+  const std::vector<int> huge{INT_MAX, 1, 1};
+  if constexpr (THINMPI_HAS_LARGE_COUNT_CALLS) {
+    const thinmpi::block_layout wide(huge);
+    EXPECT_FALSE(wide.fits_int());
+    EXPECT_EQ(wide.extent(), std::size_t{INT_MAX} + 2);
+  } else {
+    const auto past = error_from([&] { thinmpi::block_layout bad(huge); });
+    EXPECT_EQ(past.error_class(), MPI_ERR_COUNT);
+    EXPECT_NE(std::string(past.what()).find("MPI_Allgatherv_c"), std::string::npos) << past.what();
+  }
+  // Per call: the layout's blocks against the communicator (every rank alike) ...
+  const thinmpi::block_layout one_more(std::vector<int>(static_cast<std::size_t>(r.size) + 1, 0));
+  std::vector<int> all(100);
+  const auto ranks = error_from([&] { world.allgatherv(0, all, one_more); });
+  EXPECT_EQ(ranks.error_class(), MPI_ERR_ARG);
+  EXPECT_NE(std::string(ranks.what())
+                .find("the block_layout (recvcounts) has " + std::to_string(r.size + 1) +
+                      " blocks; the communicator has " + std::to_string(r.size)),
+            std::string::npos)
+      << ranks.what();
+  // ... and the receive buffer's room (every rank here: each completes into scratch, throws).
+  const thinmpi::block_layout twos(std::vector<int>(static_cast<std::size_t>(r.size), 2));
+  std::vector<int> small(2 * static_cast<std::size_t>(r.size) - 1);
+  const auto room = error_from([&] { world.allgatherv(iota_from(0, 2), small, twos); });
+  EXPECT_EQ(room.error_class(), MPI_ERR_COUNT);
+  EXPECT_NE(
+      std::string(room.what()).find("too small for " + std::to_string(2 * r.size) + " x MPI_INT"),
+      std::string::npos)
+      << room.what();
+}
+
 TEST(Allgatherv, ExchangedCountsIntoANamedContainer) {
   auto world = thinmpi::world();
   const ring r(world);
@@ -181,6 +260,30 @@ TEST(Allgatherv, ExchangedCountsOfStringsAreReusable) {
   std::string again(all.data.size(), ' ');
   world.allgatherv(mine, again, all.counts, all.displs);
   EXPECT_EQ(again, std::string(data.begin(), data.end()));
+}
+
+TEST(Allgatherv, ExchangedCountsIntoAKeptVaryingReuseItsStorage) {
+  auto world = thinmpi::world();
+  const ring r(world);
+  const std::vector<int> mine = contribution(r.rank);
+  const thinmpi::varying<int> fresh = world.allgatherv(mine, thinmpi::exchange_counts);
+  thinmpi::varying<int> kept;
+  world.allgatherv(mine, kept, thinmpi::exchange_counts);
+  EXPECT_EQ(kept.data, fresh.data);
+  EXPECT_EQ(kept.counts, fresh.counts);
+  EXPECT_EQ(kept.displs, fresh.displs);
+  const int* const data = kept.data.data();
+  const int* const counts = kept.counts.data();
+  // The same shape again: the same storage (no allocation), the same result; then a smaller one.
+  world.allgatherv(mine, kept, thinmpi::exchange_counts);
+  EXPECT_EQ(kept.data, fresh.data);
+  EXPECT_EQ(kept.data.data(), data);
+  EXPECT_EQ(kept.counts.data(), counts);
+  world.allgatherv(std::vector<int>{r.rank}, kept, thinmpi::exchange_counts);
+  std::vector<int> ranks(static_cast<std::size_t>(r.size));
+  std::iota(ranks.begin(), ranks.end(), 0);
+  EXPECT_EQ(kept.data, ranks);
+  EXPECT_EQ(kept.displs, ranks);
 }
 
 TEST(AllgatherErrors, ReceiveBufferTooSmallStatesBothSizes) {

@@ -147,6 +147,30 @@ TEST(Alltoallv, CountsGivenLaysBlocksEndToEnd) {
   EXPECT_EQ(in, c_alltoallv(u));
 }
 
+TEST(Alltoallv, BlockLayoutsBuiltOnceMatchC) {
+  auto world = thinmpi::world();
+  const ring r(world);
+  const uneven u = uneven_pattern(r);
+  const thinmpi::block_layout sent(u.send_counts, u.send_displs);
+  const thinmpi::block_layout received(u.recv_counts);  // laid end to end, as u.recv_displs
+  for (int round = 0; round < 2; ++round) {
+    std::vector<int> in(u.received + 3, -1);
+    world.alltoallv(u.out, sent, in, received);
+    EXPECT_EQ(in, c_alltoallv(u));  // shrunk to the extent
+  }
+  // A receive buffer too small on every rank: each completes into scratch, then throws.
+  if (u.received > 0) {
+    std::vector<int> small(u.received - 1);
+    const auto e = error_from([&] { world.alltoallv(u.out, sent, small, received); });
+    EXPECT_EQ(e.error_class(), MPI_ERR_COUNT);
+    EXPECT_NE(std::string(e.what()).find("the blocks of the receive layout"), std::string::npos)
+        << e.what();
+  } else {
+    std::vector<int> empty;
+    world.alltoallv(u.out, sent, empty, received);  // still this rank's part of the call
+  }
+}
+
 TEST(Alltoallv, ExchangedCountsMatchCAndAreReusable) {
   auto world = thinmpi::world();
   const ring r(world);
@@ -162,6 +186,19 @@ TEST(Alltoallv, ExchangedCountsMatchCAndAreReusable) {
   std::vector<int> again(got.data.size());
   world.alltoallv(u.out, u.send_counts, u.send_displs, again, got.counts, got.displs);
   EXPECT_EQ(again, got.data);
+}
+
+TEST(Alltoallv, ExchangedCountsIntoAKeptVaryingReuseItsStorage) {
+  auto world = thinmpi::world();
+  const ring r(world);
+  const uneven u = uneven_pattern(r);
+  thinmpi::varying<int> kept;
+  for (int round = 0; round < 2; ++round) {
+    world.alltoallv(u.out, u.send_counts, kept, thinmpi::exchange_counts);
+    EXPECT_EQ(kept.data, c_alltoallv(u));
+    EXPECT_EQ(kept.counts, u.recv_counts);
+    EXPECT_EQ(kept.displs, u.recv_displs);
+  }
 }
 
 TEST(Alltoallv, ExchangedCountsIntoANamedContainer) {

@@ -10,14 +10,21 @@
 //                                    global)
 //   allgather/vector             allgather(send, recv)
 //   allgatherv/counts_given      allgatherv(send, recv, counts, displs)
+//   allgatherv/counts_layout     allgatherv(send, recv, layout): a thinmpi::block_layout of the
+//                                    counts and displacements, built (and checked) at setup, as
+//                                    the C variant computes its arrays at setup
 //   allgatherv/counts_exchanged  allgatherv(send, thinmpi::exchange_counts)   (std::vector: zeroed
 //                                    when sized, then written by MPI)
 //   allgatherv/counts_exchanged_uninit  allgatherv<uninit>(...) into a vector with
 //                                    thinmpi::default_init_allocator (not zeroed, as C's malloc)
+//   allgatherv/counts_exchanged_reuse  allgatherv(send, kept, thinmpi::exchange_counts) into a
+//                                    thinmpi::varying kept from call to call (no allocation)
 //   alltoall/vector              alltoall(send, recv)
 //   alltoallv/counts_given       alltoallv(send, counts, displs, recv, counts, displs)
+//   alltoallv/counts_layout      alltoallv(send, layout, recv, layout), as allgatherv's
 //   alltoallv/counts_exchanged   alltoallv(send, counts, thinmpi::exchange_counts)
 //   alltoallv/counts_exchanged_uninit  alltoallv<uninit>(...), as allgatherv's
+//   alltoallv/counts_exchanged_reuse  alltoallv(send, counts, kept, exchange_counts)
 //   reduce_scatter_block/plus    reduce_scatter_block(send, recv, std::plus<>{})
 //   scan/plus                    scan(send, recv, std::plus<>{})
 //
@@ -41,6 +48,7 @@
 #include <exception>
 #include <functional>
 #include <iterator>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -110,6 +118,8 @@ struct state {
   std::vector<int> counts;
   std::vector<int> displs;
   int bias;
+  std::optional<thinmpi::block_layout> layout{};  ///< counts and displs, for *_layout variants
+  thinmpi::varying<int> kept{};                   ///< the *_reuse variants' result
 };
 
 [[noreturn]] void abort_on(const std::exception& error) {
@@ -134,6 +144,9 @@ void* setup(MPI_Comm comm, std::size_t count) noexcept {
       s->counts.push_back(static_cast<int>(count));
       s->displs.push_back(r * static_cast<int>(count));
     }
+#if WB_HAS_ALLGATHER || WB_HAS_ALLTOALL
+    s->layout.emplace(s->counts, s->displs);
+#endif
     return s;
   } catch (const std::exception&) {
     return nullptr;
@@ -183,12 +196,18 @@ void call_allgather(void* p) {
 void call_allgatherv(void* p) {
   guarded(p, [](state& s) { s.comm.allgatherv(s.send, s.recv, s.counts, s.displs); });
 }
+void call_allgatherv_layout(void* p) {
+  guarded(p, [](state& s) { s.comm.allgatherv(s.send, s.recv, *s.layout); });
+}
 void call_allgatherv_exchanged(void* p) {
   guarded(p, [](state& s) {
     s.recv = std::vector<int>();  // the last result goes before the call, as in C (and in a loop's
                                   // scope)
     s.recv = s.comm.allgatherv(s.send, thinmpi::exchange_counts).data;
   });
+}
+void call_allgatherv_exchanged_reuse(void* p) {
+  guarded(p, [](state& s) { s.comm.allgatherv(s.send, s.kept, thinmpi::exchange_counts); });
 }
 void call_allgatherv_exchanged_uninit(void* p) {
   guarded(p, [](state& s) {
@@ -206,11 +225,18 @@ void call_alltoallv(void* p) {
     s.comm.alltoallv(s.send, s.counts, s.displs, s.recv, s.counts, s.displs);
   });
 }
+void call_alltoallv_layout(void* p) {
+  guarded(p, [](state& s) { s.comm.alltoallv(s.send, *s.layout, s.recv, *s.layout); });
+}
 void call_alltoallv_exchanged(void* p) {
   guarded(p, [](state& s) {
     s.recv = std::vector<int>();
     s.recv = s.comm.alltoallv(s.send, s.counts, thinmpi::exchange_counts).data;
   });
+}
+void call_alltoallv_exchanged_reuse(void* p) {
+  guarded(p,
+          [](state& s) { s.comm.alltoallv(s.send, s.counts, s.kept, thinmpi::exchange_counts); });
 }
 void call_alltoallv_exchanged_uninit(void* p) {
   guarded(p, [](state& s) {
@@ -232,7 +258,9 @@ void call_scan(void* p) {
 #endif
 int verify(void* p) {
   const auto& s = *static_cast<state*>(p);
-  const std::span<const int> got = s.grown.empty() ? std::span<const int>(s.recv) : s.grown;
+  const std::span<const int> got = !s.kept.data.empty() ? std::span<const int>(s.kept.data)
+                                   : s.grown.empty()    ? std::span<const int>(s.recv)
+                                                        : s.grown;
   if (got.size() != wb_coll_received(s.kind, s.size, s.count)) return 1;
   return wb_coll_check(s.kind, s.rank, s.size, s.count, got.data());
 }
@@ -369,12 +397,16 @@ std::span<const wb_coll_variant> own_variants() {
 #if WB_HAS_ALLGATHER
     variant<WB_COLL_ALLGATHER>("allgatherv", "counts_given", "c/allgatherv/counts_given",
                                call_allgatherv),
+    variant<WB_COLL_ALLGATHER>("allgatherv", "counts_layout", "c/allgatherv/counts_given",
+                               call_allgatherv_layout),
 #endif
 #if WB_HAS_ALLGATHER
     variant<WB_COLL_ALLGATHER>("allgatherv", "counts_exchanged", "c/allgatherv/counts_exchanged",
                                call_allgatherv_exchanged),
     variant<WB_COLL_ALLGATHER>("allgatherv", "counts_exchanged_uninit",
                                "c/allgatherv/counts_exchanged", call_allgatherv_exchanged_uninit),
+    variant<WB_COLL_ALLGATHER>("allgatherv", "counts_exchanged_reuse",
+                               "c/allgatherv/counts_exchanged", call_allgatherv_exchanged_reuse),
 #endif
 #if WB_HAS_ALLTOALL
     variant<WB_COLL_ALLTOALL>("alltoall", "vector", "c/alltoall/builtin", call_alltoall),
@@ -382,12 +414,16 @@ std::span<const wb_coll_variant> own_variants() {
 #if WB_HAS_ALLTOALL
     variant<WB_COLL_ALLTOALL>("alltoallv", "counts_given", "c/alltoallv/counts_given",
                               call_alltoallv),
+    variant<WB_COLL_ALLTOALL>("alltoallv", "counts_layout", "c/alltoallv/counts_given",
+                              call_alltoallv_layout),
 #endif
 #if WB_HAS_ALLTOALL
     variant<WB_COLL_ALLTOALL>("alltoallv", "counts_exchanged", "c/alltoallv/counts_exchanged",
                               call_alltoallv_exchanged),
     variant<WB_COLL_ALLTOALL>("alltoallv", "counts_exchanged_uninit",
                               "c/alltoallv/counts_exchanged", call_alltoallv_exchanged_uninit),
+    variant<WB_COLL_ALLTOALL>("alltoallv", "counts_exchanged_reuse", "c/alltoallv/counts_exchanged",
+                              call_alltoallv_exchanged_reuse),
 #endif
 #if WB_HAS_REDUCE_SCATTER
     variant<WB_COLL_REDUCE_SCATTER_BLOCK>("reduce_scatter_block", "plus",

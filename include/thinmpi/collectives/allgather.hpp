@@ -13,11 +13,13 @@
 #include <utility>
 #include <vector>
 
+#include "thinmpi/collectives/block_layout.hpp"
 #include "thinmpi/collectives/detail/allgather_calls.hpp"
 #include "thinmpi/collectives/detail/collective_buffers.hpp"
 #include "thinmpi/collectives/detail/collective_call.hpp"
 #include "thinmpi/collectives/detail/count_exchange_state.hpp"
 #include "thinmpi/collectives/detail/displacements.hpp"
+#include "thinmpi/collectives/detail/layout_calls.hpp"
 #include "thinmpi/collectives/detail/persistent_calls.hpp"
 #include "thinmpi/collectives/detail/root_checks.hpp"
 #include "thinmpi/collectives/detail/v_calls.hpp"
@@ -109,6 +111,33 @@ class collective_allgather {
   void allgatherv(const Send& send, Into&& into, std::span<const int> recvcounts) const {
     allgatherv_into(send, std::forward<Into>(into), recvcounts, nullptr);
   }
+  /// allgatherv at the blocks of a block_layout, whose counts and displacements were checked
+  /// when it was built: the call compares the layout's blocks with size(), this rank's count
+  /// with what it sends and `into`'s room with the layout's extent (each one comparison; a
+  /// rank whose `into` is too small receives into scratch, then throws), then makes the one
+  /// MPI_Allgatherv (MPI_Allgatherv_c where the layout's displacements pass INT_MAX).
+  ///
+  ///     const thinmpi::block_layout blocks(counts);  // once
+  ///     world.allgatherv(mine, all, blocks);         // each step
+  template <class Send, class Into>
+  void allgatherv(const Send& send, Into&& into, const block_layout& layout) const {
+    detail::require_sendable<Send>();
+    detail::require_receivable<Into&&>();
+    detail::require_same_element<Send, Into>();
+    const detail::const_buffer out = detail::send_buffer(send);
+    const detail::mutable_buffer in = detail::recv_buffer(into);
+    const int n = ranks();
+    // Scalars only on the hot path: the failing branch redoes the checks in their order with
+    // the full error context, out of line (layout_allgatherv_fails).
+    if (!detail::layout_fits(layout, n) || in.count < layout.extent() ||
+        !detail::own_block(layout, rank(), out.count)) [[unlikely]] {
+      detail::layout_allgatherv_fails(comm(), send, into, layout, n, rank());
+    }
+    detail::agree_if_checked(detail::collective_call{"MPI_Allgatherv", comm()});
+    detail::check_layout_call(detail::allgatherv_on(out, in, layout, comm()), "MPI_Allgatherv",
+                              comm(), out);
+    detail::shrink_to(into, layout.extent());
+  }
   /// allgatherv of blocks whose sizes the ranks do not know: an MPI_Allgather of the counts
   /// (one int per rank), then the MPI_Allgatherv into a new vector. Returns the data with the
   /// counts and displacements, to reuse in the counts-given form (one MPI call) next time.
@@ -120,28 +149,43 @@ class collective_allgather {
   requires(!detail::serialized_payload<Send>)
       [[nodiscard]] detail::varying_for<Data, Send> allgatherv(const Send& send,
                                                                exchange_counts_t) const {
+    detail::varying_for<Data, Send> result;
+    allgatherv(send, result, exchange_counts);
+    return result;
+  }
+  /// allgatherv that exchanges counts (as above) into `all`, a thinmpi::varying the caller
+  /// keeps from call to call: its counts, displacements and data are resized, so once their
+  /// capacity suffices a call allocates nothing (nor zeroes what it keeps). `send` must not
+  /// be part of `all`.
+  ///
+  ///     thinmpi::varying<int> all;  // reused: 2 MPI calls a step, no allocation once grown
+  ///     for (int step = 0; step < steps; ++step) world.allgatherv(mine, all,
+  ///     thinmpi::exchange_counts);
+  template <class Send, class E, class Data>
+  requires(!detail::serialized_payload<Send>) void allgatherv(const Send& send,
+                                                              varying<E, Data>& all,
+                                                              exchange_counts_t) const {
     detail::require_sendable<Send>();
-    detail::require_varying_data<Data, detail::element_t<Send>>();
+    detail::require_varying_data<Data, E>();
+    detail::require_same_element<Send, Data>();
     detail::collective_call call{"MPI_Allgather", comm()};
     const detail::const_buffer out = detail::send_buffer(send);
     detail::own_count_fits(call, out);
     detail::agree_if_checked(call);
-    detail::varying_for<Data, Send> result;
     const int n = ranks();
-    result.counts.resize(static_cast<std::size_t>(n));
+    detail::resize_to(all.counts, static_cast<std::size_t>(n));
     const int mine = detail::to_int(out.count);
     detail::check_collective(
-        MPI_Allgather(&mine, 1, MPI_INT, result.counts.data(), 1, MPI_INT, comm()), call);
+        MPI_Allgather(&mine, 1, MPI_INT, all.counts.data(), 1, MPI_INT, comm()), call);
     call.operation = "MPI_Allgatherv";
     // Every rank has the same counts now, so every rank makes these checks alike.
     const detail::v_layout layout =
-        detail::packed_displacements(call, result.counts, n, "recvcounts", result.displs);
+        detail::packed_displacements(call, all.counts, n, "recvcounts", all.displs);
     detail::check_varying_fits(layout, call, out.type);
-    result.data.resize(layout.extent);
-    const int rc = MPI_Allgatherv(out.data, mine, out.type, result.data.data(),
-                                  result.counts.data(), result.displs.data(), out.type, comm());
+    detail::resize_to(all.data, layout.extent);
+    const int rc = MPI_Allgatherv(out.data, mine, out.type, all.data.data(), all.counts.data(),
+                                  all.displs.data(), out.type, comm());
     detail::check_collective(rc, call, out.count, out.type);
-    return result;
   }
   /// Every rank's serialized value (serialization/serialized.hpp), in rank order: 2 MPI calls,
   /// an MPI_Allgather of the byte counts (one int each) and an MPI_Allgatherv of the bytes, then

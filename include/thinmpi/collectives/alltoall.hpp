@@ -15,11 +15,13 @@
 #include <utility>
 #include <vector>
 
+#include "thinmpi/collectives/block_layout.hpp"
 #include "thinmpi/collectives/detail/alltoall_calls.hpp"
 #include "thinmpi/collectives/detail/collective_buffers.hpp"
 #include "thinmpi/collectives/detail/collective_call.hpp"
 #include "thinmpi/collectives/detail/count_exchange_state.hpp"
 #include "thinmpi/collectives/detail/displacements.hpp"
+#include "thinmpi/collectives/detail/layout_calls.hpp"
 #include "thinmpi/collectives/detail/persistent_calls.hpp"
 #include "thinmpi/collectives/detail/v_calls.hpp"
 #include "thinmpi/collectives/detail/v_state.hpp"
@@ -155,6 +157,30 @@ class collective_alltoall {
     detail::check_collective(rc, call, out.count, out.type);
     detail::shrink_to(into, received.extent);
   }
+  /// alltoallv at the blocks of two block_layouts (checked when built): `sent`'s blocks of
+  /// `send` go to each rank, `received`'s blocks of `into` come from each. The call compares
+  /// each layout's blocks with size() and each buffer's room with its layout's extent (one
+  /// comparison each; a too small `into` receives into scratch, then throws; a send side that
+  /// does not fit ends the job, as in the other forms), then makes the one MPI_Alltoallv.
+  template <class Send, class Into>
+  void alltoallv(const Send& send, const block_layout& sent, Into&& into,
+                 const block_layout& received) const {
+    detail::require_sendable<Send>();
+    detail::require_receivable<Into&&>();
+    detail::require_same_element<Send, Into>();
+    const detail::const_buffer out = detail::send_buffer(send);
+    const detail::mutable_buffer in = detail::recv_buffer(into);
+    // Scalars only on the hot path; layout_alltoallv_fails redoes the checks in context.
+    if (const int n = ranks(); !detail::layout_fits(sent, n) || !detail::layout_fits(received, n) ||
+                               out.count < sent.extent() || in.count < received.extent())
+        [[unlikely]] {
+      detail::layout_alltoallv_fails(comm(), send, sent, into, received, n);
+    }
+    detail::agree_if_checked(detail::collective_call{"MPI_Alltoallv", comm()});
+    detail::check_layout_call(detail::alltoallv_on(out, sent, in, received, comm()),
+                              "MPI_Alltoallv", comm(), out);
+    detail::shrink_to(into, received.extent());
+  }
   /// alltoallv where each rank knows only what it sends: an MPI_Alltoall of the counts (one int
   /// per pair of ranks), then the MPI_Alltoallv into a new vector (blocks laid end to end on
   /// both sides). Returns the data with the received counts and displacements.
@@ -165,38 +191,21 @@ class collective_alltoall {
   [[nodiscard]] detail::varying_for<Data, Send> alltoallv(const Send& send,
                                                           std::span<const int> sendcounts,
                                                           exchange_counts_t) const {
-    detail::require_sendable<Send>();
-    detail::require_varying_data<Data, detail::element_t<Send>>();
-    detail::collective_call call{"MPI_Alltoall", comm()};
-    const detail::const_buffer out = detail::send_buffer(send);
-    const int n = ranks();
-    std::vector<int> send_displs;
-    detail::v_layout sent;
-    detail::local_checks(call, [&] {
-      sent = detail::packed_displacements(call, sendcounts, n, "sendcounts", send_displs);
-    });
-    detail::check_local_room(call, out.count, sent.extent, out.type, "send buffer",
-                             "the sum of sendcounts");
-    detail::agree_if_checked(call);
     detail::varying_for<Data, Send> result;
-    result.counts.resize(static_cast<std::size_t>(n));
-    detail::check_collective(
-        MPI_Alltoall(sendcounts.data(), 1, MPI_INT, result.counts.data(), 1, MPI_INT, comm()),
-        call);
-    call.operation = "MPI_Alltoallv";
-    // What arrived is this rank's own: the second agreement, checked.
-    detail::v_layout received;
-    detail::local_checks(call, [&] {
-      received = detail::packed_displacements(call, result.counts, n, "recvcounts", result.displs);
-      detail::check_varying_fits(received, call, out.type);
-    });
-    detail::agree_if_checked(call);
-    result.data.resize(received.extent);
-    const detail::mutable_buffer in = detail::recv_buffer(result.data);
-    const int rc = detail::alltoallv_call(
-        out, in, {sendcounts, send_displs, result.counts, result.displs}, sent, received, call);
-    detail::check_collective(rc, call, out.count, out.type);
+    alltoallv(send, sendcounts, result, exchange_counts);
     return result;
+  }
+  /// alltoallv that exchanges counts (as above) into `all`, a thinmpi::varying the caller keeps
+  /// from call to call: resized, so once its capacity suffices a call allocates nothing (the
+  /// send displacements live on the stack up to 64 ranks). `send` must not be part of `all`.
+  template <class Send, class E, class Data>
+  void alltoallv(const Send& send, std::span<const int> sendcounts, varying<E, Data>& all,
+                 exchange_counts_t) const {
+    detail::require_sendable<Send>();
+    detail::require_varying_data<Data, E>();
+    detail::require_same_element<Send, Data>();
+    detail::alltoallv_exchanging(detail::collective_call{"MPI_Alltoall", comm()},
+                                 detail::send_buffer(send), sendcounts, all, ranks());
   }
   /// Exchanges serialized values (serialization/serialized.hpp): `values` holds size() values,
   /// values[d] for rank d. 2 MPI calls, an MPI_Alltoall of the byte counts and an
@@ -239,20 +248,20 @@ class collective_alltoall {
                                 std::span<const int> sdispls, Into&& into,
                                 std::span<const int> recvcounts,
                                 std::span<const int> rdispls) const {
-    auto state = prepare_alltoallv<false>(std::forward<Send>(send), std::forward<Into>(into),
-                                          copied(sendcounts, sdispls, recvcounts, rdispls), true,
-                                          "MPI_Ialltoallv");
-    return detail::post_state<collective_request>(std::move(state), post_ialltoallv{});
+    auto state = prepare_alltoallv<false>(
+        std::forward<Send>(send), std::forward<Into>(into),
+        detail::copied_arrays(sendcounts, sdispls, recvcounts, rdispls), true, "MPI_Ialltoallv");
+    return detail::post_state<collective_request>(std::move(state), detail::post_ialltoallv{});
   }
   /// Starts an alltoallv with the blocks laid end to end; the request computes and owns the
   /// displacements. Displacements past INT_MAX are an mpi_error (the blocking form takes them).
   template <class Send, class Into>
   [[nodiscard]] auto ialltoallv(Send&& send, std::span<const int> sendcounts, Into&& into,
                                 std::span<const int> recvcounts) const {
-    auto state =
-        prepare_alltoallv<false>(std::forward<Send>(send), std::forward<Into>(into),
-                                 copied(sendcounts, {}, recvcounts, {}), false, "MPI_Ialltoallv");
-    return detail::post_state<collective_request>(std::move(state), post_ialltoallv{});
+    auto state = prepare_alltoallv<false>(std::forward<Send>(send), std::forward<Into>(into),
+                                          detail::copied_arrays(sendcounts, {}, recvcounts, {}),
+                                          false, "MPI_Ialltoallv");
+    return detail::post_state<collective_request>(std::move(state), detail::post_ialltoallv{});
   }
   /// Starts an alltoallv that exchanges counts first: MPI_Ialltoall of the counts, and, once
   /// they arrive (in whichever wait or test completes that stage), MPI_Ialltoallv. wait() hands
@@ -305,9 +314,10 @@ class collective_alltoall {
                                     std::span<const int> sdispls, Into&& into,
                                     std::span<const int> recvcounts,
                                     std::span<const int> rdispls) const {
-    auto state = prepare_alltoallv<true>(std::forward<Send>(send), std::forward<Into>(into),
-                                         copied(sendcounts, sdispls, recvcounts, rdispls), true,
-                                         "MPI_Alltoallv_init");
+    auto state =
+        prepare_alltoallv<true>(std::forward<Send>(send), std::forward<Into>(into),
+                                detail::copied_arrays(sendcounts, sdispls, recvcounts, rdispls),
+                                true, "MPI_Alltoallv_init");
     return detail::post_state<persistent_request>(std::move(state), [](auto& s, MPI_Request* h) {
       const detail::const_buffer out = s.out();
       const detail::mutable_buffer in = s.in();
@@ -329,29 +339,6 @@ class collective_alltoall {
   [[nodiscard]] int block_of(State& state) const {
     return detail::to_int(state.out().count / as_size(ranks()));
   }
-  /// The request's own copies of the four arrays (an array not given stays empty).
-  [[nodiscard]] static detail::v_arrays copied(std::span<const int> sendcounts,
-                                               std::span<const int> sdispls,
-                                               std::span<const int> recvcounts,
-                                               std::span<const int> rdispls) {
-    return {{sendcounts.begin(), sendcounts.end()},
-            {sdispls.begin(), sdispls.end()},
-            {recvcounts.begin(), recvcounts.end()},
-            {rdispls.begin(), rdispls.end()}};
-  }
-  /// Posts the MPI_Ialltoallv of a prepared state.
-  struct post_ialltoallv {
-    template <class State>
-    int operator()(State& s, MPI_Request* handle) const {
-      const detail::const_buffer out = s.out();
-      const detail::mutable_buffer in = s.in();
-      const detail::v_arrays& a = s.arrays;
-      return MPI_Ialltoallv(out.data, a.send_counts.data(), a.send_displs.data(), out.type, in.data,
-                            a.recv_counts.data(), a.recv_displs.data(), in.type, s.call.comm,
-                            handle);
-    }
-  };
-
   template <bool Persistent, class Send, class Into>
   auto prepare_alltoall(Send&& send, Into&& into, const char* operation) const {
     auto state =

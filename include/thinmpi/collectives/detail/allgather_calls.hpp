@@ -6,6 +6,7 @@
 /// forms.
 
 #include <cstddef>
+#include <cstdlib>
 #include <span>
 #include <string>
 #include <vector>
@@ -13,6 +14,7 @@
 #include "thinmpi/collectives/detail/collective_buffers.hpp"
 #include "thinmpi/collectives/detail/collective_call.hpp"
 #include "thinmpi/collectives/detail/displacements.hpp"
+#include "thinmpi/collectives/detail/layout_calls.hpp"
 #include "thinmpi/collectives/detail/persistent_calls.hpp"
 #include "thinmpi/collectives/detail/root_checks.hpp"
 #include "thinmpi/collectives/detail/v_calls.hpp"
@@ -87,6 +89,30 @@ int allgather_init_call(State& s, int ranks, MPI_Request* handle) {
     return persistent_call<persistent_collective::allgather>(
         out.data, count, out.type, in.data, count, in.type, s.call.comm, MPI_INFO_NULL, handle);
   }
+}
+
+/// allgatherv on a layout whose check failed: the checks again, in order, each with its full
+/// context. The blocks against the communicator's size are the same on every rank (every rank
+/// throws); a receive buffer too small completes into scratch, then throws; this rank's own
+/// count ends the job (checked: every rank throws; detail/root_checks.hpp).
+/// It takes the payloads, not their buffers, so that the hot path builds nothing for it.
+template <class Send, class Into>
+[[noreturn, gnu::cold, gnu::noinline]] void layout_allgatherv_fails(MPI_Comm comm, const Send& send,
+                                                                    Into& into,
+                                                                    const block_layout& layout,
+                                                                    int ranks, int rank) {
+  const collective_call call{"MPI_Allgatherv", comm};
+  const const_buffer out = send_buffer(send);
+  const mutable_buffer in = recv_buffer(into);
+  if (!layout_fits(layout, ranks)) {
+    alike_checks(call, [&] { raise_layout_ranks(call, layout.ranks(), ranks, "recvcounts"); });
+  }
+  check_receive_room(call, in.count, layout.extent(), in.type, "the blocks of the layout",
+                     [&](void* scratch) {
+                       return allgatherv_on(out, {scratch, layout.extent(), in.type}, layout, comm);
+                     });
+  check_own_count(call, layout.counts(), rank, out.count, out.type);
+  std::abort();  // one of the checks failed
 }
 
 /// The counts (and displacements) of an allgatherv, checked: recvcounts is the same on

@@ -4,14 +4,20 @@
 /// arrays and buffers (each this rank's own: detail/root_checks.hpp) and the MPI calls of the
 /// nonblocking forms.
 
+#include <array>
 #include <cstddef>
+#include <cstdlib>
 #include <span>
 #include <utility>
+#include <vector>
 
+#include "thinmpi/collectives/detail/collective_buffers.hpp"
 #include "thinmpi/collectives/detail/collective_call.hpp"
 #include "thinmpi/collectives/detail/displacements.hpp"
+#include "thinmpi/collectives/detail/layout_calls.hpp"
 #include "thinmpi/collectives/detail/root_checks.hpp"
 #include "thinmpi/collectives/detail/v_calls.hpp"
+#include "thinmpi/collectives/exchange_counts.hpp"
 #include "thinmpi/core/detail/buffers.hpp"
 #include "thinmpi/core/detail/large_count.hpp"
 #include "thinmpi/core/detail/mpi.hpp"
@@ -55,6 +61,109 @@ inline std::pair<v_layout, v_layout> plan_alltoallv(const collective_call& call,
   check_local_room(call, out.count, sent.extent, out.type, "send buffer",
                    displs_given ? "the blocks at sdispls" : "the sum of sendcounts");
   return {sent, received};
+}
+
+/// alltoallv on two layouts whose check failed: the checks again, in order, with their full
+/// context (the payloads are taken, not their buffers, so that the hot path builds nothing for
+/// it). The layouts and the send buffer are this rank's own: a failure ends the job; a receive
+/// buffer too small completes into scratch, then throws (checked: every rank throws).
+template <class Send, class Into>
+[[noreturn, gnu::cold, gnu::noinline]] void layout_alltoallv_fails(MPI_Comm comm, const Send& send,
+                                                                   const block_layout& sent,
+                                                                   Into& into,
+                                                                   const block_layout& received,
+                                                                   int ranks) {
+  const collective_call call{"MPI_Alltoallv", comm};
+  const const_buffer out = send_buffer(send);
+  const mutable_buffer in = recv_buffer(into);
+  if (!layout_fits(sent, ranks) || !layout_fits(received, ranks)) {
+    failed_check(call, [&] {
+      const bool send_side = !layout_fits(sent, ranks);
+      raise_layout_ranks(call, send_side ? sent.ranks() : received.ranks(), ranks,
+                         send_side ? "sendcounts" : "recvcounts");
+    });
+  }
+  check_local_room(call, out.count, sent.extent(), out.type, "send buffer",
+                   "the blocks of the send layout");
+  check_receive_room(
+      call, in.count, received.extent(), in.type, "the blocks of the receive layout",
+      [&](void* scratch) {
+        return alltoallv_on(out, sent, {scratch, received.extent(), in.type}, received, comm);
+      });
+  std::abort();  // one of the checks failed
+}
+
+/// A nonblocking or persistent alltoallv's own copies of the four arrays (an array not given
+/// stays empty).
+[[nodiscard]] inline v_arrays copied_arrays(std::span<const int> sendcounts,
+                                            std::span<const int> sdispls,
+                                            std::span<const int> recvcounts,
+                                            std::span<const int> rdispls) {
+  return {{sendcounts.begin(), sendcounts.end()},
+          {sdispls.begin(), sdispls.end()},
+          {recvcounts.begin(), recvcounts.end()},
+          {rdispls.begin(), rdispls.end()}};
+}
+/// Posts the MPI_Ialltoallv of a prepared state (v_state).
+struct post_ialltoallv {
+  template <class State>
+  int operator()(State& s, MPI_Request* handle) const {
+    const const_buffer out = s.out();
+    const mutable_buffer in = s.in();
+    const v_arrays& a = s.arrays;
+    return MPI_Ialltoallv(out.data, a.send_counts.data(), a.send_displs.data(), out.type, in.data,
+                          a.recv_counts.data(), a.recv_displs.data(), in.type, s.call.comm, handle);
+  }
+};
+
+/// Room for the send side's packed displacements of an exchanging alltoallv: on the stack up to
+/// 64 ranks (the common case allocates nothing for them), allocated above.
+class send_displacements {
+ public:
+  explicit send_displacements(std::size_t ranks) : ranks_(ranks) {
+    if (ranks > local_.size()) heap_.resize(ranks);
+  }
+  [[nodiscard]] std::span<int> get() noexcept {
+    return {heap_.empty() ? local_.data() : heap_.data(), ranks_};
+  }
+
+ private:
+  std::size_t ranks_;
+  std::array<int, 64> local_;  // not zeroed: every entry is written before MPI reads it
+  std::vector<int> heap_{};
+};
+
+/// alltoallv(send, sendcounts, exchange_counts) into `all` (a thinmpi::varying, new or the
+/// caller's, whose storage is resized): the send displacements, an MPI_Alltoall of the counts,
+/// the received displacements, the data sized, the MPI_Alltoallv. Every count and array is
+/// this rank's own: a failure ends the job (checked: every rank throws, at each agreement).
+template <class E, class Data>
+void alltoallv_exchanging(collective_call call, const const_buffer& out,
+                          std::span<const int> sendcounts, varying<E, Data>& all, int ranks) {
+  send_displacements storage(static_cast<std::size_t>(ranks));
+  const std::span<int> send_displs = storage.get();
+  v_layout sent;
+  local_checks(call, [&] {
+    sent = packed_displacements(call, sendcounts, ranks, "sendcounts", send_displs);
+  });
+  check_local_room(call, out.count, sent.extent, out.type, "send buffer", "the sum of sendcounts");
+  agree_if_checked(call);
+  resize_to(all.counts, static_cast<std::size_t>(ranks));
+  check_collective(
+      MPI_Alltoall(sendcounts.data(), 1, MPI_INT, all.counts.data(), 1, MPI_INT, call.comm), call);
+  call.operation = "MPI_Alltoallv";
+  // What arrived is this rank's own: the second agreement, checked.
+  v_layout received;
+  local_checks(call, [&] {
+    received = packed_displacements(call, all.counts, ranks, "recvcounts", all.displs);
+    check_varying_fits(received, call, out.type);
+  });
+  agree_if_checked(call);
+  resize_to(all.data, received.extent);
+  const mutable_buffer in = recv_buffer(all.data);
+  const int rc = alltoallv_call(out, in, {sendcounts, send_displs, all.counts, all.displs}, sent,
+                                received, call);
+  check_collective(rc, call, out.count, out.type);
 }
 
 /// One MPI_Alltoall of `block` elements to and from each rank (MPI_Alltoall_c past INT_MAX).

@@ -116,12 +116,12 @@ inline std::size_t counts_total(const collective_call& call, std::span<const int
 }
 
 /// Checks `counts` (one per rank, none negative) and writes their exclusive prefix sum (blocks
-/// laid end to end in rank order) into `displs`, resized to one per rank. When a displacement
-/// passes INT_MAX, `displs` is left empty and fits_int is false: only a `_c` call can say it.
+/// laid end to end in rank order) into `displs`, which holds one per rank. When a displacement
+/// passes INT_MAX, fits_int is false and `displs` holds nothing to read: only a `_c` call can
+/// say it.
 inline v_layout packed_displacements(const collective_call& call, std::span<const int> counts,
-                                     int ranks, const char* what, std::vector<int>& displs) {
+                                     int ranks, const char* what, std::span<int> displs) {
   check_per_rank(call, counts.size(), ranks, what);
-  displs.resize(counts.size());
   std::int64_t next = 0;
   bool fits = true;
   for (std::size_t rank = 0; rank < counts.size(); ++rank) {
@@ -132,8 +132,16 @@ inline v_layout packed_displacements(const collective_call& call, std::span<cons
     if (fits) displs[rank] = static_cast<int>(next);
     next += counts[rank];
   }
-  if (!fits) displs.clear();
   return {static_cast<std::size_t>(next), fits};
+}
+/// The same into a vector, resized to one per rank (left empty past INT_MAX).
+inline v_layout packed_displacements(const collective_call& call, std::span<const int> counts,
+                                     int ranks, const char* what, std::vector<int>& displs) {
+  check_per_rank(call, counts.size(), ranks, what);
+  if (displs.size() != counts.size()) displs.resize(counts.size());  // reused: one comparison
+  const v_layout layout = packed_displacements(call, counts, ranks, what, std::span<int>(displs));
+  if (!layout.fits_int) displs.clear();
+  return layout;
 }
 
 /// Checks `counts` and the caller's `displs` (one per rank each, none negative) and returns the
