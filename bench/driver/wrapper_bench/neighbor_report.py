@@ -27,8 +27,11 @@ TARGETS = (
 
 SPARSE_NOTE = ("The sparse exchange's time over the dense exchange's of the same API, both in "
                "the same process: each rank sends `size` bytes to at most 2 ranks ((r + 1) % p "
-               "and (r + 2) % p). Below 1.00x the sparse exchange is the faster. 4 ranks share "
-               "2 cores (oversubscribed).")
+               "and (r + 2) % p). Below 1.00x the sparse exchange is the faster. Where 4 ranks "
+               "share fewer cores, their ratios count context switches more than messages "
+               "(Open MPI yields when oversubscribed, MPICH busy-polls; no launcher setting "
+               "makes them what 4 cores would give, docs/bench.md): read the algorithm's growth "
+               "in the audit's table of what grows with the ranks.")
 HALO_NOTE = ("One call: 20 sweeps of each rank's n x n block from the starting temperatures, "
              "each sweep four sendrecv (rows contiguous, columns strided), the update and an "
              "allreduce; the ratio is taken inside one process as for the calls above.")
