@@ -116,7 +116,12 @@ class framed_channel {
   /// the decoded T; a malformed encoding throws thinmpi::serialization_error.
   template <class Container>
   [[nodiscard]] detail::received_value_t<Container> recv(int source, int tag) const {
-    return recv_with_status<Container>(source, tag).value;
+    if constexpr (detail::serialized_payload<Container>) {
+      return recv_with_status<Container>(source, tag).value;
+    } else {
+      MPI_Status raw;  // filled by the frame's MPI_Recv; nothing more is read from it here
+      return receive_range<Container>(source, tag, raw);
+    }
   }
   /// recv() with the status of the first frame, whose count is the whole payload's (in bytes
   /// for a serialized payload).
@@ -136,12 +141,20 @@ class framed_channel {
                   "size; receive fixed-size payloads with comm().recv()");
     detail::require_writable<Container&>();
   }
-  /// The framed protocol for a contiguous payload (send, isend after any encoding).
+  /// The framed protocol for a contiguous payload (send after any encoding). Inline: a payload
+  /// smaller than a frame is a compare and the MPI_Send at the call site.
   template <class Payload>
-  void send_range(const Payload& payload, int dest, int tag) const;
+  [[gnu::always_inline]] inline void send_range(const Payload& payload, int dest, int tag) const;
+  /// send_range from one frame up (`total_bytes` of payload in elements of `element_size`
+  /// bytes): a frame and its continuation.
+  void send_frames(const void* payload, std::size_t total_bytes, std::size_t element_size, int dest,
+                   int tag) const;
   template <class Payload>
   void start_isend(detail::framed_send& sending, const Payload& payload, int dest, int tag) const;
-  /// The framed receive of a contiguous Container; raw gets the first frame's status.
+  /// The framed receive of a contiguous Container; raw gets the first frame's status. A payload
+  /// smaller than a frame costs a compare and a copy after the MPI_Recv (as the same protocol
+  /// in C does); frames, and frames larger than the stack's scratch, are received out of line
+  /// (detail::received_rest, detail::receive_unstacked).
   template <class Container>
   [[nodiscard]] Container receive_range(int source, int tag, MPI_Status& raw) const;
   [[nodiscard]] detail::frame_route route() const noexcept {
@@ -172,7 +185,7 @@ inline framed_channel::framed_channel(comm_view comm, std::size_t frame_size)
   long long extremes[2] = {0, 0};
   detail::check(MPI_Allreduce(given, extremes, 2, MPI_LONG_LONG, MPI_MAX, comm.native()),
                 "MPI_Allreduce", comm.native());
-  if (extremes[0] != -extremes[1] || frame_size < 64) {
+  if (extremes[0] != -extremes[1] || frame_size < detail::min_frame_bytes) {
     detail::raise(MPI_ERR_ARG,
                   detail::error_site{.operation = "thinmpi::framed_channel",
                                      .comm = comm.native(),
@@ -193,7 +206,8 @@ void framed_channel::send(const Payload& payload, int dest, int tag) const {
 }
 
 template <class Payload>
-void framed_channel::send_range(const Payload& payload, int dest, int tag) const {
+[[gnu::always_inline]] inline void framed_channel::send_range(const Payload& payload, int dest,
+                                                              int tag) const {
   static_assert(contiguous_payload<Payload>,
                 "thinmpi's framed protocol sends contiguous ranges (vector, string, span, array); "
                 "send a scalar with comm().send()");
@@ -204,11 +218,21 @@ void framed_channel::send_range(const Payload& payload, int dest, int tag) const
     const int rc = detail::send(whole.data, whole.count * sizeof(element), MPI_BYTE, dest, tag,
                                 comm_.native());
     if (rc != MPI_SUCCESS) [[unlikely]] {
-      detail::raise_send(rc, {"MPI_Send", comm_.native(), dest, tag}, whole);
+      detail::raise_send_of(rc, "MPI_Send", comm_.native(), dest, tag, payload);
     }
     return;
   }
-  const detail::frame_header header{whole.count * sizeof(element),
+  send_frames(whole.data, whole.count * sizeof(element), sizeof(element), dest, tag);
+}
+
+// Out of line (the frame's scratch is 8 KiB of stack), so send() inlines only its small path.
+[[gnu::noinline]] inline void framed_channel::send_frames(const void* payload,
+                                                          std::size_t total_bytes,
+                                                          std::size_t element_size, int dest,
+                                                          int tag) const {
+  const detail::frame_shape shape = detail::shape_of(frame_size_, element_size);
+  const detail::const_buffer whole{payload, total_bytes, MPI_BYTE};
+  const detail::frame_header header{total_bytes,
                                     static_cast<std::uint32_t>(next_continuation_tag())};
   const detail::frame_plan plan = detail::frame_plan::sent_for(shape, header.total_bytes);
   const detail::const_buffer rest = detail::continuation_sent(whole, plan, header);
@@ -328,19 +352,16 @@ Container framed_channel::receive_range(int source, int tag, MPI_Status& raw) co
   require_framed_container<Container>();
   using element = std::ranges::range_value_t<Container>;
   const detail::frame_shape shape = detail::frame_for<element>(frame_size_, "framed_channel::recv");
-  Container value;
-  if constexpr (detail::receives_in_place<Container>) {
-    value.resize(shape.count);  // default_init_allocator: nothing written
-    detail::receive_framed(value, reinterpret_cast<std::byte*>(value.data()), shape, route(),
-                           source, tag, raw);
-  } else if (shape.bytes <= detail::stack_frame_bytes) {
-    alignas(std::max_align_t) std::byte frame[detail::stack_frame_bytes];
-    detail::receive_framed(value, frame, shape, route(), source, tag, raw);
-  } else {
-    const auto frame = detail::frame_storage(shape.bytes);
-    detail::receive_framed(value, frame.get(), shape, route(), source, tag, raw);
+  if (shape.bytes > detail::stack_frame_bytes) [[unlikely]] {
+    return detail::receive_unstacked<Container>(frame_size_, route(), source, tag, raw);
   }
-  return value;
+  // As the same protocol in C: the frame into scratch, a payload smaller than a frame copied
+  // into a container of its size (one allocation, one copy).
+  alignas(std::max_align_t) std::byte frame[detail::stack_frame_bytes];
+  if (detail::received_whole<element>(frame, shape, comm_.native(), source, tag, raw)) [[likely]] {
+    return detail::copied_from<Container>(frame, detail::status_bytes(raw) / sizeof(element));
+  }
+  return detail::received_rest<Container>(frame, frame_size_, route(), source, tag, raw);
 }
 
 template <class Container>

@@ -90,6 +90,12 @@ struct frame_plan {
   return size < frame_bytes ? size : 0;
 }
 
+/// How a payload of elements of `element_size` bytes splits (frame_for has checked that it can).
+[[nodiscard]] inline frame_shape shape_of(std::size_t frame_size, std::size_t element_size) {
+  const std::size_t bytes = frame_size / element_size * element_size;
+  return {frame_size / element_size, bytes, short_frame_bytes(element_size, bytes)};
+}
+
 /// Why a frame of T cannot be formed (cold: only after a check below failed).
 [[noreturn, gnu::cold, gnu::noinline]] inline void raise_frame_problem(bool padded,
                                                                        std::size_t frame_size,
@@ -112,23 +118,29 @@ struct frame_plan {
                                            " after its 16-byte header"});
 }
 
+/// The smallest frame size a channel accepts (framed_channel's constructor checks it).
+inline constexpr std::size_t min_frame_bytes = 64;
+
 /// How a payload of T splits, once checked that a frame of T can be formed: T's elements are
 /// their bytes on the wire (no padding, which MPI would not carry) and a frame holds the header
-/// and at least one element. Two comparisons on the hot path (one for predefined types).
+/// and at least one element. Predefined types of up to 48 bytes pass both checks at compile
+/// time (every channel's frame is at least 64 bytes, so the whole elements in it exceed the
+/// header), so their hot path computes the shape and compares nothing.
 template <class T>
 [[gnu::always_inline]] inline frame_shape frame_for(std::size_t frame_size, const char* operation) {
-  const std::size_t bytes = frame_size / sizeof(T) * sizeof(T);
-  const frame_shape shape{frame_size / sizeof(T), bytes, short_frame_bytes(sizeof(T), bytes)};
+  const frame_shape shape = shape_of(frame_size, sizeof(T));
   const bool padded = wire_size<T>() != sizeof(T);
-  if (padded || shape.bytes <= frame_header_bytes) [[unlikely]] {
+  constexpr bool room_checked = sizeof(T) + frame_header_bytes <= min_frame_bytes;
+  if (padded || (!room_checked && shape.bytes <= frame_header_bytes)) [[unlikely]] {
     raise_frame_problem(padded, frame_size, sizeof(T), datatype_of<T>(), operation);
   }
   return shape;
 }
 
-/// Whether Container can be sized without writing its elements, so a frame is received into the
-/// container itself (std::vector with thinmpi::default_init_allocator); otherwise a frame goes
-/// to scratch storage and the received elements are copied into a new container once.
+/// Whether Container can be sized without writing its elements (std::vector with
+/// thinmpi::default_init_allocator): a frame larger than the stack's scratch is then received
+/// into the container itself, and a small payload copied into it unzeroed. Otherwise a frame
+/// goes to scratch storage and the received elements are copied into a new container once.
 template <class Container>
 inline constexpr bool receives_in_place = false;
 template <class T, class Base>
@@ -156,12 +168,19 @@ inline constexpr std::size_t stack_frame_bytes = 8192;
 }
 
 /// A new container of the `count` elements of T at `bytes` (a frame received into scratch):
-/// one allocation and one copy, as std::vector and std::string cannot be sized unwritten.
+/// one allocation of exactly the payload and one copy (std::vector and std::string cannot be
+/// sized unwritten; a vector with default_init_allocator is sized unwritten, then copied into).
 template <class Container>
-Container copied_from(const std::byte* bytes, std::size_t count) {
+[[gnu::always_inline]] inline Container copied_from(const std::byte* bytes, std::size_t count) {
   using element = std::ranges::range_value_t<Container>;
-  const auto* first = reinterpret_cast<const element*>(bytes);
-  return Container(first, first + count);
+  if constexpr (receives_in_place<Container>) {
+    Container result(count);  // writes nothing
+    if (count != 0) std::memcpy(result.data(), bytes, count * sizeof(element));
+    return result;
+  } else {
+    const auto* first = reinterpret_cast<const element*>(bytes);
+    return Container(first, first + count);
+  }
 }
 
 /// The header of a first message received as `plan` says.
