@@ -158,9 +158,9 @@ class collective_allgather {
   /// capacity suffices a call allocates nothing (nor zeroes what it keeps). `send` must not
   /// be part of `all`.
   ///
-  ///     thinmpi::varying<int> all;  // reused: 2 MPI calls a step, no allocation once grown
-  ///     for (int step = 0; step < steps; ++step) world.allgatherv(mine, all,
-  ///     thinmpi::exchange_counts);
+  ///     thinmpi::varying<int> all;  // reused: no allocation once grown
+  ///     for (int step = 0; step < steps; ++step)
+  ///       world.allgatherv(mine, all, thinmpi::exchange_counts);  // 2 MPI calls
   template <class Send, class E, class Data>
   requires(!detail::serialized_payload<Send>) void allgatherv(const Send& send,
                                                               varying<E, Data>& all,

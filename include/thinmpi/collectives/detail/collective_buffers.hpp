@@ -7,7 +7,6 @@
 
 #include <cstddef>
 #include <memory>
-#include <ranges>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -63,15 +62,6 @@ inline void check_int_count(const collective_call& call, std::size_t count, MPI_
     raise_uneven_blocks(call, count, type, ranks, which);
   }
   return count / ranks;
-}
-
-/// Resizes `container` to `count` unless it has that size: a reused one (the same shape
-/// again) costs one comparison, not a call to resize.
-template <class Container>
-void resize_to(Container& container, std::size_t count) {
-  if (std::ranges::size(container) != count) [[unlikely]] {
-    container.resize(count);
-  }
 }
 
 /// If `into` is a resizable container (std::vector, std::string), shrinks it to `count`.

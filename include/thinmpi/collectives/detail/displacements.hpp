@@ -13,8 +13,10 @@
 #include <climits>
 #include <cstddef>
 #include <cstdint>
+#include <ranges>
 #include <span>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "thinmpi/collectives/detail/collective_call.hpp"
@@ -115,6 +117,24 @@ inline std::size_t counts_total(const collective_call& call, std::span<const int
   return static_cast<std::size_t>(total);
 }
 
+/// Resizes `container` to `count` unless it has that size: a reused one (the same shape
+/// again) costs one comparison. A new one (no storage yet) is built at its size, which costs
+/// less than growing it (std::vector::resize from empty: its growth path, out of line).
+template <class Container>
+void resize_to(Container& container, std::size_t count) {
+  if (std::ranges::size(container) == count) [[likely]] {
+    return;
+  }
+  if constexpr (std::is_constructible_v<Container, std::size_t> &&
+                requires { container.capacity(); }) {
+    if (container.capacity() == 0) {
+      container = Container(count);
+      return;
+    }
+  }
+  container.resize(count);
+}
+
 /// Checks `counts` (one per rank, none negative) and writes their exclusive prefix sum (blocks
 /// laid end to end in rank order) into `displs`, which holds one per rank. When a displacement
 /// passes INT_MAX, fits_int is false and `displs` holds nothing to read: only a `_c` call can
@@ -138,7 +158,7 @@ inline v_layout packed_displacements(const collective_call& call, std::span<cons
 inline v_layout packed_displacements(const collective_call& call, std::span<const int> counts,
                                      int ranks, const char* what, std::vector<int>& displs) {
   check_per_rank(call, counts.size(), ranks, what);
-  if (displs.size() != counts.size()) displs.resize(counts.size());  // reused: one comparison
+  resize_to(displs, counts.size());
   const v_layout layout = packed_displacements(call, counts, ranks, what, std::span<int>(displs));
   if (!layout.fits_int) displs.clear();
   return layout;

@@ -43,17 +43,19 @@ namespace thinmpi::detail {
   return static_cast<std::size_t>(layout.counts()[static_cast<std::size_t>(rank)]) == sending;
 }
 
-/// The error of a failed v-call on a layout, with the operation and this rank's count.
+/// The error of a failed v-call on a layout, with the operation and this rank's count (taken
+/// as scalars, so that the hot path stores nothing for it).
 [[noreturn, gnu::cold, gnu::noinline]] inline void raise_layout_call(int rc, const char* operation,
                                                                      MPI_Comm comm,
-                                                                     const_buffer out) {
-  raise_collective(rc, collective_call{operation, comm}, out.count, out.type);
+                                                                     std::size_t count,
+                                                                     MPI_Datatype type) {
+  raise_collective(rc, collective_call{operation, comm}, count, type);
 }
 /// Throws unless rc is MPI_SUCCESS (raise_layout_call): one comparison on the hot path.
 [[gnu::always_inline]] inline void check_layout_call(int rc, const char* operation, MPI_Comm comm,
                                                      const const_buffer& out) {
   if (rc != MPI_SUCCESS) [[unlikely]] {
-    raise_layout_call(rc, operation, comm, out);
+    raise_layout_call(rc, operation, comm, out.count, out.type);
   }
 }
 
@@ -76,10 +78,10 @@ template <auto Classic = &MPI_Allgatherv, auto Large = THINMPI_LARGE_COUNT_CALL(
 
 /// alltoallv_on past INT_MAX: MPI-4's MPI_Alltoallv_c, a side that fits widened here (this
 /// rare path only), or, where the MPI has no `_c` calls, nothing (no such layout is built).
+/// The buffers by value: the hot path then keeps them in registers.
 template <auto Large>
-[[gnu::noinline]] int alltoallv_wide(const const_buffer& out, const block_layout& sent,
-                                     const mutable_buffer& in, const block_layout& received,
-                                     MPI_Comm comm) {
+[[gnu::noinline]] int alltoallv_wide(const_buffer out, const block_layout& sent, mutable_buffer in,
+                                     const block_layout& received, MPI_Comm comm) {
   if constexpr (!std::is_null_pointer_v<decltype(Large)>) {
     const wide_layout send_wide =
         sent.fits_int() ? wide_given(sent.counts(), sent.displs()) : layout_access::wide(sent);
