@@ -304,12 +304,18 @@ MPI_Datatype datatype_of() {
 
 namespace detail {
 
+/// Whether T's wire size is sizeof(T), known at compile time: predefined types and enums.
+template <class T>
+inline constexpr bool wire_size_is_sizeof =
+    !custom_datatype<std::remove_cv_t<T>> &&
+    (is_predefined<std::remove_cv_t<T>> || std::is_enum_v<std::remove_cv_t<T>>);
+
 /// Bytes one T occupies on the wire (MPI_Type_size): sizeof(T) for predefined types and enums,
 /// less than sizeof(T) for structs with padding.
 template <has_datatype T>
 std::size_t wire_size() {
   using U = std::remove_cv_t<T>;
-  if constexpr (!custom_datatype<U> && (is_predefined<U> || std::is_enum_v<U>)) {
+  if constexpr (wire_size_is_sizeof<U>) {
     return sizeof(U);
   } else {
     static const std::size_t size = [] {

@@ -7,6 +7,7 @@
 /// (detail/root_checks.hpp); the count is the same on every rank, and so is its check.
 
 #include <cstddef>
+#include <optional>
 #include <ranges>
 #include <string>
 #include <type_traits>
@@ -70,18 +71,22 @@ consteval void require_named_buffer() {
 
 /// The element count of a reduction as MPI's int; thinmpi's reductions stop at INT_MAX
 /// (MPI-3 has no large-count reduction, and a derived datatype cannot carry a predefined op).
-[[noreturn, gnu::cold, gnu::noinline]] inline void raise_too_many(const collective_call& call,
+/// (The call comes in parts, as to raise_collective_at: collective_call.hpp says why.)
+[[noreturn, gnu::cold, gnu::noinline]] inline void raise_too_many(const char* operation,
+                                                                  MPI_Comm comm, int root,
                                                                   std::size_t count,
                                                                   MPI_Datatype type) {
-  raise_collective(MPI_ERR_COUNT, call, count, type,
-                   "thinmpi reduces at most INT_MAX elements in one call; split the reduction");
+  raise_collective(
+      MPI_ERR_COUNT,
+      collective_call{operation, comm, root == no_root ? std::nullopt : std::optional<int>(root)},
+      count, type, "thinmpi reduces at most INT_MAX elements in one call; split the reduction");
 }
 
 [[nodiscard, gnu::always_inline]] inline int reduction_count(std::size_t count,
                                                              const collective_call& call,
                                                              MPI_Datatype type) {
   if (!fits_int(count)) [[unlikely]] {
-    raise_too_many(call, count, type);
+    raise_too_many(call.operation, call.comm, call.root.value_or(no_root), count, type);
   }
   return to_int(count);
 }
@@ -125,17 +130,16 @@ template <class Into>
 /// The shape of reduce_all's calls: Call(send, recv, count, type, op, comm).
 using reduce_all_function = int(const void*, void*, int, MPI_Datatype, MPI_Op, MPI_Comm);
 
-/// reduce_all's recv too small (see reduction_too_small): its arguments in registers, so that
-/// the hot path only branches here.
+/// reduce_all's recv too small (see reduction_too_small): its arguments in registers, the
+/// call's operation and communicator too, so that the hot path only branches here.
 template <reduce_all_function* Call>
-[[noreturn, gnu::cold, gnu::noinline]] void reduce_all_too_small(const collective_call& call,
-                                                                 const void* send,
+[[noreturn, gnu::cold, gnu::noinline]] void reduce_all_too_small(const char* operation,
+                                                                 MPI_Comm comm, const void* send,
                                                                  std::size_t count,
                                                                  MPI_Datatype type, MPI_Op op,
                                                                  std::size_t room) {
-  reduction_too_small(call, room, count, type, "the reduction's result", [&](void* scratch, int n) {
-    return Call(send, scratch, n, type, op, call.comm);
-  });
+  reduction_too_small(collective_call{operation, comm}, room, count, type, "the reduction's result",
+                      [&](void* scratch, int n) { return Call(send, scratch, n, type, op, comm); });
 }
 
 /// What an allocating reduction of Send returns: a scalar or std::array as it is, a vector or
@@ -168,7 +172,8 @@ template <reduce_all_function* Call, class Send, class Recv, class Op>
   const const_buffer in = send_buffer(send);
   const auto bound = bind_op<element_t<Send>>(op);
   void* const out = reduction_target(recv, in.count, [&](std::size_t room) {
-    reduce_all_too_small<Call>(call, in.data, in.count, in.type, bound.get(), room);
+    reduce_all_too_small<Call>(call.operation, call.comm, in.data, in.count, in.type, bound.get(),
+                               room);
   });
   agree_if_checked(call);
   check_collective(

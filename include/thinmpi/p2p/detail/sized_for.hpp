@@ -31,6 +31,20 @@ Container with_count(std::size_t count) {
   }
 }
 
+/// Receives a matched message whose bytes are not whole elements (so it is not left matched and
+/// pending), then throws MPI_ERR_TYPE naming the sizes.
+[[noreturn, gnu::cold, gnu::noinline]] inline void discard_partial(MPI_Message& message,
+                                                                   const MPI_Status& probed,
+                                                                   const char* operation,
+                                                                   MPI_Comm comm, int source,
+                                                                   int tag, MPI_Datatype type) {
+  std::vector<std::byte> discarded(status_bytes(probed));
+  MPI_Status ignored;
+  static_cast<void>(mrecv(discarded.data(), discarded.size(), MPI_BYTE, &message, &ignored));
+  raise_received(MPI_SUCCESS, receive_problem::partial_element, operation, comm, source, tag,
+                 unknown_count, type, probed);
+}
+
 /// A container of exactly the matched message's size; if its bytes are not whole elements,
 /// receives the message (so it is not left matched and pending) and throws.
 template <class Container>
@@ -38,11 +52,8 @@ Container sized_for(MPI_Message& message, const MPI_Status& probed, const p2p_ca
   using element = std::ranges::range_value_t<Container>;
   const std::size_t bytes = status_bytes(probed);
   if (bytes % wire_size<element>() != 0) [[unlikely]] {
-    std::vector<std::byte> discarded(bytes);
-    MPI_Status raw{};
-    static_cast<void>(mrecv(discarded.data(), bytes, MPI_BYTE, &message, &raw));
-    raise_problem(receive_problem::partial_element, call, no_buffer(datatype_of<element>()),
-                  probed);
+    discard_partial(message, probed, call.operation, call.comm, call.peer, call.tag,
+                    datatype_of<element>());
   }
   return with_count<Container>(bytes / wire_size<element>());
 }
