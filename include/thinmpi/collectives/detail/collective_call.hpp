@@ -35,23 +35,19 @@ struct collective_call {
                          .problem = std::move(problem)});
 }
 
-/// raise_collective_at's root and count when a call has none (every rank number, MPI_ROOT,
-/// MPI_PROC_NULL and an invalid -1 are reported as they are).
-inline constexpr int no_root = std::numeric_limits<int>::min();
+/// raise_collective_at's count when a call states none.
 inline constexpr std::size_t no_count = std::numeric_limits<std::size_t>::max();
 
 /// raise_collective from scalars, for the failing branch of a hot path: a collective_call or
-/// an optional handed on there makes GCC 12 store it in memory before every MPI call (issue
-/// 18: 7 stores an allreduce), where its parts in registers cost nothing until they are needed.
-[[noreturn, gnu::cold, gnu::noinline]] inline void raise_collective_at(int code,
-                                                                       const char* operation,
-                                                                       MPI_Comm comm, int root,
-                                                                       std::size_t count,
-                                                                       MPI_Datatype type) {
-  raise_collective(
-      code,
-      collective_call{operation, comm, root == no_root ? std::nullopt : std::optional<int>(root)},
-      count == no_count ? std::nullopt : std::optional<std::size_t>(count), type);
+/// an optional count handed on there makes GCC 12 store it in memory before every MPI call
+/// (issue 18: 6 stores an allreduce), where its parts in registers cost nothing until they are
+/// needed. The root stays an optional (one store of an empty one): its value_or() on the hot
+/// path is a -Wmaybe-uninitialized false positive of GCC 12 on MPICH.
+[[noreturn, gnu::cold, gnu::noinline]] inline void raise_collective_at(
+    int code, const char* operation, MPI_Comm comm, std::optional<int> root, std::size_t count,
+    MPI_Datatype type) {
+  raise_collective(code, collective_call{operation, comm, root},
+                   count == no_count ? std::nullopt : std::optional<std::size_t>(count), type);
 }
 
 /// Throws unless rc is MPI_SUCCESS, with the collective's context.
@@ -59,8 +55,7 @@ inline constexpr std::size_t no_count = std::numeric_limits<std::size_t>::max();
                                                     std::optional<std::size_t> count = std::nullopt,
                                                     MPI_Datatype type = MPI_DATATYPE_NULL) {
   if (rc != MPI_SUCCESS) [[unlikely]] {
-    raise_collective_at(rc, call.operation, call.comm, call.root.value_or(no_root),
-                        count.value_or(no_count), type);
+    raise_collective_at(rc, call.operation, call.comm, call.root, count.value_or(no_count), type);
   }
 }
 

@@ -73,20 +73,19 @@ consteval void require_named_buffer() {
 /// (MPI-3 has no large-count reduction, and a derived datatype cannot carry a predefined op).
 /// (The call comes in parts, as to raise_collective_at: collective_call.hpp says why.)
 [[noreturn, gnu::cold, gnu::noinline]] inline void raise_too_many(const char* operation,
-                                                                  MPI_Comm comm, int root,
+                                                                  MPI_Comm comm,
+                                                                  std::optional<int> root,
                                                                   std::size_t count,
                                                                   MPI_Datatype type) {
-  raise_collective(
-      MPI_ERR_COUNT,
-      collective_call{operation, comm, root == no_root ? std::nullopt : std::optional<int>(root)},
-      count, type, "thinmpi reduces at most INT_MAX elements in one call; split the reduction");
+  raise_collective(MPI_ERR_COUNT, collective_call{operation, comm, root}, count, type,
+                   "thinmpi reduces at most INT_MAX elements in one call; split the reduction");
 }
 
 [[nodiscard, gnu::always_inline]] inline int reduction_count(std::size_t count,
                                                              const collective_call& call,
                                                              MPI_Datatype type) {
   if (!fits_int(count)) [[unlikely]] {
-    raise_too_many(call.operation, call.comm, call.root.value_or(no_root), count, type);
+    raise_too_many(call.operation, call.comm, call.root, count, type);
   }
   return to_int(count);
 }
