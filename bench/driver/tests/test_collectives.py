@@ -7,9 +7,9 @@ import unittest
 from pathlib import Path
 from types import SimpleNamespace
 
-from wrapper_bench import coll_report, collectives, coll_suite
+from wrapper_bench.suites.collectives import coll_report, collectives, coll_suite
 from wrapper_bench.report import Section
-from wrapper_bench.runner import Launcher
+from wrapper_bench.core.runner import Launcher
 
 sys.path.insert(0, str(collectives.MPI4PY_KERNEL.parent))
 import mpi4py_coll  # noqa: E402  (bench/kernels: --list and the checks need no mpi4py)

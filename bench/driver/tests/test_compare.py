@@ -3,7 +3,7 @@
 import unittest
 
 from fixture_data import audit_lines, record, tiny_records
-from wrapper_bench import audit, compare
+from wrapper_bench.core import audit, compare
 
 
 class Aggregate(unittest.TestCase):

@@ -3,7 +3,9 @@
 import unittest
 
 from fixture_data import record, tiny_records, with_floors
-from wrapper_bench import compare, floor, floor_report, tables
+from wrapper_bench.core import compare, tables
+from wrapper_bench.suites.floor import floor, floor_report
+from wrapper_bench.suites.p2p import tables as p2p_tables
 
 
 def c_cell(records):
@@ -72,7 +74,7 @@ class Report(unittest.TestCase):
     def test_the_floor_is_noted_beside_absolute_tables(self):
         records = slow_rep_records()
         cells = floor.apply(compare.aggregate(records), records)
-        table = tables.c_floor(cells)
+        table = p2p_tables.c_floor(cells)
         floor_report.annotate([table], cells)
         self.assertIn("0.210 µs to 0.450 µs", table.note)
         self.assertIn("2 of 2 cells had a process in the slow mode; 2 of them take their "

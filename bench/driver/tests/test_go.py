@@ -8,8 +8,11 @@ import unittest
 from pathlib import Path
 
 from fixture_data import BASELINES, go_build, go_records, harness_build, record
-from wrapper_bench import compare, go_session, go_tables, matrix
-from wrapper_bench.session import Setup
+from wrapper_bench import matrix
+from wrapper_bench.core import compare
+from wrapper_bench.suites.go import go_session, go_tables
+from wrapper_bench.core.session import Setup
+from wrapper_bench.suites.p2p import p2p_jobs
 
 
 def expand(builds, **filters):
@@ -26,7 +29,7 @@ class Jobs(unittest.TestCase):
 
     def test_sweep_and_osu(self):
         sweep = expand([go_build()], suites=("sweep",))
-        self.assertEqual(len(sweep), len(matrix.SWEEP_BYTES))
+        self.assertEqual(len(sweep), len(p2p_jobs.SWEEP_BYTES))
         self.assertIn("go/int_slice_recv", sweep[-1].variants)
         osu = expand([go_build()], suites=("osu",))
         self.assertEqual(osu[0].variants, ("c/char_buffer", "go/byte_slice_prealloc"))

@@ -9,9 +9,13 @@ import unittest
 from pathlib import Path
 
 from fixture_data import BASELINES, harness_build, mpi4py_build, record
-from wrapper_bench import compare, hosts, matrix
+from wrapper_bench import matrix
+from wrapper_bench.core import compare
+from wrapper_bench.suites.hosts import hosts
 from wrapper_bench.cli import parse
-from wrapper_bench.host_tables import host_lines, host_tables, mpi_comparison
+from wrapper_bench.suites.hosts.host_tables import host_lines, host_tables, mpi_comparison
+from wrapper_bench.suites.osu import osu_jobs
+from wrapper_bench.suites.p2p import p2p_jobs
 
 REPO = Path(__file__).resolve().parents[3]
 OSU_BUILD_VARIANTS = harness_build().variants + (("thinmpi/char_span", 1, 0),)
@@ -39,7 +43,8 @@ class Options(unittest.TestCase):
                  "unknown suites nope": options(suites=("tiny", "nope"))}
         for expected, given in cases.items():
             with self.subTest(expected):
-                self.assertIn(expected, hosts.check_options(given, suites_given=True))
+                self.assertIn(expected, hosts.check_options(given, suites_given=True,
+                                                               known=matrix.SUITES))
 
     def test_parse_exits_with_the_error(self):
         with self.assertRaises(SystemExit), contextlib.redirect_stderr(io.StringIO()) as err:
@@ -60,11 +65,11 @@ class Jobs(unittest.TestCase):
     def test_osu_hosts_runs_every_size_once_per_mpi_with_the_int_paths_from_4_bytes(self):
         osu = [j for j in self.expand() if j.suite == "osu-hosts"]
         chars = [j for j in osu if "c/char_buffer" in j.variants]
-        self.assertEqual([j.count for j in chars], list(matrix.OSU_BYTES))
+        self.assertEqual([j.count for j in chars], list(osu_jobs.OSU_BYTES))
         self.assertEqual({j.build.compiler for j in osu}, {"gcc", "python"})
         boost = [j for j in osu if "boost/raw" in j.variants]
         self.assertEqual(boost[0].variants, ("c/int_buffer", "boost/raw"))
-        self.assertEqual([j.count * 4 for j in boost], [s for s in matrix.OSU_BYTES if s >= 4])
+        self.assertEqual([j.count * 4 for j in boost], [s for s in osu_jobs.OSU_BYTES if s >= 4])
         numpy = [j for j in osu if "mpi4py/numpy" in j.variants]
         self.assertEqual(len(numpy), len(boost))
 
@@ -76,17 +81,18 @@ class Jobs(unittest.TestCase):
 
     def test_tiny_hosts_is_the_tiny_suite_renamed_with_its_own_launcher(self):
         tiny = [j for j in self.expand() if j.suite == "tiny-hosts"]
-        single = matrix.tiny_jobs(self.builds[0], matrix.QUICK["tiny"], matrix.Filters(),
-                                  self.baselines)
+        single = p2p_jobs.tiny_jobs(self.builds[0], matrix.QUICK["tiny"], matrix.Filters(),
+                                    self.baselines)
         self.assertEqual([(j.variants, j.count) for j in tiny if j.build.compiler == "gcc"],
                          [(j.variants, j.count) for j in single])
         self.assertTrue(all(j.key.startswith("tiny-hosts/") for j in tiny))
         self.assertEqual(hosts.launcher_key(tiny[0]), ("mpich", "gcc", "hosts"))
         self.assertEqual(hosts.launcher_key(single[0]), ("mpich", "gcc"))
 
-    def test_without_host_suites_leaves_matrix_expand_its_own(self):
+    def test_matrix_expand_leaves_the_host_suites_to_their_room(self):
         wanted = matrix.Filters(suites=("tiny", "osu-hosts"))
-        self.assertEqual(hosts.without_host_suites(wanted).suites, ("tiny",))
+        jobs = matrix.expand(self.builds, wanted, matrix.QUICK, self.baselines)
+        self.assertEqual({j.suite for j in jobs}, {"tiny"})
 
 
 class Launch(unittest.TestCase):

@@ -5,8 +5,9 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from wrapper_bench import instructions, path_tables
-from wrapper_bench.tables import Table
+from wrapper_bench.suites.audit import path_tables
+from wrapper_bench.suites.instructions import instructions
+from wrapper_bench.core.tables import Table
 
 EXE = "/work/build/bench/wb_kernels"
 LIBC = "/usr/lib/x86_64-linux-gnu/libc.so.6"

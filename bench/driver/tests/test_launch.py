@@ -11,8 +11,8 @@ from pathlib import Path
 
 from fixture_data import harness_build
 from wrapper_bench import matrix
-from wrapper_bench.detect import json_lines
-from wrapper_bench.runner import Launcher, launch
+from wrapper_bench.core.detect import json_lines
+from wrapper_bench.core.runner import Launcher, launch
 
 # The stand-in for mpiexec: prints $FAKE_STDOUT, writes $FAKE_STDERR to stderr, writes the
 # audit lines of $FAKE_AUDIT to the file named by `-genv WB_AUDIT_OUT <path>`, sleeps

@@ -5,7 +5,11 @@ import unittest
 from pathlib import Path
 
 from fixture_data import BASELINES, HARNESS_VARIANTS, harness_build, mpi4py_build
-from wrapper_bench import jobs, matrix, serial_suite
+from wrapper_bench import matrix
+from wrapper_bench.core import jobs
+from wrapper_bench.suites.serialization import serial_suite
+from wrapper_bench.suites.audit import audit_jobs
+from wrapper_bench.suites.p2p import p2p_jobs
 
 
 def expand(builds, **filters):
@@ -36,11 +40,11 @@ class TinyJobs(unittest.TestCase):
 class SweepJobs(unittest.TestCase):
     def test_sizes_and_adaptive_iterations(self):
         jobs = expand([harness_build()], suites=("sweep",))
-        self.assertEqual([j.count * 4 for j in jobs], list(matrix.SWEEP_BYTES))
+        self.assertEqual([j.count * 4 for j in jobs], list(p2p_jobs.SWEEP_BYTES))
         self.assertEqual([j.iterations for j in jobs], [30000, 30000, 30000, 10000, 2000, 300])
 
     def test_full_counts_are_the_articles(self):
-        self.assertEqual([matrix.sweep_iterations(30000, s) for s in matrix.SWEEP_BYTES],
+        self.assertEqual([p2p_jobs.sweep_iterations(30000, s) for s in p2p_jobs.SWEEP_BYTES],
                          [30000, 30000, 30000, 10000, 2000, 300])
 
     def test_mpi4py_objects_stop_at_4_kib(self):
@@ -69,7 +73,7 @@ class OtherSuites(unittest.TestCase):
         variants = HARNESS_VARIANTS + (("c/framed", 4, 0), ("thinmpi/vector_framed", 4, 0),
                                        ("thinmpi/string_framed", 1, 0))
         jobs = expand([matrix.Build("openmpi", "gcc", variants)], suites=("audit",))
-        self.assertEqual([j.count for j in jobs], [1, 8, matrix.FRAMED_AUDIT_COUNT])
+        self.assertEqual([j.count for j in jobs], [1, 8, audit_jobs.FRAMED_AUDIT_COUNT])
         self.assertEqual(jobs[-1].variants,
                          ("c/framed", "thinmpi/vector_framed", "thinmpi/string_framed"))
 
@@ -98,7 +102,7 @@ class Modules(unittest.TestCase):
 
     def test_the_serialization_suite_builds_on_jobs_not_on_the_matrix(self):
         self.assertNotIn("matrix", self.imported(serial_suite))
-        self.assertIn("jobs", self.imported(serial_suite))
+        self.assertIn("core.jobs", self.imported(serial_suite))
         self.assertNotIn("matrix", self.imported(jobs))
         self.assertIs(matrix.Job, jobs.Job)
 

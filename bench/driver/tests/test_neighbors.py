@@ -4,7 +4,9 @@ import sys
 import unittest
 from types import SimpleNamespace
 
-from wrapper_bench import collectives, matrix, neighbor_report, neighbor_suite
+from wrapper_bench import matrix
+from wrapper_bench.suites.collectives import collectives
+from wrapper_bench.suites.neighbors import neighbor_report, neighbor_suite
 from wrapper_bench.report import Section
 
 sys.path.insert(0, str(neighbor_suite.MPI4PY_KERNEL.parent))
@@ -72,7 +74,7 @@ class Jobs(unittest.TestCase):
 
     def test_the_suite_is_in_the_default_matrix_and_adds_no_matrix_jobs(self):
         self.assertIn("neighbors", matrix.SUITES)
-        self.assertEqual(matrix.SUITE_JOBS["neighbors"](None, None, None, None), [])
+        self.assertNotIn("neighbors", matrix.SUITE_JOBS)
 
     def test_builds_come_from_wb_neighbors_json_with_the_reason_when_thinmpi_is_out(self):
         setup = SimpleNamespace(manifests={("openmpi", "gcc"): {}}, launchers={}, missing=[])

@@ -9,11 +9,14 @@ from pathlib import Path
 from unittest import mock
 
 from fixture_data import BASELINES, OSU_5_OUTPUT, OSU_7_OUTPUT, harness_build, record
-from wrapper_bench import (coll_report, coll_suite, collectives, compare, matrix, osu, osu_coll,
-                           tables)
+from wrapper_bench import matrix
+from wrapper_bench.core import compare, tables
+from wrapper_bench.suites.collectives import coll_report, coll_suite, collectives, osu_coll
+from wrapper_bench.suites.osu import osu
 from wrapper_bench.matrix import Build
-from wrapper_bench.runner import Launcher
-from wrapper_bench.session import Setup
+from wrapper_bench.core.runner import Launcher
+from wrapper_bench.core.session import Setup
+from wrapper_bench.suites.osu import osu_tables
 
 
 def osu_build(mpi="openmpi"):
@@ -130,13 +133,13 @@ class Table(unittest.TestCase):
         return compare.aggregate(records)
 
     def test_osu_c_and_c_over_osu_side_by_side(self):
-        table = tables.osu_tables(self.cells(True))[0]
+        table = osu_tables.osu_tables(self.cells(True))[0]
         self.assertEqual(table.headers[:4], ["message size (bytes)", "OSU osu_latency (µs)",
                                              "C MPI (µs)", "C/OSU"])
         self.assertEqual(table.rows[0][:4], ["8", "0.25", "0.30", "1.20x"])
 
     def test_the_missing_osu_cell_is_named(self):
-        table = tables.osu_tables(self.cells(False))[0]
+        table = osu_tables.osu_tables(self.cells(False))[0]
         self.assertEqual(table.rows[0][1], "—")
         self.assertIn("OSU: not run here", table.note)
 

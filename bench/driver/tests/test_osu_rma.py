@@ -9,7 +9,8 @@ from pathlib import Path
 from types import SimpleNamespace
 from unittest import mock
 
-from wrapper_bench import collectives, osu_coll, rma_report, rma_suite
+from wrapper_bench.suites.collectives import collectives, osu_coll
+from wrapper_bench.suites.rma import rma_report, rma_suite
 
 PUT_FLUSH = """# OSU MPI_Put Latency Test v7.4
 # Window creation: MPI_Win_allocate

@@ -4,9 +4,12 @@ cells of a build without them, and the matrix's jobs that carry them."""
 
 import unittest
 
-from wrapper_bench import collectives, compare, matrix, peers
+from wrapper_bench import matrix
+from wrapper_bench.core import compare
+from wrapper_bench.suites.collectives import collectives
+from wrapper_bench.suites.peers import peers
 from wrapper_bench.report import Section
-from wrapper_bench.session import Setup
+from wrapper_bench.core.session import Setup
 
 
 def tiny_record(variant, one_way_us, baseline=None, count=8, compiler="gcc", rep=0, job="j"):

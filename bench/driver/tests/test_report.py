@@ -7,8 +7,10 @@ from pathlib import Path
 from types import SimpleNamespace
 
 from fixture_data import audit_lines, sweep_records, tiny_records
-from wrapper_bench import (audit, build, charts, coll_suite, compare, conclusions, path_tables,
-                           schema)
+from wrapper_bench.core import audit, build, compare, schema
+from wrapper_bench.suites.audit import path_tables
+from wrapper_bench.suites.collectives import coll_suite
+from wrapper_bench.suites.p2p import charts, conclusions
 from wrapper_bench.render_html import render_html
 from wrapper_bench.render_md import render_md
 

@@ -5,7 +5,9 @@ import sys
 import unittest
 from types import SimpleNamespace
 
-from wrapper_bench import cli, collectives, matrix, rma_report, rma_suite
+from wrapper_bench import cli, matrix
+from wrapper_bench.suites.collectives import collectives
+from wrapper_bench.suites.rma import rma_report, rma_suite
 from wrapper_bench.report import Section
 
 sys.path.insert(0, str(rma_suite.MPI4PY_KERNEL.parent))
@@ -93,7 +95,7 @@ class Jobs(unittest.TestCase):
 
     def test_the_suite_is_in_the_default_matrix_and_the_cli(self):
         self.assertIn("rma", matrix.SUITES)
-        self.assertEqual(matrix.SUITE_JOBS["rma"](None, None, None, None), [])
+        self.assertNotIn("rma", matrix.SUITE_JOBS)
         self.assertIn("rma", cli.parse([]).suites)
         self.assertEqual(list(cli.parse(["--suites", "rma"]).suites), ["rma"])
 

@@ -5,7 +5,7 @@ import unittest
 from fixture_data import BASELINES, harness_build
 from wrapper_bench import matrix
 from wrapper_bench.cli import split_job
-from wrapper_bench.runner import Launcher, job_arguments
+from wrapper_bench.core.runner import Launcher, job_arguments
 
 
 class Commands(unittest.TestCase):

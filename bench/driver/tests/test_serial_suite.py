@@ -5,7 +5,9 @@ import unittest
 from pathlib import Path
 
 from fixture_data import HARNESS_VARIANTS
-from wrapper_bench import compare, matrix, serial_suite
+from wrapper_bench import matrix
+from wrapper_bench.core import compare
+from wrapper_bench.suites.serialization import serial_suite
 from wrapper_bench.matrix import Build
 
 SERIAL = tuple((f"{api}/{p}", 1, 0) for p in ("ser_vecstr", "ser_map", "ser_record")

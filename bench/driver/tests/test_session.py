@@ -5,7 +5,7 @@ import unittest
 from pathlib import Path
 from unittest import mock
 
-from wrapper_bench import session
+from wrapper_bench.core import session
 
 
 def fake_info(links):

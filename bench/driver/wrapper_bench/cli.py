@@ -13,12 +13,14 @@ import time
 from datetime import datetime
 from pathlib import Path
 
-from . import (audit, charts, coll_report, coll_suite, compare, detect, floor, go_session, hosts,
-               instructions, matrix, neighbor_suite, osu, peers, rma_suite, schema)
+from . import matrix, rooms
+from .core import audit, compare, detect, schema
+from .core.runner import ROOT_ENV, Progress, estimated_seconds, launch
+from .core.jobs import with_baselines
+from .core.session import Setup, add_harness, add_mpi4py
 from .render_html import render_html
 from .render_md import render_md
-from .runner import ROOT_ENV, Progress, estimated_seconds, launch
-from .session import Setup, add_harness, add_mpi4py
+from .suites.hosts import hosts
 
 REPO = Path(__file__).resolve().parents[3]
 KERNEL = REPO / "bench" / "kernels" / "mpi4py_kernel.py"
@@ -44,8 +46,7 @@ def parse(argv):
     parser.add_argument("--api", type=_list, help=",".join(matrix.APIS) + " (C always runs)")
     parser.add_argument("--sizes", type=lambda t: tuple(int(s) for s in t.split(",")),
                         help="sweep sizes in bytes (default 4,32,256,4096,65536,1048576)")
-    parser.add_argument("--suites", type=_list, default=matrix.SUITES,
-                        help="tiny,sweep,osu,serialization,audit,collectives,neighbors,rma")
+    parser.add_argument("--suites", type=_list, default=matrix.SUITES, help=",".join(matrix.SUITES))
     parser.add_argument("--out", default=str(REPO / "bench-results"))
     parser.add_argument("--build-prefix", default=str(REPO / "build" / "bench-"))
     parser.add_argument("--no-build", action="store_true", help="use the builds already there")
@@ -67,7 +68,8 @@ def parse(argv):
                         help="only recompute and rewrite the reports of a results folder")
     hosts.add_options(parser)
     options = parser.parse_args(argv)
-    problem = hosts.check_options(options, suites_given=options.suites is not matrix.SUITES)
+    problem = hosts.check_options(options, suites_given=options.suites is not matrix.SUITES,
+                                  known=matrix.SUITES)
     if problem:
         parser.error(problem)
     options.python_for, options.boost_for = _pairs(options.python_for), _pairs(options.boost_for)
@@ -77,7 +79,8 @@ def parse(argv):
 
 
 def prepare(options):
-    """Builds the presets and finds the mpi4py interpreters that the filters keep."""
+    """Builds the presets, finds the mpi4py interpreters that the filters keep, then lets every
+    room add its own builds (Go, OSU) and missing cells (the peers)."""
     setup = Setup()
     presets = [(m, k) for m, k in detect.installed_presets()
                if (options.mpi is None or m in options.mpi)
@@ -85,17 +88,12 @@ def prepare(options):
     for mpi, compiler in presets:
         print(f"wrapper-bench: building {mpi}-{compiler}", file=sys.stderr)
         add_harness(setup, REPO, mpi, compiler, options)
-    peers.note_missing(setup, options.api)
     if options.api is None or "mpi4py" in options.api:
         for mpi in dict.fromkeys(m for m, _ in presets):
             interpreters = [(p, None) for m, p in options.python_for.items() if m == mpi]
             add_mpi4py(setup, REPO, mpi, interpreters + [("/usr/bin/python3", None)], KERNEL)
-    mpis = list(dict.fromkeys(m for m, _ in presets))
-    if options.api is None or "go" in options.api:
-        for mpi in mpis:
-            go_session.add_go(setup, REPO, mpi, fetch_gompi=not options.no_build)
-    if "osu" in options.suites:
-        osu.add_osu(setup, mpis, options.osu_dir)
+    for room in rooms.ROOMS:
+        room.prepare(setup, options, presets, REPO)
     return setup
 
 
@@ -115,7 +113,7 @@ def run_job(launcher, job):
     outcomes = []
     timeout = (60 + 10 * estimated_seconds(job) / max(1, job.counts.reps)) * \
         launcher.timeout_factor
-    launch_one = osu.launch if job.build.runner == "osu" else launch
+    launch_one = matrix.launch_for(job.build, launch)
     for rep in range(job.counts.reps):
         outcome = launch_one(launcher, job, timeout)
         for record in outcome.records:
@@ -129,7 +127,7 @@ def run_job(launcher, job):
 
 def split_job(job, baselines):
     """A failed job's variants one by one (each with its baseline), so one failure stays one."""
-    return [matrix.Job(job.suite, job.build, matrix._with_baselines((name,), baselines),
+    return [matrix.Job(job.suite, job.build, with_baselines((name,), baselines),
                        job.count, job.counts, job.iterations)
             for name in job.variants if not name.startswith("c/")] + \
         [matrix.Job(job.suite, job.build, (name,), job.count, job.counts, job.iterations)
@@ -194,8 +192,7 @@ def new_results_dir(out_root):
 def write_outputs(doc, records, out_dir):
     """results.json, results.csv, runs.jsonl (every launch's raw records), the charts and both
     reports, into out_dir; returns the schema problems of the document."""
-    drawn = charts.draw_all(doc["cells"], out_dir)
-    drawn += coll_report.draw(doc.get("collectives", {}).get("cells", []), out_dir)
+    drawn = [chart for room in rooms.ROOMS if room.draw for chart in room.draw(doc, out_dir)]
     (out_dir / "results.json").write_text(json.dumps(doc, indent=1))
     (out_dir / "runs.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
     schema.write_csv(doc, out_dir / "results.csv")
@@ -207,9 +204,10 @@ def write_outputs(doc, records, out_dir):
 def make_document(context, records, audit_rows, symbols, missing, failures):
     """The results document from raw records and what the run found."""
     cells = compare.attach_audit(compare.aggregate(records), audit_rows)
-    cells = floor.apply(cells, records)
     doc = schema.document(context, cells, audit_rows, symbols, missing, failures)
-    doc["floor"] = floor.summary(records)
+    for room in rooms.ROOMS:
+        if room.digest:
+            room.digest(doc, records)
     return doc
 
 
@@ -220,14 +218,8 @@ def render_again(folder):
     records = detect.json_lines((folder / "runs.jsonl").read_text())
     doc = make_document(old["context"], records, old["audit"], old["symbols"], old["missing"],
                         old["failures"])
-    if "collectives" in old:
-        doc["collectives"] = coll_suite.recompute(old["collectives"])
-    if "neighbors" in old:
-        doc["neighbors"] = neighbor_suite.recompute(old["neighbors"])
-    if "rma" in old:
-        doc["rma"] = rma_suite.recompute(old["rma"])
-    if "instructions" in old:
-        doc["instructions"] = old["instructions"]
+    for room in rooms.ROOMS:
+        doc.update(room.recompute(old) if room.recompute else {})
     problems = write_outputs(doc, records, folder)
     print(f"wrapper-bench: rewrote {folder / 'report.md'}", file=sys.stderr)
     return 1 if problems else 0
@@ -247,8 +239,7 @@ def main(argv):
                              options.suites)
     host_run = hosts.start(options, setup, REPO) if options.hosts or options.hostfile else None
     try:
-        jobs = osu.interleave(matrix.expand(setup.builds, hosts.without_host_suites(filters),
-                                           counts, setup.baselines)) + hosts.jobs(setup, filters, counts)
+        jobs = matrix.all_jobs(setup, filters, counts)
         print(f"wrapper-bench: {len(jobs)} jobs", file=sys.stderr)
         collector = run_all(jobs, setup)
     finally:
@@ -263,15 +254,8 @@ def main(argv):
                                  "end": round(os.getloadavg()[0], 2)})
     doc = make_document(context, collector.records, collector.audit_rows, symbols,
                         setup.missing, setup.failures)
-    if "collectives" in options.suites:
-        doc["collectives"] = coll_suite.run(setup, options, context["mode"])
-    if "neighbors" in options.suites:
-        doc["neighbors"] = neighbor_suite.run(setup, options, context["mode"])
-    if "rma" in options.suites:
-        doc["rma"] = rma_suite.run(setup, options, context["mode"])
-    if options.instructions:
-        doc["instructions"] = instructions.run(
-            setup, options, filters, lambda line: print(line, file=sys.stderr))
+    for room in rooms.ROOMS:  # the suites that launch their own jobs
+        doc.update(room.run(setup, options, context["mode"], filters) if room.run else {})
     out_dir = new_results_dir(options.out)
     problems = write_outputs(doc, collector.records, out_dir)
     print(f"wrapper-bench: {len(doc['cells'])} cells, {len(setup.missing)} missing, "

@@ -2,9 +2,8 @@
 
 from dataclasses import dataclass, field
 
-from . import (coll_report, floor_report, go_tables, host_tables, instructions, neighbor_report,
-               path_tables, peers, rma_report, serial_suite, tables)
-from .conclusions import conclusions
+from . import rooms
+from .core import tables
 
 
 @dataclass
@@ -25,21 +24,6 @@ def short_version(library_version):
         device = fields.get("MPICH Device", "").strip()
         return f"MPICH {fields['MPICH Version'].strip()}" + (f" ({device})" if device else "")
     return library_version.splitlines()[0] if library_version else "unknown"
-
-
-def noise_lines(cells, context):
-    """How many cells moved by more than 20% between processes, and how busy the machine was."""
-    load, cores = context.get("load_average", {}), context.get("cpu_count", "?")
-    timed = [c for c in cells if c["reps"] > 1]
-    noisy = [c for c in timed if c["one_way_us"]["max"] > 1.2 * c["one_way_us"]["min"]]
-    if not timed:
-        return []
-    return [f"Noise: {len(noisy)} of {len(timed)} cells moved by more than 20% between "
-            "processes (min and max of every cell are in results.json); the load average was "
-            f"{load.get('start', '?')} when the run started and {load.get('end', '?')} when it "
-            f"ended, on {cores} cores. On a virtual machine "
-            "the host may move the two vCPUs between cores, so absolute times shift from one "
-            "process to the next; ratios, taken side by side inside one process, hold better."]
 
 
 def context_lines(context):
@@ -64,64 +48,34 @@ def context_lines(context):
     return lines
 
 
-def _by_chart(charts, prefix):
-    return [c for c in charts if c[1].startswith(prefix)]
+# The report's sections by name, in order; each room writes its own (rooms.py). The article's
+# come first, with the floor's notes under their tables; the missing and failed cells stay last.
+ARTICLE = ("conclusions", "floor", "c_floor", "scalar", "raw_vs_vector", "cliff", "mpi4py", "go",
+           "sweep", "structs", "osu", "hosts", "serialization", "path_audit", "symbols",
+           "instructions", "targets")
+OTHERS = ("collectives", "neighbors", "rma", "peers")
+LAST = ("missing",)
 
 
-def _conclusion_lines(doc):
-    return [f"**{c['number']}. {c['claim']}** — *{c['verdict']}.* {c['evidence']}"
-            for c in conclusions(doc["cells"], doc["audit"])]
+def _flat(found, names):
+    out = []
+    for name in names:
+        value = found.get(name, [])
+        out += value if isinstance(value, list) else [value]
+    return out
 
 
 def build_sections(doc, charts):
     """The report's sections, the article's order first."""
-    cells = doc["cells"]
-    collectives = coll_report.sections(doc["collectives"], charts, Section) \
-        if "collectives" in doc else []
-    if "neighbors" in doc:
-        collectives += neighbor_report.sections(doc["neighbors"], Section)
-    if "rma" in doc:
-        collectives += rma_report.sections(doc["rma"], Section)
-    article = [
-        Section("What actually mattered, on this machine",
-                _conclusion_lines(doc) + noise_lines(cells, doc["context"])),
-        Section("C MPI: the floor", tables=[tables.c_floor(cells)]),
-        Section("The scalar path", tables=[tables.scalar_overhead(cells)],
-                charts=_by_chart(charts, "tiny_")),
-        Section("The vector was not the raw buffer", tables=[tables.raw_vs_vector(cells)],
-                charts=_by_chart(charts, "raw_vs_vector")),
-        Section("The container cliff", tables=[tables.container_cliff(cells)]),
-        Section("mpi4py has two personalities", tables=[tables.mpi4py_personalities(cells)]),
-        Section("Go through cgo", tables=[go_tables.go_tiny(cells)]),
-        Section("What happens when the messages get bigger", tables=[tables.size_sweep(cells)],
-                charts=_by_chart(charts, "sweep_")),
-        Section("Structs", tables=[tables.struct_table(cells)]),
-        Section("OSU-compatible sweep",
-                tables=tables.osu_tables(cells) + go_tables.go_osu_tables(cells),
-                charts=_by_chart(charts, "osu")),
-        Section("Across hosts", host_tables.host_lines(doc["context"]),
-                host_tables.host_tables(cells)),
-        Section("Serialized objects", serial_suite.target_lines(cells),
-                tables=[serial_suite.table(cells)], charts=_by_chart(charts, "serialization_")),
-        Section("Path audit", tables=path_tables.audit_tables(doc["audit"])),
-        Section("Symbols", tables=path_tables.symbol_tables(doc["symbols"])),
-        Section("Instructions per call", instructions.lines(doc.get("instructions")),
-                tables=instructions.tables(
-                    doc.get("instructions"), cells,
-                    doc.get("collectives", {}).get("cells", []), tables.Table)),
-        Section("thinmpi against its targets", tables=[path_tables.thinmpi_targets(
-            cells, doc.get("instructions"))]),
-        Section("Missing and failed cells",
-                tables=[path_tables.missing_table(doc["missing"]),
-                        path_tables.failures_table(doc["failures"])]),
-    ]
-    article.insert(1, Section("The physical floor", [floor_report.slow_line(doc.get("floor"))],
-                              tables=[floor_report.floor_table(doc.get("floor"))]))
-    for section in article:
-        floor_report.annotate(section.tables, cells)
-    peer_section = peers.section(doc, Section)
-    collectives += [peer_section] if peer_section else []
-    return article[:-1] + collectives + article[-1:]  # missing and failed cells stay last
+    found = {}
+    for room in rooms.ROOMS:
+        found.update(room.sections(doc, charts, Section) if room.sections else {})
+    article, last = _flat(found, ARTICLE), _flat(found, LAST)
+    for section in article + last:
+        for room in rooms.ROOMS:
+            if room.annotate:
+                room.annotate(section.tables, doc["cells"])
+    return article + _flat(found, OTHERS) + last
 
 
 METHOD = ("Two ranks on one node; rank 0 sends, rank 1 sends the same kind of payload back; "

@@ -1,9 +1,14 @@
 """What every suite's jobs are made of: a build (a harness and its variants), the round trips
-of a suite, a job (one launch of several variants), and the choice of a job's variants. The
-matrix (matrix.py) and the suites that list their own jobs (serial_suite.py) both build on it.
+of a suite, a job (one launch of several variants), the driver's filters, and the choice of a
+job's variants. The matrix (matrix.py) and every room's jobs build on it.
 """
 
 from dataclasses import dataclass, field
+
+# The APIs of the variants (--api): C always runs; kamping and mpl are the peers (suites/peers).
+APIS = ("c", "boost", "thinmpi", "mpi4py", "go", "kamping", "mpl")
+# Builds whose variants do not depend on the C/C++ compiler (the --compiler filter keeps them).
+COMPILER_FREE_RUNNERS = ("mpi4py", "go", "osu")  # the Go runner covers "go" and "gompi" builds
 
 
 @dataclass(frozen=True)
@@ -54,6 +59,28 @@ class Job:
         self.iterations = self.iterations or self.counts.iterations
         self.key = (f"{self.suite}/{self.build.mpi}-{self.build.compiler}/n{self.count}/"
                     f"{','.join(self.variants)}")
+
+
+@dataclass(frozen=True)
+class Filters:
+    """The driver's filters; None means everything (suites: None, every room's suites)."""
+
+    mpi: tuple = None
+    compiler: tuple = None
+    api: tuple = None
+    sweep_bytes: tuple = None
+    suites: tuple = None
+
+    def keeps_build(self, build):
+        """Whether the MPI and compiler filters keep `build`."""
+        compilers_ok = self.compiler is None or build.runner in COMPILER_FREE_RUNNERS or \
+            build.compiler in self.compiler
+        return (self.mpi is None or build.mpi in self.mpi) and compilers_ok
+
+    def keeps_variant(self, name):
+        """Whether the API filter keeps the variant (C baselines always)."""
+        api = name.split("/")[0]
+        return self.api is None or api in self.api or name.startswith("c/")
 
 
 def chosen(build, names, count, filters):

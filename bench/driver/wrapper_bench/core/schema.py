@@ -30,7 +30,8 @@ Schema wrapper-bench/results, version 1:
 
 import csv
 
-from . import SCHEMA_NAME, SCHEMA_VERSION
+SCHEMA_NAME = "wrapper-bench/results"
+SCHEMA_VERSION = 1
 
 CELL_FIELDS = ("suite", "mpi", "compiler", "api", "payload", "variant", "count", "bytes",
                "iterations", "warmup", "blocks", "reps", "one_way_us", "baseline",

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from . import build as build_step
 from .detect import (harness_info, harness_variants, linked_mpi, mpi4py_info, read_json)
-from .matrix import Build
+from .jobs import Build
 from .runner import Launcher
 
 MPI4PY_BUILD_VARIANTS = (("c/int_buffer", 4, 0), ("mpi4py/numpy", 4, 0), ("mpi4py/object", 4, 0))

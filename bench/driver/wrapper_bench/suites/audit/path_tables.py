@@ -3,9 +3,9 @@ against its targets, and the cells that are missing or failed."""
 
 import statistics
 
-from . import instructions
-from .compare import find
-from .tables import MPI_NAMES, MPI_ORDER, Table, present, times
+from ..instructions import instructions
+from ...core.compare import find
+from ...core.tables import MPI_NAMES, MPI_ORDER, Table, present, times
 
 # thinmpi's performance targets (docs/bench.md, Targets): variant -> largest ratio against its
 # C baseline.

@@ -3,7 +3,7 @@
 import statistics
 
 from .osu_coll import table as osu_table
-from .tables import MPI_NAMES, MPI_ORDER, Table
+from ...core.tables import MPI_NAMES, MPI_ORDER, Table
 
 # thinmpi's targets against the C doing the same (docs/bench.md), by the thinmpi variant's form.
 TARGETS = (

@@ -3,7 +3,7 @@
 import sys
 from pathlib import Path
 
-from . import build as build_step
+from ...core import build as build_step
 from . import collectives, osu_coll
 
 MODE_COUNTS = {"smoke": "smoke", "full": "full", "quick": "quick"}

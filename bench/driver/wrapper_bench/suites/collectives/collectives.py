@@ -14,11 +14,11 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .audit import calls_per_message
-from .detect import binding_flags, json_lines, read_json
-from .runner import ROOT_ENV
+from ...core.audit import calls_per_message
+from ...core.detect import binding_flags, json_lines, read_json
+from ...core.runner import ROOT_ENV
 
-MPI4PY_KERNEL = Path(__file__).resolve().parents[3] / "bench" / "kernels" / "mpi4py_coll.py"
+MPI4PY_KERNEL = Path(__file__).resolve().parents[5] / "bench" / "kernels" / "mpi4py_coll.py"
 RANKS = (2, 4)
 COLL_BYTES = (4, 32, 256, 4096, 65536, 1048576)
 PROGRAM_COUNTS = (4096, 65536)  # elements per rank of the programs (sample sort, BFS)

@@ -23,8 +23,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import collectives
-from .detect import binding_flags, linked_mpi
-from .runner import ROOT_ENV
+from ...core.detect import binding_flags, linked_mpi
+from ...core.runner import ROOT_ENV
 
 # harness op -> (OSU program, the C variant of the harness that makes the same call)
 OPS = {"bcast": ("osu_bcast", "c/bcast/builtin"),
@@ -173,7 +173,7 @@ def find_programs(folders, names=None):
 def builds(setup, mpis, osu_dir_values, benchmarks=None, what="collective benchmarks"):
     """[(CollBuild of OSU's programs for an MPI, None) or (None, why)]: the programs of each MPI
     that link it; the builds list the `benchmarks` (BENCHMARKS by default) as variants."""
-    from .osu import split_dirs  # the same --osu-dir values as osu_latency's
+    from ..osu.osu import split_dirs  # the same --osu-dir values as osu_latency's
 
     benchmarks = benchmarks or BENCHMARKS
     named, plain = split_dirs(osu_dir_values)
@@ -306,7 +306,7 @@ def table(part, compiler="gcc"):
     one row per MPI, collective and size; None when no OSU program ran."""
     import statistics
 
-    from .tables import MPI_NAMES, MPI_ORDER, Table
+    from ...core.tables import MPI_NAMES, MPI_ORDER, Table
 
     cells = part.get("cells", [])
     extra = {}  # (mpi, variant, bytes, field) -> [per process]

@@ -12,7 +12,7 @@ a slow phase slows the variant and its baseline alike.
 import statistics
 from collections import defaultdict
 
-from .compare import cell_key, process_value, spread
+from ...core.compare import cell_key, process_value, spread
 
 # The slow mode starts at twice the run's fast floor. On this kind of machine (2 vCPUs) the fast
 # mode (C one int one-way 0.15-0.31 us) had process floors of median 0.058 us, best 0.028 us

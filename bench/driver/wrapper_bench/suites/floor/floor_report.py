@@ -1,7 +1,7 @@
 """What the report says about the physical floor (floor.py): a table of every build's process
 floors, one line on the slow mode, and a note beside every table of absolute times."""
 
-from .tables import MPI_NAMES, Table, us
+from ...core.tables import MPI_NAMES, Table, us
 
 # Tables of absolute times: key (or key prefix) -> (suite, compilers whose processes fill it).
 ABSOLUTE_TABLES = {"c-floor": ("tiny", ("gcc", "clang")), "scalar": ("tiny", ("gcc", "clang")),

@@ -6,10 +6,10 @@ it and records why it could not)."""
 import subprocess
 from pathlib import Path
 
-from . import audit
-from .detect import harness_variants, json_lines, read_json, run_text
-from .matrix import Build
-from .runner import Launcher
+from ...core import audit
+from ...core.detect import harness_variants, json_lines, read_json, run_text
+from ...core.jobs import Build
+from ...core.runner import Launcher
 
 GOMPI_MODULE = "github.com/sbromberger/gompi"
 GOMPI_VARIANT = "gompi/byte_slice_prealloc"

@@ -4,8 +4,8 @@ of GoMPI's README (size, Go, C, difference)."""
 
 import statistics
 
-from .compare import find
-from .tables import MPI_NAMES, MPI_ORDER, Table, cell_text, one, present, times
+from ...core.compare import find
+from ...core.tables import MPI_NAMES, MPI_ORDER, Table, cell_text, one, present, times
 
 GO_INT_ROWS = (("C known count", "c/int_buffer"),
                ("Go RecvPrealloc (known size)", "go/int_slice_prealloc"),

@@ -2,8 +2,8 @@
 format with Boost.MPI and mpi4py beside C and thinmpi, Open MPI against MPICH, the tiny
 messages, and where the ranks ran and over what."""
 
-from .compare import find
-from .tables import MPI_NAMES, MPI_ORDER, Table, cell_text, one, present, size_label, times
+from ...core.compare import find
+from ...core.tables import MPI_NAMES, MPI_ORDER, Table, cell_text, one, present, size_label, times
 
 OSU_NOTE = ("One rank on each of two hosts, one-way = half the round trip (osu_latency's method), "
             "{iterations} iterations after {warmup} warm-up, median over processes. C MPI and "

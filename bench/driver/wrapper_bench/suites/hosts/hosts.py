@@ -21,8 +21,10 @@ import subprocess
 import sys
 from dataclasses import dataclass, field
 
-from . import matrix
-from .runner import ROOT_ENV, Launcher
+from ...core.jobs import Job, chosen, with_baselines
+from ..osu.osu_jobs import OSU_BYTES, OSU_VARIANTS
+from ..p2p import p2p_jobs
+from ...core.runner import ROOT_ENV, Launcher
 
 HOST_SUITES = ("tiny-hosts", "osu-hosts")
 SINGLE_NODE_SUITE = {"tiny-hosts": "tiny", "osu-hosts": "osu"}
@@ -43,9 +45,10 @@ def add_options(parser):
                         help="what starts the ranks across hosts (default: the MPI's mpiexec)")
 
 
-def check_options(options, suites_given):
+def check_options(options, suites_given, known):
     """The host options made consistent; returns an error sentence or None. Adds the host
-    suites to the run when --hosts/--hostfile is given without --suites."""
+    suites to the run when --hosts/--hostfile is given without --suites. `known`: the suites
+    of every room (rooms.SUITES), which run on one node."""
     wanted = options.hosts or options.hostfile
     if options.hosts and options.hostfile:
         return "give --hosts or --hostfile, not both"
@@ -61,10 +64,10 @@ def check_options(options, suites_given):
     asked = [s for s in options.suites if s in HOST_SUITES]
     if asked and not wanted:
         return f"the suites {','.join(asked)} run across hosts: give --hosts or --hostfile"
-    unknown = [s for s in options.suites if s not in matrix.SUITES + HOST_SUITES]
+    unknown = [s for s in options.suites if s not in tuple(known) + HOST_SUITES]
     if unknown:
-        known = ",".join(matrix.SUITES + HOST_SUITES)
-        return f"unknown suites {','.join(unknown)}: choose from {known}"
+        names = ",".join(tuple(known) + HOST_SUITES)
+        return f"unknown suites {','.join(unknown)}: choose from {names}"
     if wanted and not suites_given:
         options.suites = tuple(options.suites) + HOST_SUITES
     return None
@@ -75,12 +78,6 @@ def host_names(text):
     return [name for name in text.split(",") if name]
 
 
-def without_host_suites(filters):
-    """The filters with only the suites that matrix.expand knows."""
-    return dataclasses.replace(filters, suites=tuple(s for s in filters.suites
-                                                     if s in matrix.SUITES))
-
-
 def _renamed(jobs, suite):
     return [dataclasses.replace(job, suite=suite) for job in jobs]
 
@@ -88,23 +85,23 @@ def _renamed(jobs, suite):
 def osu_jobs(build, counts, filters, baselines):
     """C and thinmpi chars at each OSU size; Boost.MPI raw ints and mpi4py NumPy int32 of the
     same bytes (from 4 B), each with its C baseline in the same launch."""
-    sizes = matrix.OSU_BYTES if filters.sweep_bytes is None else tuple(
-        s for s in matrix.OSU_BYTES if s <= max(filters.sweep_bytes))
+    sizes = OSU_BYTES if filters.sweep_bytes is None else tuple(
+        s for s in OSU_BYTES if s <= max(filters.sweep_bytes))
     jobs = []
     for size in sizes:
-        chars = matrix._chosen(build, matrix.OSU_VARIANTS, size, filters)
+        chars = chosen(build, OSU_VARIANTS, size, filters)
         if build.runner == "harness" and chars:
-            jobs.append(matrix.Job("osu-hosts", build, chars, size, counts))
-        ints = matrix._chosen(build, OSU_INT_VARIANTS, size // 4, filters) if size >= 4 else ()
+            jobs.append(Job("osu-hosts", build, chars, size, counts))
+        ints = chosen(build, OSU_INT_VARIANTS, size // 4, filters) if size >= 4 else ()
         if ints:
-            jobs.append(matrix.Job("osu-hosts", build, matrix._with_baselines(ints, baselines),
-                                   size // 4, counts))
+            jobs.append(Job("osu-hosts", build, with_baselines(ints, baselines), size // 4,
+                            counts))
     return jobs
 
 
 def tiny_jobs(build, counts, filters, baselines):
     """The tiny suite's jobs, one rank per host."""
-    return _renamed(matrix.tiny_jobs(build, counts, filters, baselines), "tiny-hosts")
+    return _renamed(p2p_jobs.tiny_jobs(build, counts, filters, baselines), "tiny-hosts")
 
 
 SUITE_JOBS = {"tiny-hosts": tiny_jobs, "osu-hosts": osu_jobs}

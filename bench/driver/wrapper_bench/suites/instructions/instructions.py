@@ -29,9 +29,11 @@ from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import collectives, matrix
-from .detect import binding_flags, json_lines
-from .runner import ROOT_ENV
+from ...core.jobs import Filters
+from ..collectives import collectives
+from ..p2p import p2p_jobs
+from ...core.detect import binding_flags, json_lines
+from ...core.runner import ROOT_ENV
 
 ROUND_TRIPS = 20  # K: windows of K and 2K round trips (calls); the outside-MPI count is exact
 WARMUP = 10
@@ -260,17 +262,17 @@ def run_launch(launch, timeout=LAUNCH_TIMEOUT_S):
 def p2p_launches(setup, filters):
     """The tiny suite and a few sizes of the sweep, on every harness build the filters keep."""
     launches = []
-    sweep_filters = matrix.Filters(filters.mpi, filters.compiler, filters.api,
-                                   tuple(s for s in SWEEP_BYTES if filters.sweep_bytes is None
-                                         or s in filters.sweep_bytes) or SWEEP_BYTES[:1])
-    counts = matrix.QUICK["tiny"]
+    sweep_filters = Filters(filters.mpi, filters.compiler, filters.api,
+                            tuple(s for s in SWEEP_BYTES if filters.sweep_bytes is None
+                                  or s in filters.sweep_bytes) or SWEEP_BYTES[:1])
+    counts = p2p_jobs.COUNTS["quick"]["tiny"]
     for build in setup.builds:
         if build.runner != "harness" or not filters.keeps_build(build):
             continue
         launcher = setup.launchers[(build.mpi, build.compiler)]
-        jobs = (matrix.tiny_jobs(build, counts, filters, setup.baselines)
+        jobs = (p2p_jobs.tiny_jobs(build, counts, filters, setup.baselines)
                 if "tiny" in filters.suites else []) + \
-            (matrix.sweep_jobs(build, counts, sweep_filters, setup.baselines)
+            (p2p_jobs.sweep_jobs(build, counts, sweep_filters, setup.baselines)
              if "sweep" in filters.suites else [])
         launches += [Launch(job.suite, build.mpi, build.compiler, launcher.mpiexec,
                             launcher.program, job.variants, job.count) for job in jobs]
@@ -279,7 +281,7 @@ def p2p_launches(setup, filters):
 
 def coll_launches(setup, options):
     """The collectives suite at 2 ranks, a few sizes, collectives only (not the programs)."""
-    from .coll_suite import find_builds  # coll_suite imports the driver's heavier modules
+    from ..collectives.coll_suite import find_builds  # it imports the heavier modules
     launches = []
     for build, _ in find_builds(setup, options):
         if build is None or build.compiler == "python" or (

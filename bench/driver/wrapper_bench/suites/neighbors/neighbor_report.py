@@ -3,8 +3,8 @@ the dense one, and the audit side by side at 2 and 4 ranks."""
 
 import statistics
 
-from . import coll_report
-from .tables import MPI_NAMES, Table
+from ..collectives import coll_report
+from ...core.tables import MPI_NAMES, Table
 
 SPARSE_TARGET_RANKS = 4
 

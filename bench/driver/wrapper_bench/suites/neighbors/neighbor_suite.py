@@ -11,7 +11,7 @@ with the collectives suite's launches, timing, cells and audit (collectives.py, 
 import statistics
 from collections import defaultdict
 
-from . import coll_suite, collectives
+from ..collectives import coll_suite, collectives
 
 MANIFEST = "wb_neighbors.json"
 MPI4PY_KERNEL = collectives.MPI4PY_KERNEL.parent / "mpi4py_neighbors.py"

@@ -9,9 +9,9 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from .detect import linked_mpi
-from .matrix import Build
-from .runner import ROOT_ENV, Launcher, Outcome
+from ...core.detect import linked_mpi
+from ...core.jobs import Build
+from ...core.runner import ROOT_ENV, Launcher, Outcome
 
 VARIANT = "osu/osu_latency"
 NOT_PACKAGED = ("the OSU micro-benchmarks are not packaged in Debian 12 and could not be "

@@ -5,9 +5,9 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402  (the backend must be chosen first)
 
-from .compare import find  # noqa: E402
-from . import serial_suite  # noqa: E402
-from .tables import MPI_NAMES, MPI_ORDER, SWEEP_COLUMNS, present  # noqa: E402
+from ...core.compare import find  # noqa: E402
+from ...core.tables import MPI_NAMES, MPI_ORDER, present  # noqa: E402
+from .tables import SWEEP_COLUMNS  # noqa: E402
 
 TINY_COUNTS = (1, 8, 64)
 
@@ -121,5 +121,4 @@ def draw_all(cells, out_dir):
     if find(cells, suite="osu"):
         osu_sweep(cells, out_dir / "osu.png")
         charts.append(("OSU-compatible sweep", "osu.png"))
-    charts += serial_suite.draw(cells, out_dir)
     return charts

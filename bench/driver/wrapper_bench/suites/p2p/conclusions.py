@@ -4,8 +4,8 @@ call counts say the article's explanation is not what happens on this machine.""
 
 import statistics
 
-from .compare import find, median_of
-from .tables import MPI_NAMES, present
+from ...core.compare import find, median_of
+from ...core.tables import MPI_NAMES, present
 
 HOLDS, FAILS, PARTLY, UNKNOWN = "holds", "does not hold here", "partly holds", "not measured here"
 
@@ -173,3 +173,18 @@ def conclusions(cells, audit_rows):
     return [mpi_sets_floor(cells), compiler_barely_matters(cells), boost_scalar_close(cells),
             containers_cost(cells, audit_rows), mpi4py_two_worlds(cells),
             big_buffers_converge(cells)]
+
+
+def noise_lines(cells, context):
+    """How many cells moved by more than 20% between processes, and how busy the machine was."""
+    load, cores = context.get("load_average", {}), context.get("cpu_count", "?")
+    timed = [c for c in cells if c["reps"] > 1]
+    noisy = [c for c in timed if c["one_way_us"]["max"] > 1.2 * c["one_way_us"]["min"]]
+    if not timed:
+        return []
+    return [f"Noise: {len(noisy)} of {len(timed)} cells moved by more than 20% between "
+            "processes (min and max of every cell are in results.json); the load average was "
+            f"{load.get('start', '?')} when the run started and {load.get('end', '?')} when it "
+            f"ended, on {cores} cores. On a virtual machine "
+            "the host may move the two vCPUs between cores, so absolute times shift from one "
+            "process to the next; ratios, taken side by side inside one process, hold better."]

@@ -7,9 +7,10 @@ The KaMPIng and MPL kernels are bench/kernels/kamping_*.cpp and mpl_*.cpp, built
 bench/cmake/WbPeers.cmake where their sources can be had; wb_build.json says why not elsewhere.
 """
 
-from . import build as build_step
-from .path_tables import calls_text
-from .tables import COMPILER_ORDER, MPI_NAMES, MPI_ORDER, Table, present, size_label, times
+from ...core import build as build_step
+from ...core.tables import (COMPILER_ORDER, MPI_NAMES, MPI_ORDER, Table, present, size_label,
+                            times)
+from ..audit.path_tables import calls_text
 
 APIS = ("kamping", "mpl")
 NAMES = {"kamping": "KaMPIng", "mpl": "MPL"}

@@ -4,7 +4,7 @@ mpi4py/C ratios beside the calls behind them, the programs, and the audit per ra
 
 import statistics
 
-from .tables import MPI_NAMES, MPI_ORDER, Table
+from ...core.tables import MPI_NAMES, MPI_ORDER, Table
 
 TARGET = 1.02  # thinmpi vs the same C calls (docs/bench.md): operations and programs alike
 

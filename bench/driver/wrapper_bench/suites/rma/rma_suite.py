@@ -19,8 +19,8 @@ with -s flush, all on an MPI_Win_allocate window (-w allocate), with the harness
 import sys
 from collections import defaultdict
 
-from . import coll_suite, collectives, osu_coll
-from .osu_coll import Benchmark
+from ..collectives import coll_suite, collectives, osu_coll
+from ..collectives.osu_coll import Benchmark
 
 MANIFEST = "wb_rma.json"
 MPI4PY_KERNEL = collectives.MPI4PY_KERNEL.parent / "mpi4py_rma.py"

@@ -2,9 +2,9 @@
 and a vector) sent as one message, by hand-packed C (the floor), thinmpi's serialized form,
 Boost.MPI's archives and mpi4py's pickle. Its jobs, its table and its chart."""
 
-from .compare import find
-from .jobs import Job, chosen, with_baselines
-from .tables import MPI_NAMES, MPI_ORDER, Table, builds, cell_text, one, present, times
+from ...core.compare import find
+from ...core.jobs import Job, chosen, with_baselines
+from ...core.tables import MPI_NAMES, MPI_ORDER, Table, builds, cell_text, one, present, times
 
 SUITE = "serialization"
 # (payload, label of one count, counts): vector<string> of n strings of n chars, map<int,string>

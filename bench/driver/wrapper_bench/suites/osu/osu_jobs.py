@@ -1,0 +1,22 @@
+"""The OSU-compatible sweep's jobs: MPI_CHAR, 1 B to 4 MiB, C and thinmpi (and Go, and the real
+osu_latency) side by side."""
+
+from ...core.jobs import Counts, Job
+from ...core.jobs import chosen as _chosen
+
+OSU_BYTES = tuple(2**k for k in range(23))  # 1 B .. 4 MiB
+OSU_VARIANTS = ("c/char_buffer", "thinmpi/char_span", "go/byte_slice_prealloc",
+                "gompi/byte_slice_prealloc", "osu/osu_latency", "kamping/char_buffer",
+                "mpl/char_buffer")
+COUNTS = {"full": {"osu": Counts(1000, 200, 3)}, "quick": {"osu": Counts(1000, 200, 3)},
+          "smoke": {"osu": Counts(200, 20, 1, 2)}}
+
+
+def osu_jobs(suite, build, counts, filters, baselines):
+    """The OSU-compatible sweep: MPI_CHAR, 1 B to 4 MiB, C and thinmpi (and Go) side by side."""
+    if build.runner not in ("harness", "go", "osu"):
+        return []
+    sizes = OSU_BYTES if filters.sweep_bytes is None else tuple(
+        s for s in OSU_BYTES if s <= max(filters.sweep_bytes))
+    return [Job("osu", build, names, size, counts) for size in sizes
+            if (names := _chosen(build, OSU_VARIANTS, size, filters))]
