@@ -20,7 +20,6 @@ from .core.jobs import with_baselines
 from .core.session import Setup, add_harness, add_mpi4py
 from .render_html import render_html
 from .render_md import render_md
-from .suites.hosts import hosts
 
 REPO = Path(__file__).resolve().parents[3]
 KERNEL = REPO / "bench" / "kernels" / "mpi4py_kernel.py"
@@ -66,12 +65,13 @@ def parse(argv):
                         "(default: those within the machine's cores; --full: 2,4)")
     parser.add_argument("--render", metavar="DIR",
                         help="only recompute and rewrite the reports of a results folder")
-    hosts.add_options(parser)
+    for room in rooms.ROOMS:
+        room.add_options(parser)
     options = parser.parse_args(argv)
-    problem = hosts.check_options(options, suites_given=options.suites is not matrix.SUITES,
-                                  known=matrix.SUITES)
-    if problem:
-        parser.error(problem)
+    for room in rooms.ROOMS:
+        problem = room.check_options(options, options.suites is not matrix.SUITES, matrix.SUITES)
+        if problem:
+            parser.error(problem)
     options.python_for, options.boost_for = _pairs(options.python_for), _pairs(options.boost_for)
     if options.smoke and options.sizes is None:
         options.sizes = SMOKE_SIZES
@@ -163,11 +163,17 @@ class Collector:
                                     "bytes_per_message": counted["bytes_per_message"]})
 
 
+def launcher_key(job):
+    """setup.launchers' key for a job: a room's own launcher (across hosts), else its build's."""
+    return next((key for room in rooms.ROOMS if (key := room.launcher_key(job))),
+                (job.build.mpi, job.build.compiler))
+
+
 def run_all(jobs, setup):
     """Runs every job, splitting a failed one into its variants so the others still count."""
     collector, progress = Collector(setup), Progress(jobs)
     for job in jobs:
-        launcher = setup.launchers[hosts.launcher_key(job)]
+        launcher = setup.launchers[launcher_key(job)]
         ok = collector.add(job, run_job(launcher, job))
         if not ok and len(job.variants) > 1:
             setup.failures.pop()
@@ -237,14 +243,15 @@ def main(argv):
     load_at_start = os.getloadavg()[0]  # after the builds, which load the machine themselves
     filters = matrix.Filters(options.mpi, options.compiler, options.api, options.sizes,
                              options.suites)
-    host_run = hosts.start(options, setup, REPO) if options.hosts or options.hostfile else None
+    started_by_rooms = [room.start(options, setup, REPO) for room in rooms.ROOMS]
     try:
         jobs = matrix.all_jobs(setup, filters, counts)
         print(f"wrapper-bench: {len(jobs)} jobs", file=sys.stderr)
         collector = run_all(jobs, setup)
     finally:
-        if host_run:
-            host_run.close()
+        for handle in started_by_rooms:
+            if handle:
+                handle.close()
     symbols = [row for (mpi, compiler), manifest in setup.manifests.items()
                for row in audit.symbol_rows(manifest, mpi, compiler)] + setup.symbols
     context = dict(detect.machine_context(), **setup.context,

@@ -1,9 +1,17 @@
 """The suites across hosts (tiny-hosts, osu-hosts; --hosts or --hostfile): their launchers and
-jobs (hosts.py) and tables (host_tables.py). They run only when asked for, so they are not among
+jobs, options and launchers (hosts.py) and tables (host_tables.py). They run only when asked for, so they are not among
 the rooms' default suites."""
 
 from ...core.room import Room
 from . import host_tables, hosts
+
+
+def _start(options, setup, repo):
+    return hosts.start(options, setup, repo) if options.hosts or options.hostfile else None
+
+
+def _launcher_key(job):
+    return hosts.launcher_key(job) if job.suite in hosts.HOST_SUITES else None
 
 
 def _sections(doc, charts, section_type):
@@ -11,4 +19,5 @@ def _sections(doc, charts, section_type):
                                   host_tables.host_tables(doc["cells"]))}
 
 
-ROOM = Room("hosts", setup_jobs=hosts.jobs, sections=_sections)
+ROOM = Room("hosts", setup_jobs=hosts.jobs, sections=_sections, add_options=hosts.add_options,
+            check_options=hosts.check_options, start=_start, launcher_key=_launcher_key)
