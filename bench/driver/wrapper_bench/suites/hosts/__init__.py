@@ -1,6 +1,6 @@
-"""The suites across hosts (tiny-hosts, osu-hosts; --hosts or --hostfile): their launchers and
-jobs, options and launchers (hosts.py) and tables (host_tables.py). They run only when asked for, so they are not among
-the rooms' default suites."""
+"""The suites across hosts (tiny-hosts, osu-hosts; --hosts or --hostfile): their jobs, options
+and launchers (hosts.py) and tables (host_tables.py). They run only when asked for, so they are
+not among the rooms' default suites."""
 
 from ...core.room import Room
 from . import host_tables, hosts

@@ -1,6 +1,6 @@
-"""The point-to-point suites' tables (tiny, sweep, OSU-compatible sweep): the article's tables
-(C floor, Boost scalar overhead, raw vs vector, the container cliff, mpi4py's two personalities,
-the size sweep) with thinmpi rows added, then ours (struct, the OSU sweep)."""
+"""The point-to-point suites' tables (tiny, sweep): the article's tables (C floor, Boost scalar
+overhead, raw vs vector, the container cliff, mpi4py's two personalities, the size sweep) with
+thinmpi rows added, then ours (struct). The OSU sweep's are in suites/osu/osu_tables.py."""
 
 from ...core.compare import find
 from ...core.tables import (MPI_NAMES, MPI_ORDER, Table, builds, cell_text, one, present,
