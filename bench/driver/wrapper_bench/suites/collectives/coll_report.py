@@ -2,8 +2,8 @@
 
 import statistics
 
-from .osu_coll import table as osu_table
 from ...core.tables import MPI_NAMES, MPI_ORDER, Table
+from .osu_coll import table as osu_table
 
 # thinmpi's targets against the C doing the same (docs/bench.md), by the thinmpi variant's form.
 TARGETS = (

@@ -22,9 +22,9 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import collectives
 from ...core.detect import binding_flags, linked_mpi
 from ...core.runner import ROOT_ENV
+from . import collectives
 
 # harness op -> (OSU program, the C variant of the harness that makes the same call)
 OPS = {"bcast": ("osu_bcast", "c/bcast/builtin"),
