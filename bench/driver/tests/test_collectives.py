@@ -345,8 +345,8 @@ class RanksLeftOut(unittest.TestCase):
         self.assertEqual([j.ranks for j in jobs if j.audit], [2, 4])
 
     def test_the_plan_counts_the_launches_left_out_and_the_report_says_so(self):
-        original = coll_suite._run_job
-        coll_suite._run_job = lambda job, reps, part, failures: True
+        original = coll_suite.run_job
+        coll_suite.run_job = lambda job, reps, part, failures, audit_rows=None: True
         try:
             options = SimpleNamespace(sizes=(4, 4096), api=None, compiler=None, ranks=None)
             setup = SimpleNamespace(failures=[])
@@ -355,7 +355,7 @@ class RanksLeftOut(unittest.TestCase):
             part = coll_suite.run_plan(setup, options, "quick", [(build(), None)],
                                        collectives.PLAN)
         finally:
-            coll_suite._run_job = original
+            coll_suite.run_job = original
             collectives.usable_cores = original_cores
         self.assertEqual(part["ranks"], [2])
         self.assertEqual([(e["ranks"], e["launches"]) for e in part["left_out"]],

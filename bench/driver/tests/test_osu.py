@@ -255,7 +255,7 @@ class CollectiveJobs(unittest.TestCase):
                                   1000)
         part, failures = {"records": [], "audit": [], "failures": []}, []
         with mock.patch.object(osu_coll, "launch", return_value=([{"us": 1}], [], None)) as run:
-            self.assertTrue(coll_suite._run_job(job, 2, part, failures))
+            self.assertTrue(coll_suite.run_job(job, 2, part, failures))
         self.assertEqual(run.call_count, 2)
         self.assertEqual(part["records"], [{"us": 1}, {"us": 1}])
 

@@ -9,7 +9,7 @@ from pathlib import Path
 from types import SimpleNamespace
 from unittest import mock
 
-from wrapper_bench.suites.collectives import collectives, osu_coll
+from wrapper_bench.suites.collectives import coll_suite, collectives, osu_coll
 from wrapper_bench.suites.rma import rma_report, rma_suite
 
 PUT_FLUSH = """# OSU MPI_Put Latency Test v7.4
@@ -167,7 +167,8 @@ class Jobs(unittest.TestCase):
     def test_the_suite_launches_osu_jobs_with_osus_launcher(self):
         part, failures = {"records": [], "audit": [], "failures": []}, []
         with mock.patch.object(osu_coll, "launch", return_value=([{"us": 1}], [], None)) as run:
-            self.assertTrue(rma_suite.run_job(osu_job("put/fence", 2), 2, part, failures))
+            self.assertTrue(coll_suite.run_job(osu_job("put/fence", 2), 2, part, failures,
+                                                 rma_suite.audit_rows))
         self.assertEqual(run.call_count, 2)
 
 

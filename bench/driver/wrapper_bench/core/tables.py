@@ -63,6 +63,12 @@ def builds(cells, suite):
     return [(m, k) for m in MPI_ORDER for k in COMPILER_ORDER if (m, k) in pairs]
 
 
+def harness_ratio(cell):
+    """'1.04x': the median ratio of a collectives-harness cell (collectives, rma), '—' when it
+    has none."""
+    return f"{cell['ratio']['median']:.2f}x" if cell and cell.get("ratio") else "—"
+
+
 def size_label(size):
     """'4 B', '4 KiB', '1 MiB'."""
     for unit, scale in (("MiB", 1 << 20), ("KiB", 1 << 10)):

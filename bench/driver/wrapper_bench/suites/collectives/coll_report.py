@@ -2,7 +2,7 @@
 
 import statistics
 
-from ...core.tables import MPI_NAMES, MPI_ORDER, Table
+from ...core.tables import MPI_NAMES, MPI_ORDER, Table, harness_ratio, size_label
 from .osu_coll import table as osu_table
 
 # thinmpi's targets against the C doing the same (docs/bench.md), by the thinmpi variant's form.
@@ -31,13 +31,6 @@ MPI4PY_NOTE = ("mpi4py (compiler `python`): `buffer` rows are the upper-case met
                "point-to-point messages and broadcasts instead of one MPI_Allreduce.")
 
 
-def _size(bytes_):
-    return f"{bytes_ // 1048576} MiB" if bytes_ >= 1048576 else \
-        f"{bytes_ // 1024} KiB" if bytes_ >= 1024 else f"{bytes_} B"
-
-
-def _ratio(cell):
-    return f"{cell['ratio']['median']:.2f}x" if cell and cell.get("ratio") else "—"
 
 
 def _builds(cells):
@@ -58,8 +51,8 @@ def ratio_table(cells, apis, key, title):
                 found = [index.get((variant, mpi, compiler, ranks, s)) for s in sizes]
                 if any(found):
                     rows.append([variant, baseline, MPI_NAMES.get(mpi, mpi), compiler,
-                                 str(ranks)] + [_ratio(c) for c in found])
-    headers = ["variant", "vs", "MPI", "compiler", "ranks"] + [_size(s) for s in sizes]
+                                 str(ranks)] + [harness_ratio(c) for c in found])
+    headers = ["variant", "vs", "MPI", "compiler", "ranks"] + [size_label(s) for s in sizes]
     return Table(key, title, headers, rows, NOTE)
 
 
@@ -180,7 +173,7 @@ def checked_table(cells, audit):
                     [f"{c['ratio_vs_unchecked']['median']:.2f}x" if c else "—" for c in found] +
                     [_calls_added(audit, first)])
     return Table("coll_checked", "Checked mode: checked / unchecked thinmpi per collective",
-                 ["call", "MPI", "compiler", "ranks"] + [_size(s) for s in sizes] +
+                 ["call", "MPI", "compiler", "ranks"] + [size_label(s) for s in sizes] +
                  ["calls added"], rows, CHECKED_NOTE)
 
 

@@ -82,9 +82,12 @@ def _mpi4py_builds(setup, options, manifest_name="wb_coll.json",
     return found
 
 
-def _run_job(job, reps, part, failures):
+def run_job(job, reps, part, failures, audit_rows=None):
     """All repetitions of one job into `part`; stops at the first failure, which also goes to
-    the run's `failures` (so --strict and the report's failure table see it)."""
+    the run's `failures` (so --strict and the report's failure table see it). An audit launch's
+    lines become rows through `audit_rows` (the collectives' own by default; the rma suite
+    counts per rank)."""
+    audit_rows = audit_rows or collectives.audit_rows
     launch = osu_coll.launch if osu_coll.is_osu(job) else collectives.launch
     for rep in range(1 if job.audit else reps):
         records, audit_lines, error = launch(job, rep)
@@ -94,7 +97,7 @@ def _run_job(job, reps, part, failures):
                              "compiler": job.build.compiler, "error": error})
             return False
         if job.audit:
-            part["audit"] += collectives.audit_rows(job, audit_lines)
+            part["audit"] += audit_rows(job, audit_lines)
         else:
             part["records"] += records
     return True
@@ -178,7 +181,7 @@ def run_plan(setup, options, mode, builds, plan, osu_builds=()):
     jobs = osu_coll.add_jobs(jobs, osu_builds, mode, options.sizes or plan.sizes, part)
     reps = collectives.COUNTS[mode].reps
     for number, job in enumerate(jobs, 1):
-        ok = _run_job(job, reps, part, setup.failures)
+        ok = run_job(job, reps, part, setup.failures)
         print(f"[{plan.suite} {number}/{len(jobs)}] {'' if ok else 'FAILED '}{job.key}",
               file=sys.stderr)
     return part

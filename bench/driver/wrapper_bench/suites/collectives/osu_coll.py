@@ -306,7 +306,7 @@ def table(part, compiler="gcc"):
     one row per MPI, collective and size; None when no OSU program ran."""
     import statistics
 
-    from ...core.tables import MPI_NAMES, MPI_ORDER, Table
+    from ...core.tables import MPI_NAMES, MPI_ORDER, Table, size_label
 
     cells = part.get("cells", [])
     extra = {}  # (mpi, variant, bytes, field) -> [per process]
@@ -330,7 +330,7 @@ def table(part, compiler="gcc"):
             statistics.median(extra[key]) if key in extra else None
             for key in ((o["mpi"], o["variant"], o["bytes"], n) for n in ("osu_avg_us",
                                                                           "osu_p50_us"))]
-        rows.append([o["op"], MPI_NAMES.get(o["mpi"], o["mpi"]), _size(o["bytes"])] +
+        rows.append([o["op"], MPI_NAMES.get(o["mpi"], o["mpi"]), size_label(o["bytes"])] +
                     [_us(f) for f in (*figures, c_us)] +
                     [_over(c_us, figures[0]), _over(c_us, figures[2])])
     return Table("coll_osu", f"OSU's collective benchmarks beside the C cells (2 ranks, "
@@ -354,7 +354,3 @@ def _us(value):
 def _over(c_us, osu_us):
     return f"{c_us / osu_us:.2f}x" if c_us and osu_us else "—"
 
-
-def _size(bytes_):
-    return f"{bytes_ // 1048576} MiB" if bytes_ >= 1048576 else \
-        f"{bytes_ // 1024} KiB" if bytes_ >= 1024 else f"{bytes_} B"

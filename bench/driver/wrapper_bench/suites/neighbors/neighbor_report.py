@@ -4,7 +4,7 @@ the dense one, and the audit side by side at 2 and 4 ranks."""
 import statistics
 
 from ..collectives import coll_report
-from ...core.tables import MPI_NAMES, Table
+from ...core.tables import MPI_NAMES, Table, harness_ratio, size_label
 
 SPARSE_TARGET_RANKS = 4
 
@@ -92,7 +92,7 @@ def sparse_table(sparse):
         rows.append([api, MPI_NAMES.get(mpi, mpi), compiler, str(ranks)] +
                     [_ratio_text(f["ratio"]["median"]) if f else "—" for f in found])
     return Table("neighbor_sparse", "Sparse exchange (NBX) / dense exchange (alltoallv)",
-                 ["API", "MPI", "compiler", "ranks"] + [coll_report._size(s) for s in sizes],
+                 ["API", "MPI", "compiler", "ranks"] + [size_label(s) for s in sizes],
                  rows, SPARSE_NOTE)
 
 
@@ -105,7 +105,7 @@ def halo_table(cells, apis):
     for variant, mpi, compiler, ranks in sorted({k[:4] for k in index}):
         found = [index.get((variant, mpi, compiler, ranks, n)) for n in sides]
         rows.append([variant, found[0]["baseline"] if found[0] else "", MPI_NAMES.get(mpi, mpi),
-                     compiler, str(ranks)] + [coll_report._ratio(f) for f in found])
+                     compiler, str(ranks)] + [harness_ratio(f) for f in found])
     return Table("neighbor_halo", "The halo program: thinmpi/C",
                  ["variant", "vs", "MPI", "compiler", "ranks"] +
                  [f"{n} x {n} per rank" for n in sides], rows, HALO_NOTE)

@@ -4,7 +4,7 @@ mpi4py/C ratios beside the calls behind them, the programs, and the audit per ra
 
 import statistics
 
-from ...core.tables import MPI_NAMES, MPI_ORDER, Table
+from ...core.tables import MPI_NAMES, MPI_ORDER, Table, harness_ratio, size_label
 
 TARGET = 1.02  # thinmpi vs the same C calls (docs/bench.md): operations and programs alike
 
@@ -33,13 +33,6 @@ AUDIT_NOTE = ("Counted by libwb_audit (PMPI) over 20 calls at 8 B, per call, on 
               "(in the passive-target forms rank 1 makes no call).")
 
 
-def _size(bytes_):
-    return f"{bytes_ // 1048576} MiB" if bytes_ >= 1048576 else \
-        f"{bytes_ // 1024} KiB" if bytes_ >= 1024 else f"{bytes_} B"
-
-
-def _ratio(cell):
-    return f"{cell['ratio']['median']:.2f}x" if cell and cell.get("ratio") else "—"
 
 
 def _us(cell):
@@ -114,11 +107,11 @@ def _row(c_cell, found, audit, osu_p50=None):
         if thinmpi else None
     same = "—" if thinmpi_calls is None or c_calls is None else \
         "same" if thinmpi_calls == c_calls else _calls_text(thinmpi_calls)
-    return [_path(c_cell["variant"]), _size(c_cell["bytes"]) if c_cell["form"] != "program"
+    return [_path(c_cell["variant"]), size_label(c_cell["bytes"]) if c_cell["form"] != "program"
             else "—", MPI_NAMES.get(c_cell["mpi"], c_cell["mpi"]), c_cell["compiler"],
             _us(c_cell)] + (_osu_columns(c_cell, found.get("osu"), osu_p50)
                             if osu_p50 is not None else []) + [
-                _ratio(thinmpi), _ratio(found.get("mpi4py")),
+                harness_ratio(thinmpi), harness_ratio(found.get("mpi4py")),
             _calls_text(c_calls) if c_calls is not None else "—", same]
 
 

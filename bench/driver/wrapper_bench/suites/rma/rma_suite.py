@@ -133,24 +133,6 @@ def audit_rows(job, audit_lines):
             for (label, rank), calls in sorted(totals.items())]
 
 
-def run_job(job, reps, part, failures):
-    """All repetitions of one job into `part`; stops at the first failure, which also goes to
-    the run's `failures`."""
-    launch = osu_coll.launch if osu_coll.is_osu(job) else collectives.launch
-    for rep in range(1 if job.audit else reps):
-        records, audit_lines, error = launch(job, rep)
-        if error:
-            part["failures"].append({"what": job.key, "error": error})
-            failures.append({"what": job.key, "mpi": job.build.mpi,
-                             "compiler": job.build.compiler, "error": error})
-            return False
-        if job.audit:
-            part["audit"] += audit_rows(job, audit_lines)
-        else:
-            part["records"] += records
-    return True
-
-
 def run(setup, options, mode):
     """Every rma job of the builds at hand; returns doc["rma"]."""
     part = {"ranks": [RANKS], "records": [], "audit": [], "failures": [], "missing": [],
@@ -164,7 +146,7 @@ def run(setup, options, mode):
     jobs = add_osu_jobs(jobs, setup, options, mode, part)
     reps = collectives.COUNTS[mode].reps
     for number, job in enumerate(jobs, 1):
-        ok = run_job(job, reps, part, setup.failures)
+        ok = coll_suite.run_job(job, reps, part, setup.failures, audit_rows)
         print(f"[rma {number}/{len(jobs)}] {'' if ok else 'FAILED '}{job.key}", file=sys.stderr)
     return recompute(part)
 
