@@ -117,6 +117,13 @@ class cartesian_view : public neighborhood_view {
   [[nodiscard]] cartesian_communicator sub(const detail::int_list<bool>& remain) const;
 
  private:
+  friend class cartesian_communicator;
+  /// A grid this library has just made with `ndims` dimensions: nothing to ask MPI
+  /// (MPI_Topo_test, MPI_Cartdim_get); MPI_COMM_NULL gives the null communicator.
+  cartesian_view(MPI_Comm comm, int ndims)
+      : neighborhood_view(comm, comm == MPI_COMM_NULL ? 0 : 2 * ndims,
+                          comm == MPI_COMM_NULL ? 0 : 2 * ndims) {}
+
   struct grid_state {
     std::vector<int> dims, periods, coords;
   };
@@ -272,6 +279,6 @@ inline cartesian_communicator::cartesian_communicator(comm_view comm,
                                                       const detail::int_list<int>& dims,
                                                       const detail::int_list<bool>& periods,
                                                       bool reorder)
-    : owning(cartesian_view(detail::cart_create(comm, dims, periods, reorder))) {}
+    : owning(cartesian_view(detail::cart_create(comm, dims, periods, reorder), dims.size_int())) {}
 
 }  // namespace thinmpi
