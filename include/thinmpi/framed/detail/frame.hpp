@@ -123,15 +123,15 @@ inline constexpr std::size_t min_frame_bytes = 64;
 
 /// How a payload of T splits, once checked that a frame of T can be formed: T's elements are
 /// their bytes on the wire (no padding, which MPI would not carry) and a frame holds the header
-/// and at least one element. Predefined types of up to 48 bytes pass both checks at compile
-/// time (every channel's frame is at least 64 bytes, so the whole elements in it exceed the
-/// header), so their hot path computes the shape and compares nothing.
+/// and at least one element. The room check stays a run-time compare even where every channel's
+/// frame (at least 64 bytes) has room for T: without it GCC 12 cannot tell that the payload's
+/// share of a frame (bytes - 16) does not wrap, and rejects the copy that fills the frame
+/// (-Wstringop-overflow).
 template <class T>
 [[gnu::always_inline]] inline frame_shape frame_for(std::size_t frame_size, const char* operation) {
   const frame_shape shape = shape_of(frame_size, sizeof(T));
   const bool padded = wire_size<T>() != sizeof(T);
-  constexpr bool room_checked = sizeof(T) + frame_header_bytes <= min_frame_bytes;
-  if (padded || (!room_checked && shape.bytes <= frame_header_bytes)) [[unlikely]] {
+  if (padded || shape.bytes <= frame_header_bytes) [[unlikely]] {
     raise_frame_problem(padded, frame_size, sizeof(T), datatype_of<T>(), operation);
   }
   return shape;
