@@ -1,8 +1,8 @@
 /* One collected callgrind window around a measured loop, for the instruction counts of
- * wrapper-bench (bench/driver/wrapper_bench/instructions.py). The harnesses run under
- * `valgrind --tool=callgrind --collect-atstart=no`, so only what runs inside a window is counted;
- * each window is dumped as its own profile, labelled "wb rank=R variant=NAME calls=K" for the
- * driver. Without valgrind's header (or outside valgrind) the client requests do nothing. */
+ * wrapper-bench (bench/driver/wrapper_bench/suites/instructions/instructions.py). The harnesses run
+ * under `valgrind --tool=callgrind --collect-atstart=no`, so only what runs inside a window is
+ * counted; each window is dumped as its own profile, labelled "wb rank=R variant=NAME calls=K" for
+ * the driver. Without valgrind's header (or outside valgrind) the client requests do nothing. */
 #ifndef WB_CALLGRIND_WINDOW_H
 #define WB_CALLGRIND_WINDOW_H
 

@@ -33,9 +33,10 @@ int wb_run_audit(const wb_run_options* options, const wb_variant** selected, siz
 
 /* Under valgrind --tool=callgrind --collect-atstart=no: runs each variant's round trips in two
  * collected windows, options->instructions and twice as many, each dumped as
- * "wb rank=R variant=api/payload calls=K" (bench/driver/wrapper_bench/instructions.py takes the
- * difference, which cancels what a window costs besides its round trips). Returns 0 when all
- * verified; outside valgrind it runs the same round trips and dumps nothing. */
+ * "wb rank=R variant=api/payload calls=K"
+ * (bench/driver/wrapper_bench/suites/instructions/instructions.py takes the difference, which
+ * cancels what a window costs besides its round trips). Returns 0 when all verified; outside
+ * valgrind it runs the same round trips and dumps nothing. */
 int wb_run_instructions(const wb_run_options* options, const wb_variant** selected, size_t n);
 
 #endif /* WB_HARNESS_RUN_H */
