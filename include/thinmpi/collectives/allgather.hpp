@@ -117,6 +117,7 @@ class collective_allgather {
   /// rank whose `into` is too small receives into scratch, then throws), then makes the one
   /// MPI_Allgatherv (MPI_Allgatherv_c where the layout's displacements pass INT_MAX).
   ///
+  ///     std::vector<int> counts(world.size(), n), mine(n), all(n * world.size());
   ///     const thinmpi::block_layout blocks(counts);  // once
   ///     world.allgatherv(mine, all, blocks);         // each step
   template <class Send, class Into>
@@ -158,6 +159,7 @@ class collective_allgather {
   /// capacity suffices a call allocates nothing (nor zeroes what it keeps). `send` must not
   /// be part of `all`.
   ///
+  ///     std::vector<int> mine(n);
   ///     thinmpi::varying<int> all;  // reused: no allocation once grown
   ///     for (int step = 0; step < steps; ++step)
   ///       world.allgatherv(mine, all, thinmpi::exchange_counts);  // 2 MPI calls

@@ -5,6 +5,7 @@
 /// between calls (the communicator's size, the buffers' room) and makes the MPI call, as C code
 /// that computed its displacements once does.
 ///
+///     std::vector<int> counts(world.size(), n), mine(n), all(n * world.size());
 ///     const thinmpi::block_layout blocks(counts);  // displacements: the prefix sum, checked once
 ///     for (int step = 0; step < steps; ++step) world.allgatherv(mine, all, blocks);
 
@@ -39,6 +40,7 @@ struct layout_access;
 /// library without the MPI-4 large-count calls (MPI_ERR_COUNT; Open MPI 4.1). It copies the
 /// arrays into one allocation.
 ///
+///     std::vector<int> counts(world.size(), n), displs(world.size());
 ///     thinmpi::block_layout blocks(counts);          // laid end to end in rank order
 ///     thinmpi::block_layout placed(counts, displs);  // at the given displacements
 class block_layout {
