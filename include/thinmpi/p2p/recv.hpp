@@ -94,6 +94,10 @@ class p2p_recv {
   [[nodiscard]] detail::received_value_t<T> recv(int source, int tag) const {
     if constexpr (detail::serialized_payload<T>) {
       return recv_with_status<T>(source, tag).value;
+    } else if constexpr (resizable_payload<T>) {
+      detail::require_writable<T&>();
+      MPI_Status raw;  // MPI_Mprobe's, read only by an error report: no status is returned
+      return detail::receive_new<T>(comm(), source, tag, raw);
     } else {
       return recv_new<T>(source, tag).value;  // inlined: the unused status costs nothing
     }
@@ -118,7 +122,9 @@ class p2p_recv {
                   "thinmpi cannot create the T to receive into: it has no default constructor; "
                   "receive into an object you construct with recv(object, source, tag)");
     if constexpr (resizable_payload<T>) {
-      MPI_Status raw;  // filled by MPI_Mprobe; an error report reads it only after a truncation
+      // Returned to the caller, so every field is defined first: MPICH 4.0.2's MPI_Mprobe leaves
+      // the cancelled flag as it found it (status.cancelled() read stack garbage).
+      MPI_Status raw{};
       T value = detail::receive_new<T>(comm(), source, tag, raw);
       return {std::move(value), status(raw, datatype_of<std::ranges::range_value_t<T>>())};
     } else {
