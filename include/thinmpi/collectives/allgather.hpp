@@ -135,8 +135,9 @@ class collective_allgather {
       detail::layout_allgatherv_fails(comm(), send, into, layout, n, rank());
     }
     detail::agree_if_checked(detail::collective_call{"MPI_Allgatherv", comm()});
-    detail::check_layout_call(detail::allgatherv_on(out, in, layout, comm()), "MPI_Allgatherv",
-                              comm(), out);
+    detail::check_collective(detail::allgatherv_on(out, in, layout, comm()),
+                             detail::collective_call{"MPI_Allgatherv", comm()}, out.count,
+                             out.type);
     detail::shrink_to(into, layout.extent());
   }
   /// allgatherv of blocks whose sizes the ranks do not know: an MPI_Allgather of the counts

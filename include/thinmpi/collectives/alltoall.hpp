@@ -177,8 +177,8 @@ class collective_alltoall {
       detail::layout_alltoallv_fails(comm(), send, sent, into, received, n);
     }
     detail::agree_if_checked(detail::collective_call{"MPI_Alltoallv", comm()});
-    detail::check_layout_call(detail::alltoallv_on(out, sent, in, received, comm()),
-                              "MPI_Alltoallv", comm(), out);
+    detail::check_collective(detail::alltoallv_on(out, sent, in, received, comm()),
+                             detail::collective_call{"MPI_Alltoallv", comm()}, out.count, out.type);
     detail::shrink_to(into, received.extent());
   }
   /// alltoallv where each rank knows only what it sends: an MPI_Alltoall of the counts (one int

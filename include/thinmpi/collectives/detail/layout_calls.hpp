@@ -43,22 +43,6 @@ namespace thinmpi::detail {
   return static_cast<std::size_t>(layout.counts()[static_cast<std::size_t>(rank)]) == sending;
 }
 
-/// The error of a failed v-call on a layout, with the operation and this rank's count (taken
-/// as scalars, so that the hot path stores nothing for it).
-[[noreturn, gnu::cold, gnu::noinline]] inline void raise_layout_call(int rc, const char* operation,
-                                                                     MPI_Comm comm,
-                                                                     std::size_t count,
-                                                                     MPI_Datatype type) {
-  raise_collective(rc, collective_call{operation, comm}, count, type);
-}
-/// Throws unless rc is MPI_SUCCESS (raise_layout_call): one comparison on the hot path.
-[[gnu::always_inline]] inline void check_layout_call(int rc, const char* operation, MPI_Comm comm,
-                                                     const const_buffer& out) {
-  if (rc != MPI_SUCCESS) [[unlikely]] {
-    raise_layout_call(rc, operation, comm, out.count, out.type);
-  }
-}
-
 /// One MPI_Allgatherv (or its `_c` form) into `in` at the layout's blocks.
 template <auto Classic = &MPI_Allgatherv, auto Large = THINMPI_LARGE_COUNT_CALL(MPI_Allgatherv)>
 [[gnu::always_inline]] inline int allgatherv_on(const const_buffer& out, const mutable_buffer& in,
