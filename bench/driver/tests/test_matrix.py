@@ -59,8 +59,11 @@ class SweepJobs(unittest.TestCase):
 
 class OtherSuites(unittest.TestCase):
     def test_osu_runs_c_chars_from_1_byte_to_4_mib(self):
-        jobs = expand([harness_build()], suites=("osu",))
+        jobs = matrix.expand([harness_build()], matrix.Filters(suites=("osu",)), matrix.FULL,
+                             BASELINES)
         self.assertEqual(len(jobs), 23)
+        jobs = expand([harness_build()], suites=("osu",))  # quick: every other power of two
+        self.assertEqual([j.count for j in jobs], [4**k for k in range(12)])
         self.assertEqual((jobs[0].count, jobs[-1].count), (1, 4 << 20))
         self.assertEqual(jobs[0].variants, ("c/char_buffer",))
 

@@ -85,6 +85,9 @@ class Jobs(unittest.TestCase):
         jobs = matrix.expand([harness_build(), osu_build()], matrix.Filters(), matrix.QUICK,
                              BASELINES)
         self.assertEqual({j.suite for j in jobs if j.build.runner == "osu"}, {"osu"})
+        self.assertEqual(len([j for j in jobs if j.build.runner == "osu"]), 12)  # powers of 4
+        jobs = matrix.expand([harness_build(), osu_build()], matrix.Filters(), matrix.FULL,
+                             BASELINES)
         self.assertEqual(len([j for j in jobs if j.build.runner == "osu"]), 23)
 
     def test_each_size_runs_next_to_its_kernels(self):
@@ -92,7 +95,7 @@ class Jobs(unittest.TestCase):
                              matrix.QUICK, BASELINES)
         ordered = osu.interleave(jobs)
         self.assertEqual([(j.count, j.build.runner) for j in ordered[:4]],
-                         [(1, "harness"), (1, "osu"), (2, "harness"), (2, "osu")])
+                         [(1, "harness"), (1, "osu"), (4, "harness"), (4, "osu")])
 
     def test_arguments_are_one_size_with_osu_counts(self):
         job = matrix.Job("osu", osu_build(), (osu.VARIANT,), 64, matrix.QUICK["osu"])

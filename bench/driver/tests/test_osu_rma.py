@@ -141,7 +141,7 @@ class Jobs(unittest.TestCase):
         jobs = [j for j in self.add(harness()) if osu_coll.is_osu(j)]
         self.assertEqual({j.count: j.iterations for j in jobs},
                          {b // 4: rma_suite.calls_at(rma_suite.CALLS["quick"], b)
-                          for b in rma_suite.RMA_BYTES})
+                          for b in rma_suite.QUICK_RMA_BYTES})
 
     def test_no_osu_in_the_smoke_run_nor_without_the_osu_api(self):
         jobs = harness()

@@ -64,7 +64,9 @@ class Jobs(unittest.TestCase):
         jobs = rma_suite.jobs_for(build(), "quick")
         self.assertTrue(all(j.ranks == 2 and j.key.startswith("rma/") for j in jobs))
         timed = [j for j in jobs if not j.audit and j.count > 1]
-        self.assertEqual([j.count for j in timed], [b // 4 for b in rma_suite.RMA_BYTES])
+        self.assertEqual([j.count for j in timed], [b // 4 for b in rma_suite.QUICK_RMA_BYTES])
+        full = [j for j in rma_suite.jobs_for(build(), "full") if not j.audit and j.count > 1]
+        self.assertEqual([j.count for j in full], [b // 4 for b in rma_suite.RMA_BYTES])
         self.assertIn("c/fetch_and_op/lock_flush", timed[0].variants)
         self.assertTrue(all("c/fetch_and_op/lock_flush" not in j.variants for j in timed[1:]))
         self.assertTrue(all("c/rma_counter/program" not in j.variants for j in timed))

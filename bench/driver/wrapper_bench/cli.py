@@ -15,6 +15,7 @@ from pathlib import Path
 
 from . import matrix, rooms
 from .core import audit, compare, detect, schema
+from .core.timing import Clock
 from .core.runner import ROOT_ENV, Progress, estimated_seconds, launch
 from .core.jobs import with_baselines
 from .core.session import Setup, add_harness, add_mpi4py
@@ -57,8 +58,9 @@ def parse(argv):
                         help="OSU micro-benchmarks whose osu_latency runs beside the OSU sweep "
                         "(default: osu_latency on PATH)")
     parser.add_argument("--instructions", action="store_true",
-                        help="also count instructions and allocations per call under callgrind "
-                        "(tiny, sweep, collectives)")
+                        help="count instructions and allocations per call under callgrind "
+                        "(tiny, sweep, collectives) on every compiler's builds (the default "
+                        "run counts the gcc builds; the smoke run none)")
     parser.add_argument("--strict", action="store_true", help="exit 1 when a cell failed")
     parser.add_argument("--ranks", type=lambda t: tuple(int(r) for r in t.split(",")),
                         help="rank counts of the collectives and neighbors suites, e.g. 2,4 "
@@ -78,22 +80,28 @@ def parse(argv):
     return options
 
 
-def prepare(options):
+def prepare(options, clock):
     """Builds the presets, finds the mpi4py interpreters that the filters keep, then lets every
-    room add its own builds (Go, OSU) and missing cells (the peers)."""
+    room add its own builds (Go, OSU) and missing cells (the peers); `clock` times each."""
     setup = Setup()
     presets = [(m, k) for m, k in detect.installed_presets()
                if (options.mpi is None or m in options.mpi)
                and (options.compiler is None or k in options.compiler)]
     for mpi, compiler in presets:
         print(f"wrapper-bench: building {mpi}-{compiler}", file=sys.stderr)
-        add_harness(setup, REPO, mpi, compiler, options)
+        with clock.phase("build", f"{mpi}-{compiler} kernels"
+                         + (" (--no-build: found)" if options.no_build else "")):
+            add_harness(setup, REPO, mpi, compiler, options)
     if options.api is None or "mpi4py" in options.api:
         for mpi in dict.fromkeys(m for m, _ in presets):
             interpreters = [(p, None) for m, p in options.python_for.items() if m == mpi]
-            add_mpi4py(setup, REPO, mpi, interpreters + [("/usr/bin/python3", None)], KERNEL)
+            with clock.phase("build", "mpi4py interpreters (found)"):
+                add_mpi4py(setup, REPO, mpi, interpreters + [("/usr/bin/python3", None)],
+                           KERNEL)
     for room in rooms.ROOMS:
-        room.prepare(setup, options, presets, REPO)
+        with clock.phase("build", f"the {room.name} room's setup"):
+            room.prepare(setup, options, presets, REPO)
+    clock.rows = [r for r in clock.rows if r["seconds"] >= 0.5 or "kernels" in r["what"]]
     return setup
 
 
@@ -169,16 +177,23 @@ def launcher_key(job):
                 (job.build.mpi, job.build.compiler))
 
 
-def run_all(jobs, setup):
-    """Runs every job, splitting a failed one into its variants so the others still count."""
+def run_all(jobs, setup, clock):
+    """Runs every job, splitting a failed one into its variants so the others still count;
+    `clock` gets each suite's seconds and launches."""
     collector, progress = Collector(setup), Progress(jobs)
     for job in jobs:
         launcher = setup.launchers[launcher_key(job)]
-        ok = collector.add(job, run_job(launcher, job))
+        started = time.monotonic()
+        outcomes = run_job(launcher, job)
+        ok = collector.add(job, outcomes)
+        launches = len(outcomes)
         if not ok and len(job.variants) > 1:
             setup.failures.pop()
             for part in split_job(job, setup.baselines):
-                collector.add(part, run_job(launcher, part))
+                part_outcomes = run_job(launcher, part)
+                launches += len(part_outcomes)
+                collector.add(part, part_outcomes)
+        clock.add("suite", job.suite, time.monotonic() - started, launches)
         progress.step(job, failed=not ok)
     progress.close()
     return collector
@@ -237,8 +252,9 @@ def main(argv):
     if options.render:
         return render_again(options.render)
     counts = matrix.SMOKE if options.smoke else matrix.FULL if options.full else matrix.QUICK
-    started = time.monotonic()
-    setup = prepare(options)
+    started, clock = time.monotonic(), Clock()
+    clock.add_setup(time.time())
+    setup = prepare(options, clock)
     check_bindings(setup)
     load_at_start = os.getloadavg()[0]  # after the builds, which load the machine themselves
     filters = matrix.Filters(options.mpi, options.compiler, options.api, options.sizes,
@@ -247,7 +263,7 @@ def main(argv):
     try:
         jobs = matrix.all_jobs(setup, filters, counts)
         print(f"wrapper-bench: {len(jobs)} jobs", file=sys.stderr)
-        collector = run_all(jobs, setup)
+        collector = run_all(jobs, setup, clock)
     finally:
         for handle in started_by_rooms:
             if handle:
@@ -262,7 +278,18 @@ def main(argv):
     doc = make_document(context, collector.records, collector.audit_rows, symbols,
                         setup.missing, setup.failures)
     for room in rooms.ROOMS:  # the suites that launch their own jobs
-        doc.update(room.run(setup, options, context["mode"], filters) if room.run else {})
+        if room.run:
+            room_started = time.monotonic()
+            part = room.run(setup, options, context["mode"], filters)
+            if part:
+                clock.add("suite", room.name, time.monotonic() - room_started)
+            doc.update(part)
+    setup_row = clock.rows[0] if clock.rows and clock.rows[0]["phase"] == "setup" else None
+    doc["timings"] = clock.part(time.monotonic() - started
+                                + (setup_row["seconds"] if setup_row else 0))
+    if context["mode"] == "quick":
+        doc["timings"]["left_out_quick"] = [line for room in rooms.ROOMS
+                                            for line in room.quick_left_out]
     out_dir = new_results_dir(options.out)
     problems = write_outputs(doc, collector.records, out_dir)
     print(f"wrapper-bench: {len(doc['cells'])} cells, {len(setup.missing)} missing, "

@@ -13,8 +13,9 @@ from .suites.p2p import ROOM as P2P
 from .suites.peers import ROOM as PEERS
 from .suites.rma import ROOM as RMA
 from .suites.serialization import ROOM as SERIALIZATION
+from .suites.timing import ROOM as TIMING
 
 ROOMS = (P2P, FLOOR, GO, OSU, SERIALIZATION, AUDIT, COLLECTIVES, NEIGHBORS, RMA, INSTRUCTIONS,
-         HOSTS, PEERS)
+         HOSTS, PEERS, TIMING)
 # The suites that run by default (--suites), in the order of their jobs.
 SUITES = tuple(suite for room in ROOMS for suite in room.suites)

@@ -19,6 +19,7 @@ class Counts:
     warmup: int
     reps: int
     blocks: int = 20
+    sizes: tuple = None  # a sweep's sizes in this mode (None: all of the suite's)
 
 
 @dataclass(frozen=True)

@@ -38,6 +38,8 @@ class Room:
     start(options, setup, repo): what it starts for the run (a handle with close(), or None).
     launcher_key(job): the key of setup.launchers that launches a job of its own (None: the
         build's, (mpi, compiler)).
+    quick_left_out: what the quick (default) run leaves out of its suites and how to run it,
+        one sentence each (the report's "where the time went" lists them).
     """
 
     name: str
@@ -58,3 +60,4 @@ class Room:
     check_options: Callable = _nothing
     start: Callable = _nothing
     launcher_key: Callable = _nothing
+    quick_left_out: tuple = ()

@@ -24,4 +24,8 @@ def _sections(doc, charts, section_type):
     return {KEY: coll_report.sections(doc[KEY], charts, section_type) if KEY in doc else []}
 
 
-ROOM = Room(KEY, suites=(KEY,), run=_run, recompute=_recompute, draw=_draw, sections=_sections)
+ROOM = Room(KEY, suites=(KEY,), run=_run, recompute=_recompute, draw=_draw, sections=_sections,
+            quick_left_out=("collectives: 32 B and 256 B, with OSU's collective benchmarks "
+                            "there (--full)",
+                            "collectives and neighbors: the 4-rank cells, which oversubscribe "
+                            "2 cores (--ranks 2,4, or --full)"))

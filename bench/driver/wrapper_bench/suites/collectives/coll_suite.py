@@ -150,7 +150,8 @@ def _count_left_out(left_out, build, mode, options, plan):
     """Adds to each left-out rank count the timed launches of `build` it would have had."""
     for entry in left_out:
         entry["launches"] += sum(not job.audit for job in collectives.jobs_for(
-            build, mode, options.sizes, options.api, plan, (entry["ranks"],)))
+            build, mode, plan.sizes_for(mode, options.sizes), options.api, plan,
+            (entry["ranks"],)))
 
 
 def run(setup, options, mode):
@@ -175,10 +176,11 @@ def run_plan(setup, options, mode, builds, plan, osu_builds=()):
         if build is None:
             part["missing"].append(why)
         elif options.compiler is None or build.compiler in (*options.compiler, "python"):
-            jobs += collectives.jobs_for(build, mode, options.sizes, options.api, plan, ranks)
+            jobs += collectives.jobs_for(build, mode, plan.sizes_for(mode, options.sizes),
+                                         options.api, plan, ranks)
             _count_left_out(part["left_out"], build, mode, options, plan)
     jobs = fit_oversubscribed(jobs, part, plan.probe_variant)
-    jobs = osu_coll.add_jobs(jobs, osu_builds, mode, options.sizes or plan.sizes, part)
+    jobs = osu_coll.add_jobs(jobs, osu_builds, mode, plan.sizes_for(mode, options.sizes), part)
     reps = collectives.COUNTS[mode].reps
     for number, job in enumerate(jobs, 1):
         ok = run_job(job, reps, part, setup.failures)

@@ -101,9 +101,19 @@ class Plan:
     program_counts: tuple
     smoke_program_count: int
     probe_variant: str
+    quick_sizes: tuple = None  # the quick run's sizes (None: all of `sizes`)
+
+    def sizes_for(self, mode, asked=None):
+        """The sizes a run times: `asked` (--sizes), else the quick run's, else all."""
+        return asked or (self.quick_sizes if mode == "quick" and self.quick_sizes else
+                         self.sizes)
 
 
-PLAN = Plan("collectives", COLL_BYTES, PROGRAM_COUNTS, SMOKE_PROGRAM_COUNT, PROBE_VARIANT)
+# The quick run leaves out 32 B and 256 B (between 4 B and 4 KiB the collectives cost what their
+# latency costs: the launches are most of the suite's time); --full and --sizes run them.
+QUICK_COLL_BYTES = (4, 4096, 65536, 1048576)
+PLAN = Plan("collectives", COLL_BYTES, PROGRAM_COUNTS, SMOKE_PROGRAM_COUNT, PROBE_VARIANT,
+            QUICK_COLL_BYTES)
 
 
 def read_manifest(build_dir, name="wb_coll.json"):

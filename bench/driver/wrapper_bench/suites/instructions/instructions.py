@@ -316,12 +316,15 @@ def rows_of(launch, records, counted):
     return rows
 
 
-def run(setup, options, filters, progress=print):
-    """Every counted launch; returns doc["instructions"]: rows, failures and the method."""
+def run(setup, options, filters, progress=print, compilers=None):
+    """Every counted launch (of the builds of `compilers`, None: every compiler the filters
+    keep); returns doc["instructions"]: rows, failures and the method."""
     launches = p2p_launches(setup, filters)
     if "collectives" in filters.suites:
-        launches += coll_launches(setup, options)
+        launches += [launch for launch in coll_launches(setup, options)
+                     if compilers is None or launch.compiler in compilers]
     part = {"round_trips": ROUND_TRIPS, "rows": [], "failures": [],
+            "compilers": sorted({launch.compiler for launch in launches}),
             "tool": "valgrind --tool=callgrind (outside-MPI instructions per call and rank)"}
     for number, launch in enumerate(launches, 1):
         records, counted, error = run_launch(launch)

@@ -37,4 +37,6 @@ def _sections(doc, drawn, section_type):
 
 ROOM = Room("p2p", suites=("tiny", "sweep"), counts=p2p_jobs.COUNTS, jobs=p2p_jobs.suite_jobs,
             draw=lambda doc, out_dir: charts.draw_all(doc["cells"], out_dir),
-            sections=_sections)
+            sections=_sections,
+            quick_left_out=("tiny: 50,000 round trips and 5 processes per cell (quick: 20,000 "
+                            "and 3); sweep: a third process per size (--full)",))

@@ -25,11 +25,16 @@ from ..collectives.osu_coll import Benchmark
 MANIFEST = "wb_rma.json"
 MPI4PY_KERNEL = collectives.MPI4PY_KERNEL.parent / "mpi4py_rma.py"
 RMA_BYTES = (8, 4096, 65536, 1048576)  # per operation (osu_put_latency's sizes, a few of them)
+# The quick run stops at 64 KiB: at 1 MiB the bandwidth forms (a window of 1 MiB operations per
+# call; MPICH's accumulate takes 0.11 s a call) were over half the suite's time (185 of 345 s of
+# timed calls in a quick run). --full and --sizes run 1 MiB.
+QUICK_RMA_BYTES = RMA_BYTES[:3]
 RANKS = 2
 ATOMIC_OPS = ("fetch_and_op", "compare_and_swap")  # one int whatever the size: smallest job only
 # Calls per launch at sizes up to 4 KiB, fewer above (one operation of 1 MiB is ~100 us); an RMA
-# call costs a tenth of a collective's, so many more than the collectives suite makes.
-CALLS = {"full": 50000, "quick": 20000, "smoke": 200}
+# call costs a tenth of a collective's, so many more than the collectives suite makes (the quick
+# run 5x its 1,000: its bandwidth forms, 27-54 us a call at 8 B, made 20,000 calls cost seconds).
+CALLS = {"full": 50000, "quick": 5000, "smoke": 200}
 MIN_CALLS = 100
 PYTHON_SHARE = 10  # the mpi4py kernel makes a tenth of the calls: each costs it a microsecond
 # or more, and its fences were milliseconds on the loaded 2-core machine (Open MPI 4.1.4 at
@@ -70,6 +75,11 @@ def find_builds(setup, options):
                                      MPI4PY_KERNEL)
 
 
+def sizes_for(mode, asked=None):
+    """The sizes a run times: `asked` (--sizes), else the quick run's, else all."""
+    return asked or (QUICK_RMA_BYTES if mode == "quick" else RMA_BYTES)
+
+
 def calls_at(base, size_bytes):
     """Calls per launch: `base` up to 4 KiB, then in proportion to the size."""
     return max(MIN_CALLS, base * 4096 // max(size_bytes, 4096))
@@ -79,7 +89,7 @@ def jobs_for(build, mode, sizes=None, api_filter=None):
     """The timed launches of one build (one per size, the atomics in the first; the programs in
     one more), then one audit launch; all on 2 ranks."""
     blocks = collectives.COUNTS[mode].blocks
-    sizes = [s for s in (sizes or RMA_BYTES) if s >= 4] or [RMA_BYTES[0]]
+    sizes = [s for s in sizes_for(mode, sizes) if s >= 4] or [RMA_BYTES[0]]
     if mode == "smoke":
         sizes = sizes[:1]
     names = [v["variant"] for v in build.variants
@@ -112,7 +122,7 @@ def osu_builds(setup, options):
 def add_osu_jobs(jobs, setup, options, mode, part):
     """`jobs` with OSU's one-sided tests right after the gcc harness's launch of each size,
     beside the C variants it runs there, with its calls per launch."""
-    sizes = [s for s in (options.sizes or RMA_BYTES) if s >= 4] or [RMA_BYTES[0]]
+    sizes = [s for s in sizes_for(mode, options.sizes) if s >= 4] or [RMA_BYTES[0]]
     return osu_coll.add_jobs(jobs, osu_builds(setup, options), mode, sizes, part,
                              lambda size: calls_at(CALLS[mode], size), "rma")
 
