@@ -1,6 +1,8 @@
 # The README's two commands:
 #   make test    install what is missing, build and run every test on every MPI installed
-#   make bench   install what is missing, build, run the benchmark matrix, write the report
+#   make bench   install what is missing, build, run the benchmark matrix (quick, instruction
+#                counts of the gcc builds, about 20 minutes on 2 cores; FULL=1: everything),
+#                write the report
 # and the everyday ones: make install PREFIX=..., make format, make format-check,
 #   make docs           the API reference (Doxygen) in build/docs/html; any warning fails it
 # Reliability checks beyond `make test` (docs/reliability.md):
@@ -33,7 +35,7 @@ bench: deps-bench
 # every suite on the gcc kernels; on the clang ones (whose every variant the ctest smoke tests
 # run already) the audit and the collectives, neighbors and rma harnesses, which is where a
 # kernel that clang does not compile shows (about 40 s where the whole clang matrix takes 4
-# minutes).
+# minutes). The smoke run counts no instructions (valgrind launches take ~10 s each).
 bench-test:
 	/usr/bin/python3 bench/driver/tests/run.py
 	PYTHONPATH=bench/driver /usr/bin/python3 -m wrapper_bench --smoke --no-build \
