@@ -166,5 +166,25 @@ class LaunchTest(unittest.TestCase):
             self.assertFalse(instructions.is_mpi_object(path), path)
 
 
+class CoveredLaunches(unittest.TestCase):
+    def launch(self, suite, variants, count=1, program=("wb_kernels",)):
+        return instructions.Launch(suite, "openmpi", "gcc", "mpiexec", list(program),
+                                   tuple(variants), count)
+
+    def test_the_sweep_at_4_bytes_is_the_tiny_suites_1_int_launch(self):
+        tiny = self.launch("tiny", ("c/int_buffer", "thinmpi/scalar", "thinmpi/span"))
+        sweep = self.launch("sweep", ("c/int_buffer", "thinmpi/span"))
+        self.assertIs(instructions.covered_by(sweep, [tiny]), tiny)
+
+    def test_another_count_program_or_variant_is_counted_itself(self):
+        tiny = self.launch("tiny", ("c/int_buffer", "thinmpi/span"))
+        self.assertIsNone(instructions.covered_by(
+            self.launch("sweep", ("c/int_buffer",), 1024), [tiny]))
+        self.assertIsNone(instructions.covered_by(
+            self.launch("collectives", ("c/int_buffer",), 1, ("wb_coll",)), [tiny]))
+        self.assertIsNone(instructions.covered_by(
+            self.launch("sweep", ("c/int_buffer", "mpl/vector")), [tiny]))
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -26,8 +26,8 @@ def table(part):
 def left_out_lines(part):
     """What the quick run left out, and how to run it."""
     left_out = (part or {}).get("left_out_quick")
-    return ["Left out of the quick run: " + "; ".join(left_out) + ". `make bench FULL=1` "
-            "(--full) runs everything."] if left_out else []
+    return ["Left out of the quick run (`make bench FULL=1`, `--full`, runs everything):"] + \
+        [f"- {line}" for line in left_out] if left_out else []
 
 
 def _sections(doc, charts, section_type):
