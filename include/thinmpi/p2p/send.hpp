@@ -13,10 +13,12 @@ namespace thinmpi {
 
 namespace detail {
 
-/// One blocking send of payload through post (detail::send or detail::ssend).
+/// One blocking send of payload through post (detail::send or detail::ssend). Always inlined:
+/// clang 14 kept it out of line for a struct payload (its datatype's first-use guard made it too
+/// big), a call with six saved registers around every send.
 template <class Payload, class Post>
-void send_with(MPI_Comm comm, const Payload& payload, int dest, int tag, Post post,
-               const char* operation) {
+[[gnu::always_inline]] inline void send_with(MPI_Comm comm, const Payload& payload, int dest,
+                                             int tag, Post post, const char* operation) {
   require_sendable<Payload>();
   const const_buffer buffer = send_buffer(payload);
   const int rc = post(buffer.data, buffer.count, buffer.type, dest, tag, comm);
@@ -37,12 +39,12 @@ class p2p_send {
   ///
   ///     world.send(std::vector<double>{1, 2, 3}, 1, 0);
   template <class Payload>
-  void send(const Payload& payload, int dest, int tag) const {
+  [[gnu::always_inline]] void send(const Payload& payload, int dest, int tag) const {
     detail::send_with(comm(), detail::wire_form(payload), dest, tag, &detail::send, "MPI_Send");
   }
   /// send() that completes only once the receive has started (MPI_Ssend).
   template <class Payload>
-  void ssend(const Payload& payload, int dest, int tag) const {
+  [[gnu::always_inline]] void ssend(const Payload& payload, int dest, int tag) const {
     detail::send_with(comm(), detail::wire_form(payload), dest, tag, &detail::ssend, "MPI_Ssend");
   }
 
