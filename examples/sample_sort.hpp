@@ -49,11 +49,12 @@ inline std::size_t oversampling_ratio(int ranks) {
 //> START SORTING THINMPI
 template <class T>
 void sort(thinmpi::comm_view comm, std::vector<T>& data, std::size_t seed) {
-  const std::size_t oversampling = oversampling_ratio(comm.size());
+  const int ranks = comm.size();
+  const std::size_t oversampling = oversampling_ratio(ranks);
   std::vector<T> local_samples(oversampling);
   std::sample(data.begin(), data.end(), local_samples.begin(), oversampling, std::mt19937{seed});
   auto global_samples = comm.allgather(local_samples);
-  pick_splitters(comm.size(), oversampling, global_samples);
+  pick_splitters(ranks, oversampling, global_samples);
   std::vector<T> send;
   std::vector<int> counts;
   for (const auto& bucket : build_buckets(data, global_samples)) {

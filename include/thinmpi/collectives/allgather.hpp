@@ -71,8 +71,15 @@ class collective_allgather {
   template <class Send>
   [[nodiscard]] std::vector<detail::element_t<Send>> allgather(const Send& send) const {
     detail::require_sendable<Send>();
-    std::vector<detail::element_t<Send>> all(times_ranks(detail::send_buffer(send).count));
-    allgather(send, all);
+    const detail::collective_call call{"MPI_Allgather", comm()};
+    const detail::const_buffer out = detail::send_buffer(send);
+    // Sized here to size() blocks, so it has room by construction: the room check of
+    // allgather(send, into) would only ask MPI_Comm_size a second time.
+    std::vector<detail::element_t<Send>> all(times_ranks(out.count));
+    detail::agree_if_checked(call);
+    detail::check_collective(
+        detail::allgather(out, all.data(), detail::recv_buffer(all).type, call.comm), call,
+        out.count, out.type);
     return all;
   }
   /// Allgather in place (MPI_IN_PLACE): `buffer` holds size() equal blocks, this rank's block
