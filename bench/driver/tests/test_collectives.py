@@ -346,7 +346,7 @@ class RanksLeftOut(unittest.TestCase):
 
     def test_the_plan_counts_the_launches_left_out_and_the_report_says_so(self):
         original = coll_suite.run_job
-        coll_suite.run_job = lambda job, reps, part, failures, audit_rows=None: True
+        coll_suite.run_job = lambda job, reps, part, failures, audit_rows=None, osu_reps=0: True
         try:
             options = SimpleNamespace(sizes=(4, 4096), api=None, compiler=None, ranks=None)
             setup = SimpleNamespace(failures=[])

@@ -26,6 +26,7 @@ def _sections(doc, charts, section_type):
 
 ROOM = Room(KEY, suites=(KEY,), run=_run, recompute=_recompute, draw=_draw, sections=_sections,
             quick_left_out=("collectives: 32 B and 256 B, with OSU's collective benchmarks "
-                            "there (--full)",
+                            "there, and a second and third process of each OSU benchmark "
+                            "(--full)",
                             "collectives and neighbors: the 4-rank cells, which oversubscribe "
                             "2 cores (--ranks 2,4, or --full)"))

@@ -82,13 +82,15 @@ def _mpi4py_builds(setup, options, manifest_name="wb_coll.json",
     return found
 
 
-def run_job(job, reps, part, failures, audit_rows=None):
+def run_job(job, reps, part, failures, audit_rows=None, osu_reps=0):
     """All repetitions of one job into `part`; stops at the first failure, which also goes to
     the run's `failures` (so --strict and the report's failure table see it). An audit launch's
     lines become rows through `audit_rows` (the collectives' own by default; the rma suite
     counts per rank)."""
     audit_rows = audit_rows or collectives.audit_rows
     launch = osu_coll.launch if osu_coll.is_osu(job) else collectives.launch
+    if osu_coll.is_osu(job) and osu_reps:
+        reps = osu_reps
     for rep in range(1 if job.audit else reps):
         records, audit_lines, error = launch(job, rep)
         if error:
@@ -181,9 +183,9 @@ def run_plan(setup, options, mode, builds, plan, osu_builds=()):
             _count_left_out(part["left_out"], build, mode, options, plan)
     jobs = fit_oversubscribed(jobs, part, plan.probe_variant)
     jobs = osu_coll.add_jobs(jobs, osu_builds, mode, plan.sizes_for(mode, options.sizes), part)
-    reps = collectives.COUNTS[mode].reps
+    reps, osu_reps = collectives.COUNTS[mode].reps, collectives.COUNTS[mode].osu_reps
     for number, job in enumerate(jobs, 1):
-        ok = run_job(job, reps, part, setup.failures)
+        ok = run_job(job, reps, part, setup.failures, osu_reps=osu_reps)
         print(f"[{plan.suite} {number}/{len(jobs)}] {'' if ok else 'FAILED '}{job.key}",
               file=sys.stderr)
     return part

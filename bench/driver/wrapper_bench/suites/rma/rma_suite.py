@@ -154,9 +154,9 @@ def run(setup, options, mode):
         elif options.compiler is None or build.compiler in (*options.compiler, "python"):
             jobs += jobs_for(build, mode, options.sizes, options.api)
     jobs = add_osu_jobs(jobs, setup, options, mode, part)
-    reps = collectives.COUNTS[mode].reps
+    reps, osu_reps = collectives.COUNTS[mode].reps, collectives.COUNTS[mode].osu_reps
     for number, job in enumerate(jobs, 1):
-        ok = coll_suite.run_job(job, reps, part, setup.failures, audit_rows)
+        ok = coll_suite.run_job(job, reps, part, setup.failures, audit_rows, osu_reps)
         print(f"[rma {number}/{len(jobs)}] {'' if ok else 'FAILED '}{job.key}", file=sys.stderr)
     return recompute(part)
 
