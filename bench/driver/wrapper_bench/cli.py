@@ -213,7 +213,13 @@ def new_results_dir(out_root):
 def write_outputs(doc, records, out_dir):
     """results.json, results.csv, runs.jsonl (every launch's raw records), the charts and both
     reports, into out_dir; returns the schema problems of the document."""
+    drawing = time.monotonic()
     drawn = [chart for room in rooms.ROOMS if room.draw for chart in room.draw(doc, out_dir)]
+    if doc.get("timings") and not any(r["phase"] == "report" for r in doc["timings"]["rows"]):
+        seconds = round(time.monotonic() - drawing, 1)
+        doc["timings"]["rows"].append({"phase": "report", "what": "the charts", "seconds": seconds,
+                                       "launches": None})
+        doc["timings"]["total_seconds"] = round(doc["timings"]["total_seconds"] + seconds, 1)
     (out_dir / "results.json").write_text(json.dumps(doc, indent=1))
     (out_dir / "runs.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
     schema.write_csv(doc, out_dir / "results.csv")
