@@ -65,6 +65,6 @@ def _sections(doc, charts, section_type):
                                   Table))}
 
 
-ROOM = Room(KEY, run=_run, add_options=_add_options,
+ROOM = Room(KEY, run=_run, recompute=_recompute, sections=_sections, add_options=_add_options,
             quick_left_out=("instructions: the clang builds' counts (--full, --instructions, or "
-                            "--instruction-compilers gcc,clang)",), recompute=_recompute, sections=_sections)
+                            "--instruction-compilers gcc,clang)",))
