@@ -130,11 +130,19 @@ MPI_Datatype datatype_of();
 
 namespace detail {
 
+// A named probe, not a lambda in the decltype: clang 14 crashes reading a lambda in an
+// unevaluated operand back from a precompiled header (ASTReader, LambdaExpr::children).
+struct members_have_datatypes_probe {
+  template <class... M>
+  auto operator()(M&...) const noexcept {
+    return std::bool_constant<(datatype_exists<std::remove_cv_t<M>>() && ...)>{};
+  }
+};
+
 template <class T>
 consteval bool members_have_datatypes() {
-  using result = decltype(visit_fields<field_count<T>>(std::declval<T&>(), [](auto&... member) {
-    return std::bool_constant<(datatype_exists<std::remove_cvref_t<decltype(member)>>() && ...)>{};
-  }));
+  using result =
+      decltype(visit_fields<field_count<T>>(std::declval<T&>(), members_have_datatypes_probe{}));
   return result::value;
 }
 
