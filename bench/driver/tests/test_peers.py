@@ -56,6 +56,13 @@ class TinyTable(unittest.TestCase):
     def setUp(self):
         self.rows, self.why = peers.tiny_rows(tiny_cells(), AUDIT)
 
+    def test_a_build_of_no_cxx_library_has_no_row(self):
+        # The Go harness's C baseline (compiler "go") ran beside these builds: no row of its own.
+        records = [tiny_record("c/int_buffer", 1.0, compiler="go"),
+                   tiny_record("go/int_slice_prealloc", 1.1, "c/int_buffer", compiler="go")]
+        rows, _ = peers.tiny_rows(compare.aggregate(records) + tiny_cells(), AUDIT)
+        self.assertEqual({row[1] for row in rows}, {"gcc"})
+
     def test_ratio_against_the_c_of_the_path_with_its_calls(self):
         row = by_path(self.rows, "bounded vector<int> (8)")
         self.assertEqual(row[:4], ["OpenMPI", "gcc", "bounded vector<int> (8)",

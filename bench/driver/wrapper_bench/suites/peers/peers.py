@@ -215,8 +215,13 @@ def why_line(where, values):
             "instructions per call (--instructions) to find it.")
 
 
+# The libraries a (MPI, compiler) group of the C++ builds has; a group without one (the Go
+# harness's, OSU's) has no row: mpi4py's cells join the C++ builds' rows.
+CXX_APIS = ("thinmpi", "kamping", "mpl", "boost")
+
+
 def _groups(cells):
-    keys = {(c["mpi"], c["compiler"]) for c in cells if c["compiler"] != "python"}
+    keys = {(c["mpi"], c["compiler"]) for c in cells if c.get("api") in CXX_APIS}
     return [(m, k) for m in present([{"m": m} for m, _ in keys], "m", MPI_ORDER)
             for k in present([{"k": k} for _, k in keys], "k", COMPILER_ORDER) if (m, k) in keys]
 
