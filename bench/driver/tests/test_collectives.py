@@ -7,7 +7,9 @@ import unittest
 from pathlib import Path
 from types import SimpleNamespace
 
+from wrapper_bench.core import instruction_slack
 from wrapper_bench.suites.collectives import coll_report, collectives, coll_suite
+from wrapper_bench.suites.instructions import instructions
 from wrapper_bench.report import Section
 from wrapper_bench.core.runner import Launcher
 
@@ -113,8 +115,36 @@ class Report(unittest.TestCase):
 
     def test_targets_count_the_cells_within(self):
         table = coll_report.targets_table(self.part()["cells"])
-        self.assertEqual(table.rows[0][2:], ["1.010x", "1 of 1", "1.01x"])
+        self.assertEqual(table.rows[0][2:5], ["1.010x", "1 of 1", "1.01x"])
         self.assertEqual(table.rows[1][3], "no cells")
+
+    def test_targets_judge_the_instructions_over_c_too(self):
+        def counted(variant, difference, count=1):
+            return {"suite": "collectives", "variant": variant, "baseline": "c/x/y",
+                    "bytes": 4 * count, "difference": difference}
+        part = {"rows": [counted("thinmpi/allreduce/plus", 4.0),
+                         counted("thinmpi/allreduce/plus", 4.0, 1024),
+                         counted("thinmpi/allgatherv/counts_layout", 9.0),
+                         counted("thinmpi/allgatherv/counts_given", 60.0),
+                         counted("thinmpi/allgatherv/counts_exchanged_uninit", 30.0),
+                         {"suite": "tiny", "variant": "thinmpi/int/scalar", "difference": 99.0},
+                         {"suite": "collectives", "variant": "c/allreduce/sum"}]}
+        table = coll_report.targets_table(self.part()["cells"], part)
+        self.assertEqual(table.headers[-2:], ["instructions over C per call (median / worst)",
+                                              "verdict (median)"])
+        given, _, uninit = table.rows[:3]
+        # the counts-given group: 4, 4, 9, 60 -> median 9 (within 10), worst 60
+        self.assertEqual(given[-2:], ["+9.0 / +60.0 (allgatherv/counts_given)", "met"])
+        # no timed cell, counted: the figures, no verdict
+        self.assertEqual(uninit[-2:], ["+30.0 / +30.0 (allgatherv/counts_exchanged_uninit)", "—"])
+        part["rows"][0]["difference"] = part["rows"][1]["difference"] = 11.0
+        table = coll_report.targets_table(self.part()["cells"], part)
+        self.assertEqual(table.rows[0][-1], "not met (instructions)")
+        self.assertEqual(coll_report.targets_table(self.part()["cells"]).rows[0][-2:],
+                         ["not counted", "met"])
+
+    def test_the_slack_is_the_instruction_suites(self):
+        self.assertEqual(instruction_slack.INSTRUCTION_SLACK, instructions.INSTRUCTION_SLACK)
 
     def test_ratio_table_has_a_row_per_variant_build_and_rank_count(self):
         table = coll_report.ratio_table(self.part()["cells"], ("boost",), "k", "t")

@@ -21,7 +21,8 @@ def _draw(doc, out_dir):
 
 
 def _sections(doc, charts, section_type):
-    return {KEY: coll_report.sections(doc[KEY], charts, section_type) if KEY in doc else []}
+    return {KEY: coll_report.sections(doc[KEY], charts, section_type, doc.get("instructions"))
+            if KEY in doc else []}
 
 
 ROOM = Room(KEY, suites=(KEY,), run=_run, recompute=_recompute, draw=_draw, sections=_sections,

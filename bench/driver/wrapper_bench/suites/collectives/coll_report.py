@@ -2,13 +2,14 @@
 
 import statistics
 
+from ...core.instruction_slack import INSTRUCTION_SLACK
 from ...core.tables import MPI_NAMES, MPI_ORDER, Table, harness_ratio, size_label
 from .osu_coll import table as osu_table
 
 # thinmpi's targets against the C doing the same (docs/bench.md), by the thinmpi variant's form.
 TARGETS = (
-    ("collectives with counts given (std::plus<> = C's MPI_SUM)", 1.02,
-     ("vector", "counts_given", "plus")),
+    ("collectives with counts given (std::plus<> = C's MPI_SUM; a block_layout = C's arrays "
+     "computed once)", 1.02, ("vector", "counts_given", "counts_layout", "plus")),
     ("counts exchanged vs C exchanging them the same way (result in a std::vector, zeroed "
      "first)", 1.02, ("counts_exchanged",)),
     ("counts exchanged, result not zeroed (default_init_allocator, as C's malloc)", 1.02,
@@ -62,23 +63,68 @@ def _target_of(cell):
     return next((t for t in TARGETS if cell["form"] in t[2]), None)
 
 
-def targets_table(cells):
-    """thinmpi's collective targets over all cells: median, cells within, worst."""
+def targets_table(cells, instructions_part=None):
+    """thinmpi's collective targets over all cells: median, cells within, worst; with
+    instruction counts (instructions.py: the 2-rank calls at 4 B and 4 KiB), the median and
+    worst instructions over C per call of the target's variants, and the verdict asks for both
+    the time (median) and the instructions (median within INSTRUCTION_SLACK)."""
     rows = []
     for target in TARGETS:
         name, limit, _ = target
         ratios = [c["ratio"]["median"] for c in cells if c["api"] == "thinmpi"
                   and c.get("ratio") and _target_of(c) is target]
+        counted = _instruction_figures(instructions_part, target)
         if not ratios:
-            rows.append([name, f"≤ {limit:.2f}x", "—", "no cells", "—"])
+            rows.append([name, f"≤ {limit:.2f}x", "—", "no cells", "—", counted, "—"])
             continue
         within = sum(r <= limit for r in ratios)
-        rows.append([name, f"≤ {limit:.2f}x", f"{statistics.median(ratios):.3f}x",
-                     f"{within} of {len(ratios)}", f"{max(ratios):.2f}x"])
+        typical = statistics.median(ratios)
+        rows.append([name, f"≤ {limit:.2f}x", f"{typical:.3f}x", f"{within} of {len(ratios)}",
+                     f"{max(ratios):.2f}x", counted,
+                     _verdict(typical <= limit, instructions_part, target)])
     return Table("coll_targets", "thinmpi collectives against their targets",
-                 ["what", "target", "median over cells", "cells within", "worst"], rows,
+                 ["what", "target", "median over cells", "cells within", "worst",
+                  "instructions over C per call (median / worst)", "verdict (median)"], rows,
                  "Every size, rank count, MPI and compiler is a cell; the figures are noisy on a "
-                 "shared 2-core machine, so read the median first.")
+                 "shared 2-core machine, so read the median first. Instructions: per call and "
+                 "rank outside MPI, over the C variant each thinmpi variant names, at 2 ranks "
+                 f"(docs/bench.md, *Instructions per call*); within "
+                 f"{INSTRUCTION_SLACK} of C is met.")
+
+
+def _instruction_differences(part, target):
+    """(instructions over C per call, "op/form") of the thinmpi variants of a target (every
+    build and size counted), sorted; [] where none were counted."""
+    return sorted((r["difference"], r["variant"].split("/", 1)[1])
+                  for r in (part or {}).get("rows", [])
+                  if r.get("suite") == "collectives" and r.get("difference") is not None
+                  and r["variant"].startswith("thinmpi/")
+                  and _target_of(_variant_parts(r["variant"])) is target)
+
+
+def _variant_parts(variant):
+    """{"op", "form"} of an "api/op/form" variant name, as _target_of reads a cell."""
+    _, op, form = variant.split("/", 2)
+    return {"op": op, "form": form}
+
+
+def _instruction_figures(part, target):
+    """"median / worst (the worst's call)" of a target's instructions over C, or "not counted"."""
+    differences = _instruction_differences(part, target)
+    if not differences:
+        return "not counted"
+    worst, call = differences[-1]
+    return f"{differences[len(differences) // 2][0]:+.1f} / {worst:+.1f} ({call})"
+
+
+def _verdict(time_met, part, target):
+    """met, or not met naming what misses: the time and (where counted) the instructions."""
+    differences = _instruction_differences(part, target)
+    misses = [what for what, missed in (
+        ("time", not time_met),
+        ("instructions", bool(differences) and
+         differences[len(differences) // 2][0] > INSTRUCTION_SLACK)) if missed]
+    return "met" if not misses else f"not met ({', '.join(misses)})"
 
 
 def audit_table(rows):
@@ -249,13 +295,14 @@ def left_out_lines(part):
             f"{entry['why']}." for entry in part.get("left_out", [])]
 
 
-def sections(part, charts, section_type):
-    """The report's collectives sections from doc["collectives"]."""
+def sections(part, charts, section_type, instructions_part=None):
+    """The report's collectives sections from doc["collectives"] (and doc["instructions"], for
+    the targets' instruction column)."""
     cells, audit = part.get("cells", []), part.get("audit", [])
     timed = [section_type("Collectives: thinmpi against C",
                           paragraphs=[f"Collectives at {', '.join(map(str, part['ranks']))} "
                                       "ranks, sizes per rank."],
-                          tables=[targets_table(cells),
+                          tables=[targets_table(cells, instructions_part),
                                   ratio_table(cells, ("thinmpi",), "coll_thinmpi",
                                               "thinmpi/C per collective")],
                           charts=[c for c in charts if c[1].startswith("collectives_")]),
