@@ -7,6 +7,7 @@ from pathlib import Path
 
 from wrapper_bench.suites.audit import path_tables
 from wrapper_bench.suites.instructions import instructions
+from wrapper_bench.core.jobs import Build
 from wrapper_bench.core.tables import Table
 
 EXE = "/work/build/bench/wb_kernels"
@@ -145,6 +146,84 @@ class ReportTest(unittest.TestCase):
 
     def test_the_section_says_how_to_count_when_the_run_did_not(self):
         self.assertIn("--instructions", instructions.lines(None)[0])
+
+
+def framed_row(variant, instructions_, count=1, element=4, baseline="c/int_buffer"):
+    return {"suite": "tiny", "mpi": "openmpi", "compiler": "gcc", "variant": variant,
+            "baseline": baseline, "count": count, "bytes": element * count, "ranks": 2,
+            "instructions": instructions_, "in_mpi": 900.0, "allocations": 1.0}
+
+
+class ProtocolTest(unittest.TestCase):
+    """The framed variants are counted against c/framed, the same protocol in C, too."""
+
+    build = Build("openmpi", "gcc", (("c/int_buffer", 4, 0), ("c/char_buffer", 1, 0),
+                                     ("c/framed", 4, 0), ("thinmpi/vector_framed", 4, 0),
+                                     ("thinmpi/string_framed", 1, 0)))
+
+    def launch(self, variants, count):
+        return instructions.Launch("tiny", "openmpi", "gcc", "mpiexec", ["wb_kernels"],
+                                   tuple(variants), count)
+
+    def test_c_framed_runs_beside_a_framed_variant_of_ints(self):
+        found = instructions.with_protocols(
+            self.launch(("c/int_buffer", "thinmpi/vector_framed"), 8), self.build)
+        self.assertEqual([(x.variants, x.count) for x in found],
+                         [(("c/int_buffer", "thinmpi/vector_framed", "c/framed"), 8)])
+
+    def test_a_string_is_compared_with_as_many_bytes_of_ints(self):
+        found = instructions.with_protocols(
+            self.launch(("c/char_buffer", "thinmpi/string_framed"), 64), self.build)
+        self.assertEqual([(x.variants, x.count) for x in found],
+                         [(("c/char_buffer", "thinmpi/string_framed"), 64),
+                          (("c/framed",), 16)])
+
+    def test_a_launch_without_framed_variants_is_left_alone(self):
+        launch = self.launch(("c/int_buffer",), 1)
+        self.assertEqual(instructions.with_protocols(launch, self.build), [launch])
+
+    def rows(self):
+        return instructions.with_protocol_differences([
+            dict(framed_row("thinmpi/vector_framed", 306.0), c_instructions=28.5,
+                 difference=277.5, c_allocations=0.0),
+            framed_row("c/framed", 227.0, baseline=None),
+            dict(framed_row("thinmpi/string_framed", 240.0, 64, 1, "c/char_buffer"),
+                 c_instructions=28.5, difference=211.5, c_allocations=0.0),
+            framed_row("c/framed", 232.0, 16, baseline=None)])
+
+    def test_the_difference_is_taken_at_the_same_bytes(self):
+        rows = self.rows()
+        self.assertEqual((rows[0]["protocol_baseline"], rows[0]["protocol_difference"]),
+                         ("c/framed", 79.0))
+        self.assertEqual(rows[2]["protocol_difference"], 8.0)
+        self.assertNotIn("protocol_difference", rows[1])
+
+    def test_the_table_has_a_row_against_each_baseline(self):
+        part = {"rows": self.rows()}
+        body = instructions.tables(part, [], [], Table)[0].rows
+        self.assertEqual([r[1:3] + r[6:7] for r in body],
+                         [["thinmpi/vector_framed", "c/int_buffer", "277.5"],
+                          ["thinmpi/vector_framed", "c/framed", "79.0"],
+                          ["thinmpi/string_framed", "c/char_buffer", "211.5"],
+                          ["thinmpi/string_framed", "c/framed", "8.0"]])
+        self.assertEqual(body[1][-1], "—")
+
+    def test_the_protocol_rows_judge_instructions_against_c_framed(self):
+        part = {"rows": self.rows()}
+        mine = dict(cell("thinmpi/vector_framed", 1.10), per_rep_ratio=[1.10, 1.10, 1.10])
+        theirs = dict(cell("c/framed", 1.09), per_rep_ratio=[1.09, 1.09, 1.09])
+        rows = {r[0]: r for r in path_tables.thinmpi_targets([mine, theirs], part).rows}
+        vector = rows["thinmpi/vector_framed (the same protocol in C)"]
+        self.assertEqual(vector[-2:], ["+79.0 / +79.0", "not met (instructions)"])
+        string = rows["thinmpi/string_framed (the same protocol in C)"]
+        self.assertEqual((string[1], string[3]), ("c/framed", "—"))
+        self.assertEqual(string[-2:], ["+8.0 / +8.0", "met"])
+        self.assertEqual(rows["thinmpi/vector_framed (up to 4 KiB)"][-2],
+                         "+277.5 / +277.5")
+
+    def test_without_a_count_string_framed_has_no_protocol_row(self):
+        rows = path_tables.thinmpi_targets([cell("thinmpi/string_framed", 1.01)]).rows
+        self.assertEqual([r[0] for r in rows], ["thinmpi/string_framed"])
 
 
 class LaunchTest(unittest.TestCase):

@@ -24,9 +24,11 @@ SIZED_TARGETS = {variant: ((0, 4096, 1.05), (65536, None, 1.02))
                  for variant in ("thinmpi/vector_framed", "thinmpi/vector_framed_uninit")}
 # Targets against another C variant than the baseline, the same protocol written in C: variant ->
 # (C variant, bound). Both run in the same processes against the same baseline, so a process's
-# ratio to that C variant is the quotient of their two ratios.
+# ratio to that C variant is the quotient of their two ratios; string_framed's chars never share
+# c/framed's processes, so its row is judged on instructions (counted at the same bytes) alone.
 PROTOCOL_TARGETS = {variant: ("c/framed", 1.02)
-                    for variant in ("thinmpi/vector_framed", "thinmpi/vector_framed_uninit")}
+                    for variant in ("thinmpi/vector_framed", "thinmpi/vector_framed_uninit",
+                                    "thinmpi/string_framed")}
 
 
 def calls_text(calls):
@@ -93,10 +95,12 @@ def thinmpi_targets(cells, instructions_part=None):
                 rows.append(_with_instructions(row, instructions_part, variant))
         if variant in PROTOCOL_TARGETS:
             c_variant, bound = PROTOCOL_TARGETS[variant]
-            row = _target_row(f"{variant} (the same protocol in C)", bound,
-                              against_c_variant(cells, variant, c_variant))
+            label = f"{variant} (the same protocol in C)"
+            row = _target_row(label, bound, against_c_variant(cells, variant, c_variant)) or (
+                _untimed_row(label, c_variant, bound) if instructions.target_figures(
+                    instructions_part, variant, c_variant) else None)
             if row:
-                rows.append(_with_instructions(row, None, variant))
+                rows.append(_with_instructions(row, instructions_part, variant, c_variant))
     return Table("targets", "thinmpi against its targets (docs/bench.md)",
                  ["variant", "baseline", "target", "median ratio over its cells",
                   "cells within target", "worst cell",
@@ -125,10 +129,17 @@ def against_c_variant(cells, variant, c_variant):
     return found
 
 
-def _with_instructions(row, part, variant):
+def _untimed_row(label, c_variant, target):
+    """A protocol row whose time no cell measured (string_framed's payloads of chars never run
+    in c/framed's processes): judged on its instructions alone."""
+    return [label, c_variant, f"≤ {target:.2f}×", "—", "—", "— (not timed side by side)", "met"]
+
+
+def _with_instructions(row, part, variant, against=None):
     """The row with its instruction column before the verdict, which then needs the time and
-    (where counted) the instructions: within instructions.INSTRUCTION_SLACK of C per call."""
-    figures = instructions.target_figures(part, variant)
+    (where counted) the instructions: within instructions.INSTRUCTION_SLACK of C per call (of
+    `against`, the same protocol in C, where given; else of the variant's C baseline)."""
+    figures = instructions.target_figures(part, variant, against)
     if figures is None:
         return row[:-1] + ["not counted", row[-1]]
     median, worst = figures

@@ -21,6 +21,7 @@ too (callgrind counts calls, not their cost, while collection is off; see
 bench/kernels/callgrind_window.h).
 """
 
+import dataclasses
 import os
 import re
 import subprocess
@@ -274,9 +275,56 @@ def p2p_launches(setup, filters):
                 if "tiny" in filters.suites else []) + \
             (p2p_jobs.sweep_jobs(build, counts, sweep_filters, setup.baselines)
              if "sweep" in filters.suites else [])
-        launches += [Launch(job.suite, build.mpi, build.compiler, launcher.mpiexec,
-                            launcher.program, job.variants, job.count) for job in jobs]
+        for job in jobs:
+            launches += with_protocols(Launch(job.suite, build.mpi, build.compiler,
+                                              launcher.mpiexec, launcher.program, job.variants,
+                                              job.count), build)
     return launches
+
+
+# The same protocol written in C, counted beside each framed variant whatever --api keeps, so
+# that its instructions are judged against the protocol as well as against the known-count
+# receive (path_tables, "the same protocol in C").
+PROTOCOL_BASELINES = {"thinmpi/vector_framed": "c/framed",
+                      "thinmpi/vector_framed_uninit": "c/framed",
+                      "thinmpi/string_framed": "c/framed"}
+
+
+def with_protocols(launch, build):
+    """The launch, with the protocol baselines of its framed variants at the same payload
+    bytes: inside it where their elements are as wide, else in a launch of their own (c/framed
+    sends ints; a string of 8 chars is compared with 2 ints)."""
+    extra = []
+    for variant in launch.variants:
+        c_variant = PROTOCOL_BASELINES.get(variant)
+        if not c_variant or not build.has(c_variant) or c_variant in launch.variants:
+            continue
+        payload = launch.count * build.element_bytes(variant)
+        width = build.element_bytes(c_variant)
+        if width == build.element_bytes(variant):
+            launch = dataclasses.replace(launch, variants=(*launch.variants, c_variant))
+        elif payload % width == 0 and build.admits(c_variant, payload // width) and not any(
+                e.count == payload // width for e in extra):
+            extra.append(dataclasses.replace(launch, variants=(c_variant,),
+                                             count=payload // width))
+    return [launch, *extra]
+
+
+def with_protocol_differences(rows):
+    """Each framed variant's row with its protocol baseline's count of the same suite, MPI,
+    compiler, payload bytes and ranks beside it (protocol_difference), where one was counted."""
+    found = {(r["suite"], r["mpi"], r["compiler"], r["bytes"], r["ranks"], r["variant"]): r
+             for r in rows}
+    for row in rows:
+        c_variant = PROTOCOL_BASELINES.get(row["variant"])
+        base = found.get((row["suite"], row["mpi"], row["compiler"], row["bytes"], row["ranks"],
+                          c_variant))
+        if base:
+            row.update(protocol_baseline=c_variant,
+                       protocol_instructions=base["instructions"],
+                       protocol_difference=round(row["instructions"] - base["instructions"], 2),
+                       protocol_allocations=base["allocations"])
+    return rows
 
 
 def coll_launches(setup, options):
@@ -357,6 +405,7 @@ def run(setup, options, filters, progress=print, compilers=None):
         part["rows"] += rows_of(launch, records, counted)
         progress(f"[instructions {number}/{len(launches)}] {'FAILED ' if error else ''}"
                  f"{launch.key}")
+    with_protocol_differences(part["rows"])
     return part
 
 
@@ -391,8 +440,9 @@ def tables(part, cells, coll_cells, table_type):
                  _number(r["instructions"]), _number(r.get("c_instructions")),
                  _number(r.get("difference")), _number(r["allocations"], 2),
                  _number(r.get("c_allocations"), 2),
-                 _number(_time_ratio(r, cells, coll_cells), 3)]
-                for r in rows if (r["mpi"], r["compiler"]) == (mpi, compiler)]
+                 _number(None if r.get("protocol_row") else _time_ratio(r, cells, coll_cells),
+                         3)]
+                for r in _with_protocol_rows(rows) if (r["mpi"], r["compiler"]) == (mpi, compiler)]
         found.append(table_type(
             f"instructions-{mpi}-{compiler}", f"Instructions per call beside the time ratio "
             f"({mpi}, {compiler})", ["suite", "variant", "baseline", "bytes", "instructions",
@@ -403,14 +453,33 @@ def tables(part, cells, coll_cells, table_type):
             "as long as it waits), per call and rank: per one-way message for the ping-pong "
             "(a send on one rank and its receive on the other), per collective call for the "
             "collectives (2 ranks). Allocations: calls to malloc/operator new and kin from "
-            "outside MPI. The time ratio is the same cell's from the timed run."))
+            "outside MPI. The time ratio is the same cell's from the timed run. A framed "
+            "variant has a second row against c/framed, the same protocol in C, at the same "
+            "payload bytes (no time ratio: its time against c/framed is in the targets table)."))
     return found
 
 
-def target_figures(part, variant):
-    """(median, worst) instructions over C per call of a variant's counted cells, or None."""
-    differences = sorted(r["difference"] for r in (part or {}).get("rows", [])
-                         if r["variant"] == variant and r.get("difference") is not None)
+def _with_protocol_rows(rows):
+    """The rows, each framed variant's followed by one against its protocol baseline (the
+    time ratio is against the known-count baseline: that row's is left out)."""
+    found = []
+    for r in rows:
+        found.append(r)
+        if r.get("protocol_baseline"):
+            found.append(dict(r, baseline=r["protocol_baseline"],
+                              c_instructions=r["protocol_instructions"],
+                              difference=r["protocol_difference"],
+                              c_allocations=r["protocol_allocations"], protocol_row=True))
+    return found
+
+
+def target_figures(part, variant, against=None):
+    """(median, worst) instructions over C per call of a variant's counted cells, or None; over
+    its protocol baseline `against` (c/framed) instead of its C baseline where given."""
+    key = "protocol_difference" if against else "difference"
+    differences = sorted(r[key] for r in (part or {}).get("rows", [])
+                         if r["variant"] == variant and r.get(key) is not None
+                         and (against is None or r.get("protocol_baseline") == against))
     if not differences:
         return None
     return differences[len(differences) // 2], differences[-1]
