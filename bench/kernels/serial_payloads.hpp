@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 // serial_payloads.h is C: its casts are C casts.
@@ -43,6 +44,16 @@ inline std::map<int, std::string> make_map(std::size_t n) {
   std::map<int, std::string> entries;
   for (std::size_t i = 0; i < n; ++i)
     entries.emplace(wb_serial_key(i), text(i, WB_SERIAL_MAP_VALUE_CHARS));
+  return entries;
+}
+
+/// ser_map_flat: the same entries, in key order, as a vector of pairs. Its encoding is the
+/// map's (a length, then each key and value), so C's floor is c/ser_map's.
+inline std::vector<std::pair<int, std::string>> make_map_flat(std::size_t n) {
+  std::vector<std::pair<int, std::string>> entries;
+  entries.reserve(n);
+  for (std::size_t i = 0; i < n; ++i)
+    entries.emplace_back(wb_serial_key(i), text(i, WB_SERIAL_MAP_VALUE_CHARS));
   return entries;
 }
 

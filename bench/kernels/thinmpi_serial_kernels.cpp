@@ -1,9 +1,11 @@
 // The thinmpi variants of the serialization suite: the explicit serialized form, measured
 // against the hand-packed C of c_serial.c (same wire format).
 //
-//   thinmpi/ser_vecstr  send(serialized(vector<string>)) / recv<serialized<vector<string>>>()
-//   thinmpi/ser_map     the same with std::map<int, std::string>
-//   thinmpi/ser_record  the same with an aggregate struct {std::string; std::vector<double>;}
+//   thinmpi/ser_vecstr    send(serialized(vector<string>)) / recv<serialized<vector<string>>>()
+//   thinmpi/ser_map       the same with std::map<int, std::string>
+//   thinmpi/ser_map_flat  the same entries as std::vector<std::pair<int, std::string>>: the map's
+//                         wire format (so c/ser_map's floor) without std::map's node per entry
+//   thinmpi/ser_record    the same with an aggregate struct {std::string; std::vector<double>;}
 //
 // Rank 0 sends first; rank 1 sends back what it received.
 
@@ -12,6 +14,7 @@
 #include <exception>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cxx_variant.hpp"
@@ -61,6 +64,7 @@ void round_trips(void* raw, long iterations) noexcept {
 
 using vecstr = std::vector<std::string>;
 using map = std::map<int, std::string>;
+using map_flat = std::vector<std::pair<int, std::string>>;
 using record = wb_serial::record;
 
 const wb_variant variants[] = {
@@ -68,6 +72,8 @@ const wb_variant variants[] = {
      round_trips<vecstr>, wb_cxx::verify<state<vecstr>>, wb_cxx::teardown<state<vecstr>>},
     {"thinmpi", "ser_map", "c/ser_map", 1, 0, setup<map, wb_serial::make_map>, round_trips<map>,
      wb_cxx::verify<state<map>>, wb_cxx::teardown<state<map>>},
+    {"thinmpi", "ser_map_flat", "c/ser_map", 1, 0, setup<map_flat, wb_serial::make_map_flat>,
+     round_trips<map_flat>, wb_cxx::verify<state<map_flat>>, wb_cxx::teardown<state<map_flat>>},
     {"thinmpi", "ser_record", "c/ser_record", 1, 0, setup<record, wb_serial::make_record>,
      round_trips<record>, wb_cxx::verify<state<record>>, wb_cxx::teardown<state<record>>},
 };

@@ -7,12 +7,15 @@ from pathlib import Path
 from fixture_data import HARNESS_VARIANTS
 from wrapper_bench import matrix
 from wrapper_bench.core import compare
+from wrapper_bench.suites.audit import path_tables
 from wrapper_bench.suites.serialization import serial_suite
 from wrapper_bench.matrix import Build
 
 SERIAL = tuple((f"{api}/{p}", 1, 0) for p in ("ser_vecstr", "ser_map", "ser_record")
                for api in ("c", "thinmpi", "boost"))
 BASELINES = {n: "c/" + n.split("/")[1] for n, _, _ in SERIAL if not n.startswith("c/")}
+FLAT = (("thinmpi/ser_map_flat", 1, 0),)
+FLAT_BASELINES = dict(BASELINES, **{"thinmpi/ser_map_flat": "c/ser_map"})
 
 
 def expand(builds, **filters):
@@ -37,17 +40,31 @@ class SerialJobs(unittest.TestCase):
         for job in expand([build], suites=("tiny",)):
             self.assertFalse(any(serial_suite.is_serial(n) for n in job.variants))
 
+    def test_the_flat_map_runs_beside_the_map_against_its_floor(self):
+        jobs = matrix.expand([Build("openmpi", "gcc", SERIAL + FLAT)],
+                             matrix.Filters(suites=("serialization",)), matrix.QUICK,
+                             FLAT_BASELINES)
+        maps = [j for j in jobs if "c/ser_map" in j.variants]
+        self.assertEqual([j.count for j in maps], [8, 512])
+        for job in maps:
+            self.assertEqual(job.variants, ("c/ser_map", "thinmpi/ser_map", "boost/ser_map",
+                                            "thinmpi/ser_map_flat"))
+        self.assertFalse(any("thinmpi/ser_map_flat" in j.variants for j in jobs
+                             if j not in maps))
+        self.assertIn("thinmpi/ser_map_flat", serial_suite.variant_names())
+
     def test_sizes_keep_the_small_payloads(self):
         jobs = expand([Build("openmpi", "gcc", SERIAL)], suites=("serialization",),
                       sweep_bytes=(4, 4096))
         self.assertEqual([j.count for j in jobs], [8, 8, 64])
 
 
-def record(variant, one_way, count, rep):
+def record(variant, one_way, count, rep, baseline=None):
     """One harness record of the serialization suite (openmpi, gcc)."""
     api, payload = variant.split("/")
     return {"variant": variant, "api": api, "payload": payload,
-            "baseline": None if api == "c" else f"c/{payload}", "count": count, "bytes": count,
+            "baseline": None if api == "c" else baseline or f"c/{payload}", "count": count,
+            "bytes": count,
             "warmup": 10, "iterations": 100, "blocks": 2, "one_way_us": one_way,
             "block_one_way_us": [one_way, one_way], "verified": True, "suite": "serialization",
             "mpi": "openmpi", "compiler": "gcc", "job": f"serialization/openmpi-gcc/n{count}",
@@ -90,6 +107,29 @@ class SerialReport(unittest.TestCase):
         self.assertIn("1.05× the hand-packed C (met", met[0])
         missed = serial_suite.target_lines(compare.aggregate(serial_records(1.5)))
         self.assertIn("(missed", missed[0])
+
+    def test_the_map_is_reported_beside_its_flat_form_which_is_judged(self):
+        records = [r for r in serial_records(1.05) if r["variant"] != "thinmpi/ser_map"]
+        records += [record("thinmpi/ser_map", 2.0, count, rep) for count in (8, 512)
+                    for rep in range(3)]
+        records += [record("thinmpi/ser_map_flat", 1.06, count, rep, "c/ser_map")
+                    for count in (8, 512) for rep in range(3)]
+        cells = compare.aggregate(records)
+        rows = serial_suite.table(cells).rows
+        flat = [r for r in rows if r[2] == "map<int,string> 512 as vector<pair>"]
+        self.assertEqual(len(flat), 1)
+        self.assertIn("(1.06×)", flat[0][4])
+        self.assertEqual(set(flat[0][5:]), {"—"})
+        line = serial_suite.target_lines(cells)[0]
+        self.assertIn("at most 1.06× the hand-packed C (met", line)
+        self.assertIn("thinmpi/ser_map at most 2.00×, not judged (std::map allocates a node", line)
+        targets = {r[0].split(" ")[0]: r for r in path_tables.thinmpi_targets(cells).rows}
+        self.assertEqual(targets["thinmpi/ser_map_flat"][1:3], ["c/ser_map", "≤ 1.10×"])
+        self.assertEqual(targets["thinmpi/ser_map_flat"][-1], "met")
+        mapped = targets["thinmpi/ser_map"]
+        self.assertIn("(std::map allocates a node per entry, C one array)", mapped[0])
+        self.assertIn("judged on thinmpi/ser_map_flat", mapped[2])
+        self.assertEqual((mapped[3], mapped[-1]), ("2.00×", "not judged"))
 
     def test_chart_is_drawn(self):
         cells = compare.aggregate(serial_records(1.05))
