@@ -16,6 +16,8 @@
 #include <map>
 #include <new>
 #include <string>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "support/serial_samples.hpp"
@@ -206,6 +208,50 @@ TEST(SerializationDecode, DuplicateKeysAreErrors) {
   std::memcpy(twice.data() + 8 + 8, &one, sizeof one);  // the second key becomes 1 too
   EXPECT_THROW(static_cast<void>(thinmpi::from_bytes<std::map<int, int>>(twice)),
                thinmpi::serialization_error);
+}
+
+TEST(SerializationDecode, ADuplicateKeyIsReportedAfterItsValue) {
+  // A map's entry is decoded into its node (its value read in place): a duplicate key is still
+  // reported where the whole entry ends, and a duplicate whose value is cut short is a
+  // truncation, as when the entry was read before the key was looked up.
+  using table = std::map<int, std::string>;
+  bytes twice = encode(table{{1, "one"}, {2, "two"}});
+  const int one = 1;
+  const std::size_t second = 8 + (4 + 8 + 3);  // the second entry's key
+  std::memcpy(twice.data() + second, &one, sizeof one);
+  try {
+    static_cast<void>(thinmpi::from_bytes<table>(twice));
+    ADD_FAILURE() << "a duplicate key was accepted";
+  } catch (const thinmpi::serialization_error& e) {
+    EXPECT_EQ(e.offset(), twice.size()) << e.what();
+    EXPECT_NE(std::string(e.what()).find("a duplicate key (the element at byte 23)"),
+              std::string::npos)
+        << e.what();
+  }
+  try {
+    static_cast<void>(thinmpi::from_bytes<table>(std::span(twice.data(), twice.size() - 1)));
+    ADD_FAILURE() << "a cut duplicate was accepted";
+  } catch (const thinmpi::serialization_error& e) {
+    EXPECT_EQ(e.offset(), second + 4) << e.what();  // the value's length
+    EXPECT_NE(std::string(e.what()).find("reading std::string, a length of 3 elements of at least "
+                                         "1 byte each exceeds the 2 bytes left"),
+              std::string::npos)
+        << e.what();
+  }
+  every_truncation_fails(table{{1, "one"}, {2, "a value longer than a short string"}});
+  every_truncation_fails(std::unordered_map<int, std::string>{{1, "one"}, {2, "two"}});
+}
+
+TEST(SerializationDecode, AVectorOfPairsReadsAMapsBytes) {
+  // The flat form of a map (wrapper-bench's ser_map_flat): the same wire format both ways.
+  const std::map<int, std::string> table = {{1, "one"}, {4, "a value longer than sixteen"}};
+  using flat = std::vector<std::pair<int, std::string>>;
+  const flat entries(table.begin(), table.end());
+  EXPECT_EQ(encode(entries), encode(table));
+  EXPECT_EQ(thinmpi::from_bytes<flat>(encode(table)), entries);
+  using table_type = std::map<int, std::string>;
+  EXPECT_EQ(thinmpi::from_bytes<table_type>(encode(entries)), table);
+  every_truncation_fails(entries);
 }
 
 TEST(SerializationDecode, ErrorNamesTheTypeBeingDecoded) {

@@ -166,6 +166,45 @@ struct stored_element<T> {
   using type = std::pair<typename T::key_type, typename T::mapped_type>;
 };
 
+[[noreturn, gnu::cold, gnu::noinline]] inline void fail_duplicate(const byte_reader& in,
+                                                                  std::string_view type,
+                                                                  std::size_t at) {
+  in.fail(type, "a duplicate key (the element at byte " + std::to_string(at) + ")");
+}
+
+/// One entry of a map decoded straight into its node (try_emplace: no node for a key already
+/// there), with no element built beside the node and moved in: a string value is built in the
+/// node from its bytes (one allocation of its size, one copy), any other value is read in
+/// place. A duplicate key's value is still read first (into a scratch value), so the error is
+/// the one a whole-entry read reports: a truncated value first, the duplicate at the entry's
+/// end.
+template <class Map>
+void read_map_entry(byte_reader& in, Map& value, std::size_t at) {
+  using mapped = typename Map::mapped_type;
+  typename Map::key_type key{};
+  read(in, key);
+  const std::size_t before = value.size();
+  if constexpr (is_byte_string<mapped>) {
+    // The value's bytes first, then the string built from them in the node.
+    constexpr std::string_view value_type = spelled_name<mapped>();
+    const std::size_t length = in.take_length(1, value_type);
+    const std::byte* chars = in.take(length, value_type);
+    value.try_emplace(value.end(), std::move(key),
+                      reinterpret_cast<const typename mapped::value_type*>(chars), length);
+    if (value.size() == before) [[unlikely]] {
+      fail_duplicate(in, spelled_name<Map>(), at);
+    }
+  } else {
+    const auto where = value.try_emplace(value.end(), std::move(key));
+    if (value.size() == before) [[unlikely]] {
+      mapped scratch{};
+      read(in, scratch);
+      fail_duplicate(in, spelled_name<Map>(), at);
+    }
+    read(in, where->second);
+  }
+}
+
 template <class Variant, std::size_t I = 0>
 void read_alternative(byte_reader& in, Variant& value, std::size_t index) {
   if constexpr (I < std::variant_size_v<Variant>) {
@@ -228,12 +267,16 @@ void read(byte_reader& in, T& value) {
     if constexpr (requires { value.reserve(n); }) value.reserve(n);
     for (std::size_t i = 0; i < n; ++i) {
       const std::size_t at = in.offset();
-      E element{};
-      read(in, element);
-      const std::size_t before = value.size();
-      value.emplace_hint(value.end(), std::move(element));
-      if (value.size() == before) [[unlikely]] {
-        in.fail(the_type, "a duplicate key (the element at byte " + std::to_string(at) + ")");
+      if constexpr (requires { typename T::mapped_type; }) {
+        read_map_entry(in, value, at);
+      } else {
+        E key{};
+        read(in, key);
+        const std::size_t before = value.size();
+        value.emplace_hint(value.end(), std::move(key));
+        if (value.size() == before) [[unlikely]] {
+          fail_duplicate(in, the_type, at);
+        }
       }
     }
   } else if constexpr (is_std_array_v<T> || std::is_array_v<T>) {

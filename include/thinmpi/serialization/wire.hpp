@@ -115,8 +115,7 @@ class byte_reader {
   /// n bytes, or a failure naming `type`.
   const std::byte* take(std::size_t n, std::string_view type) {
     if (n > left()) [[unlikely]] {
-      fail(type, "the message ends after " + std::to_string(left()) + " more bytes, " +
-                     std::to_string(n) + " needed");
+      fail_short(n, type);
     }
     const std::byte* here = at_;
     at_ += n;
@@ -132,13 +131,9 @@ class byte_reader {
   /// checked against the bytes left, so no length can make the decoder allocate more than the
   /// message could fill.
   std::size_t take_length(std::size_t min_bytes, std::string_view type) {
-    const std::size_t at = offset();
     const auto n = take_value<std::uint64_t>(type);
     if (n > left() / min_bytes) [[unlikely]] {
-      at_ = begin_ + at;
-      fail(type, "a length of " + counted(static_cast<std::size_t>(n), "element", "elements") +
-                     " of at least " + counted(min_bytes, "byte", "bytes") + " each exceeds the " +
-                     counted(left() - sizeof(std::uint64_t), "byte", "bytes") + " left");
+      fail_length(n, min_bytes, type);
     }
     return static_cast<std::size_t>(n);
   }
@@ -147,6 +142,23 @@ class byte_reader {
   }
 
  private:
+  // The failures' messages are built out of line: inlined, their string code made take and
+  // take_length too large to inline, and every length read became a call and a division.
+  [[noreturn, gnu::cold, gnu::noinline]] void fail_short(std::size_t n,
+                                                         std::string_view type) const {
+    fail(type, "the message ends after " + std::to_string(left()) + " more bytes, " +
+                   std::to_string(n) + " needed");
+  }
+  /// The error is reported at the length itself, which the reader steps back over.
+  [[noreturn, gnu::cold, gnu::noinline]] void fail_length(std::uint64_t n, std::size_t min_bytes,
+                                                          std::string_view type) {
+    const std::size_t after = left();
+    at_ -= sizeof(std::uint64_t);
+    fail(type, "a length of " + counted(static_cast<std::size_t>(n), "element", "elements") +
+                   " of at least " + counted(min_bytes, "byte", "bytes") + " each exceeds the " +
+                   counted(after, "byte", "bytes") + " left");
+  }
+
   const std::byte* begin_;
   const std::byte* at_;
   const std::byte* end_;
