@@ -52,11 +52,22 @@ class opaque {
   long value_ = 0;
 };
 
+// An aggregate with a datatype of its own (MPI_2INT), which thinmpi uses instead of its members.
+struct custom_pair {
+  int first;
+  int second;
+};
+
 }  // namespace
 
 template <>
 struct thinmpi::datatype_traits<opaque> {
   static MPI_Datatype get() { return MPI_LONG; }
+};
+
+template <>
+struct thinmpi::datatype_traits<custom_pair> {
+  static MPI_Datatype get() { return MPI_2INT; }
 };
 
 namespace {
@@ -127,6 +138,34 @@ TEST(Datatype, StructsSendTheirMembersNotTheirPadding) {
   int length = 0;
   MPI_Type_get_name(type, name, &length);
   EXPECT_NE(std::string(name, static_cast<std::size_t>(length)).find("padded"), std::string::npos);
+}
+
+// A struct holding a member only MPI can size: its wire size is asked of MPI.
+struct holds_custom {
+  custom_pair inside;
+  int id;
+};
+
+TEST(Datatype, WireSizesKnownAtCompileTimeAreWhatMpiSays) {
+  using thinmpi::detail::static_wire_size;
+  static_assert(static_wire_size<int>() == sizeof(int));
+  static_assert(static_wire_size<color>() == 1);
+  static_assert(static_wire_size<padded>() == 1 + 8 + 2);
+  static_assert(static_wire_size<nested>() == 11 + 1 + 2 * 52);
+  static_assert(static_wire_size<int[2][3]>() == 24);
+  static_assert(static_wire_size<opaque>() == 0);        // a datatype_traits specialization
+  static_assert(static_wire_size<holds_custom>() == 0);  // and a struct holding one
+  static_assert(thinmpi::detail::wire_size_is_sizeof<holds_custom[1]> == false);
+  static_assert(thinmpi::detail::wire_size_is_sizeof<std::array<int, 3>>);
+  static_assert(!thinmpi::detail::wire_size_is_sizeof<with_arrays>);  // 52 bytes of 56
+  static_assert(!thinmpi::detail::wire_size_is_sizeof<padded>);
+  EXPECT_EQ(static_cast<MPI_Count>(thinmpi::detail::wire_size<padded>()),
+            size_of(thinmpi::datatype_of<padded>()));
+  EXPECT_EQ(static_cast<MPI_Count>(thinmpi::detail::wire_size<nested>()),
+            size_of(thinmpi::datatype_of<nested>()));
+  EXPECT_EQ(static_cast<MPI_Count>(thinmpi::detail::wire_size<holds_custom>()),
+            size_of(thinmpi::datatype_of<holds_custom>()));
+  EXPECT_EQ(thinmpi::detail::wire_size<holds_custom>(), 3 * sizeof(int));
 }
 
 TEST(Datatype, CustomDatatypesAreUsedAsGiven) {

@@ -192,4 +192,31 @@ TEST(Threads, SameTagAnySourceReceivesNeverShareAMessage) {
   EXPECT_EQ(seen, std::vector<int>(messages, 1));  // each message once
 }
 
+// A struct whose datatype no other test builds: its first use happens in several threads at once.
+struct first_used_by_threads {
+  double weight;
+  int id;
+  short part;
+};
+
+// Every thread's first use of a derived datatype gets the same committed handle: it is built once
+// (a function-local static behind the cache derived_datatype reads) and published to all.
+TEST(Threads, ADerivedDatatypeFirstUsedByManyThreadsIsBuiltOnce) {
+  if (!multiple_provided()) GTEST_SKIP() << "this MPI does not provide MPI_THREAD_MULTIPLE";
+  std::array<MPI_Datatype, thread_count> seen{};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < thread_count; ++t) {
+    threads.emplace_back([&seen, t] {
+      seen[static_cast<std::size_t>(t)] = thinmpi::datatype_of<first_used_by_threads>();
+    });
+  }
+  for (auto& thread : threads)
+    thread.join();
+  for (const MPI_Datatype type : seen)
+    EXPECT_EQ(type, seen[0]);
+  MPI_Count size = 0;
+  MPI_Type_size_x(seen[0], &size);
+  EXPECT_EQ(size, static_cast<MPI_Count>(8 + 4 + 2));
+}
+
 }  // namespace

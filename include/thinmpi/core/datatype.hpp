@@ -5,6 +5,7 @@
 /// A type can bring its own datatype by specializing thinmpi::datatype_traits.
 
 #include <array>
+#include <atomic>
 #include <complex>
 #include <cstddef>
 #include <cstdlib>
@@ -12,6 +13,7 @@
 #include <string>
 #include <type_traits>
 #include <typeinfo>
+#include <utility>
 #include <vector>
 
 #if __has_include(<cxxabi.h>)
@@ -281,12 +283,31 @@ MPI_Datatype build_derived_datatype() {
   }
 }
 
+/// The derived datatype of T once it is built; MPI_Datatype{} before, which is never a handle
+/// (Open MPI's are pointers, MPICH's nonzero integers).
+template <class T>
+inline constinit std::atomic<MPI_Datatype> derived_cache{};
+
+/// Builds T's datatype on its first use, once however many threads ask (a function-local
+/// static), and publishes it to derived_cache. Out of line: the path that uses the datatype
+/// keeps only the load and the test (issue 18).
+template <class T>
+[[gnu::cold, gnu::noinline]] MPI_Datatype build_derived_once() {
+  static const MPI_Datatype type = build_derived_datatype<T>();
+  derived_cache<T>.store(type, std::memory_order_release);
+  return type;
+}
+
 /// The derived datatype of T, built and committed on first use (thread-safe) and freed at
-/// MPI_Finalize.
+/// MPI_Finalize. One load and one test a use, where a function-local static costs a load of its
+/// guard, a test and a second load.
 template <class T>
 MPI_Datatype derived_datatype() {
-  static const MPI_Datatype type = build_derived_datatype<T>();
-  return type;
+  if (const MPI_Datatype type = derived_cache<T>.load(std::memory_order_acquire);
+      type != MPI_Datatype{}) [[likely]] {
+    return type;
+  }
+  return build_derived_once<T>();
 }
 
 }  // namespace detail
@@ -312,19 +333,58 @@ MPI_Datatype datatype_of() {
 
 namespace detail {
 
-/// Whether T's wire size is sizeof(T), known at compile time: predefined types and enums.
 template <class T>
-inline constexpr bool wire_size_is_sizeof =
-    !custom_datatype<std::remove_cv_t<T>> &&
-    (is_predefined<std::remove_cv_t<T>> || std::is_enum_v<std::remove_cv_t<T>>);
+consteval std::size_t static_wire_size();
 
-/// Bytes one T occupies on the wire (MPI_Type_size): sizeof(T) for predefined types and enums,
-/// less than sizeof(T) for structs with padding.
+// A named probe, as members_have_datatypes_probe: the members' wire sizes summed, 0 when one of
+// them is not known at compile time.
+struct members_wire_size_probe {
+  template <class... M>
+  auto operator()(M&...) const noexcept {
+    constexpr bool known = ((static_wire_size<std::remove_cv_t<M>>() != 0) && ...);
+    return std::integral_constant < std::size_t,
+           known ? (static_wire_size<std::remove_cv_t<M>>() + ...) : 0 > {};
+  }
+};
+
+/// Bytes one T occupies on the wire, when the compiler can know them; 0 when only MPI can (a
+/// datatype_traits specialization, or a struct holding one). Predefined types and enums are
+/// sizeof(T); arrays N times their element; an aggregate struct the sum of its members, which is
+/// what MPI_Type_size says of the struct datatype thinmpi builds from them (padding is never
+/// sent). Known at compile time, the size costs a receive nothing: no first-use guard, and a
+/// struct without padding is checked as ints are (issue 18).
+template <class T>
+consteval std::size_t static_wire_size() {
+  using U = std::remove_cv_t<T>;
+  if constexpr (custom_datatype<U>) {
+    return 0;
+  } else if constexpr (is_predefined<U> || std::is_enum_v<U>) {
+    return sizeof(U);
+  } else if constexpr (is_std_array<U>::value) {
+    return std::tuple_size_v<U> * static_wire_size<typename U::value_type>();
+  } else if constexpr (std::is_bounded_array_v<U>) {
+    return std::extent_v<U> * static_wire_size<std::remove_extent_t<U>>();
+  } else if constexpr (reflectable_aggregate<U>) {
+    using result =
+        decltype(visit_fields<field_count<U>>(std::declval<U&>(), members_wire_size_probe{}));
+    return result::value;
+  } else {
+    return 0;
+  }
+}
+
+/// Whether T's wire size is sizeof(T), known at compile time: predefined types, enums, and
+/// arrays and structs of them without padding.
+template <class T>
+inline constexpr bool wire_size_is_sizeof = static_wire_size<T>() == sizeof(T);
+
+/// Bytes one T occupies on the wire (MPI_Type_size): static_wire_size where the compiler knows
+/// it; otherwise asked of MPI once, on first use.
 template <has_datatype T>
 std::size_t wire_size() {
   using U = std::remove_cv_t<T>;
-  if constexpr (wire_size_is_sizeof<U>) {
-    return sizeof(U);
+  if constexpr (static_wire_size<U>() != 0) {
+    return static_wire_size<U>();
   } else {
     static const std::size_t size = [] {
       MPI_Count bytes = 0;

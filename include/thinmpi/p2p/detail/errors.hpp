@@ -8,7 +8,9 @@
 
 #include <cstddef>
 #include <string>
+#include <type_traits>
 
+#include "thinmpi/core/concepts.hpp"
 #include "thinmpi/core/detail/buffers.hpp"
 #include "thinmpi/core/detail/mpi.hpp"
 #include "thinmpi/core/detail/raise.hpp"
@@ -145,8 +147,15 @@ template <class Into>
     raise_received(code, receive_problem::none, operation, comm, source, tag, buffer.count,
                    buffer.type, status);
   }
-  if (const auto problem = finish_receive(into, status, mode); problem != receive_problem::none)
-      [[unlikely]] {
+  // A range's buffer count is its size when the receive was posted (finish_receive's `posted`).
+  const auto problem = [&] {
+    if constexpr (contiguous_payload<std::remove_cvref_t<Into>>) {
+      return finish_receive(into, status, mode, buffer.count);
+    } else {
+      return finish_receive(into, status, mode);
+    }
+  }();
+  if (problem != receive_problem::none) [[unlikely]] {
     raise_received(MPI_SUCCESS, problem, operation, comm, source, tag, buffer.count, buffer.type,
                    status);
   }
