@@ -170,6 +170,16 @@ TEST(Allgatherv, BlockLayoutBuiltOnceMatchesC) {
   std::vector<int> all(placed.extent(), -1);
   world.allgatherv(mine, all, placed);
   EXPECT_EQ(all, c_allgatherv(mine, counts, spaced, placed.extent()));
+  // Blocks all alike: the layout keeps their one count, against which a call checks what this
+  // rank sends without asking MPI for its rank (the same result).
+  const std::vector<int> threes(counts.size(), 3);
+  std::vector<int> at(counts.size());
+  std::exclusive_scan(threes.begin(), threes.end(), at.begin(), 0);
+  const thinmpi::block_layout alike(threes);
+  const std::vector<int> three_of_mine(3, r.rank);
+  std::vector<int> gathered(3 * counts.size(), -1);
+  world.allgatherv(three_of_mine, gathered, alike);
+  EXPECT_EQ(gathered, c_allgatherv(three_of_mine, threes, at, gathered.size()));
 }
 
 TEST(AllgatherErrors, BlockLayoutRefusesBadInputOnceAndChecksEachCall) {

@@ -128,6 +128,34 @@ TEST(CheckedCollectives, EveryRankThrowsAndTheCommunicatorGoesOn) {
   }
 }
 
+// Checked: a block_layout whose blocks are all alike checks what this rank sends against their
+// one count (without asking MPI for the rank); a rank that sends another count is an mpi_error
+// on every rank, the communicator goes on, and the right counts then pass.
+TEST(CheckedCollectives, AnAlikeLayoutChecksEachRanksOwnCount) {
+  auto world = thinmpi::world();
+  const int last = world.size() - 1;
+  const thinmpi::block_layout twos(std::vector<int>(uz(world.size()), 2));
+  std::vector<int> all(2 * uz(world.size()));
+  try {
+    world.allgatherv(std::vector<int>(world.rank() == last ? 3 : 2, world.rank()), all, twos);
+    ADD_FAILURE() << "no error";
+  } catch (const thinmpi::mpi_error& e) {
+    const std::string what = e.what();
+    EXPECT_EQ(e.error_class(), MPI_ERR_COUNT) << what;
+    if (world.rank() == last) {
+      EXPECT_NE(what.find("recvcounts[" + std::to_string(last) + "] is 2 but this rank sends 3"),
+                std::string::npos)
+          << what;
+    }
+  }
+  expect_communicator_goes_on(world, last);
+  world.allgatherv(std::vector<int>(2, world.rank()), all, twos);
+  std::vector<int> expected;
+  for (int r = 0; r < world.size(); ++r)
+    expected.insert(expected.end(), 2, r);
+  EXPECT_EQ(all, expected);
+}
+
 // Checked: counts whose displacements pass INT_MAX, with receive buffers of 8 bytes, on every
 // rank. Where no _c call exists (Open MPI 4.1, 3 or more ranks) that is the error; elsewhere
 // the buffer is too small for the blocks. Unchecked, each rank would end the job (alltoallv) or

@@ -57,9 +57,10 @@ class collective_allgather {
     const detail::const_buffer out = detail::send_buffer(send);
     const detail::mutable_buffer in = detail::recv_buffer(into);
     const std::size_t needed = times_ranks(out.count);
-    detail::check_receive_room(
-        call, in.count, needed, in.type, "one block per rank",
-        [&](void* scratch) { return detail::allgather(out, scratch, in.type, call.comm); });
+    // Scalars only on the hot path: the failing branch rebuilds the call's context out of line.
+    if (in.count < needed) [[unlikely]] {
+      detail::allgather_room_fails(call.comm, send, into, needed);
+    }
     detail::agree_if_checked(call);
     detail::check_collective(detail::allgather(out, in.data, in.type, comm()), call, out.count,
                              out.type);
@@ -108,7 +109,30 @@ class collective_allgather {
   template <class Send, class Into>
   void allgatherv(const Send& send, Into&& into, std::span<const int> recvcounts,
                   std::span<const int> displs) const {
-    allgatherv_into(send, std::forward<Into>(into), recvcounts, &displs);
+    detail::require_sendable<Send>();
+    detail::require_receivable<Into&&>();
+    detail::require_same_element<Send, Into>();
+    const detail::collective_call call{"MPI_Allgatherv", comm()};
+    const detail::const_buffer out = detail::send_buffer(send);
+    const detail::mutable_buffer in = detail::recv_buffer(into);
+    const int n = ranks();
+    // Scalars only on the hot path: one pass over the arrays that throws nothing (given
+    // displacements are ints: a classic call takes them), then one comparison per check; the
+    // failing branch redoes the checks in their order with the full error context, out of line.
+    const bool shaped = detail::per_rank(n, recvcounts, displs);
+    detail::given_scan blocks;
+    if (shaped) [[likely]] {
+      blocks = detail::scan_given(recvcounts, displs);
+    }
+    if (!shaped || blocks.negative || in.count < blocks.extent ||
+        !detail::own_entry(recvcounts, rank(), out.count)) [[unlikely]] {
+      detail::given_allgatherv_fails(comm(), send, into, recvcounts, displs, n, rank());
+    }
+    detail::agree_if_checked(call);
+    detail::check_collective(MPI_Allgatherv(out.data, detail::to_int(out.count), out.type, in.data,
+                                            recvcounts.data(), displs.data(), in.type, call.comm),
+                             call, out.count, out.type);
+    detail::shrink_to(into, blocks.extent);
   }
   /// allgatherv with the blocks laid end to end in rank order. It allocates the displacements
   /// (the exclusive prefix sum of recvcounts) and makes one MPI_Allgatherv; when they pass
@@ -116,7 +140,25 @@ class collective_allgather {
   /// on Open MPI 4.1 (raised before MPI is called).
   template <class Send, class Into>
   void allgatherv(const Send& send, Into&& into, std::span<const int> recvcounts) const {
-    allgatherv_into(send, std::forward<Into>(into), recvcounts, nullptr);
+    detail::require_sendable<Send>();
+    detail::require_receivable<Into&&>();
+    detail::require_same_element<Send, Into>();
+    const detail::collective_call call{"MPI_Allgatherv", comm()};
+    const detail::const_buffer out = detail::send_buffer(send);
+    const detail::mutable_buffer in = detail::recv_buffer(into);
+    std::vector<int> packed;
+    const detail::v_layout layout =
+        detail::allgatherv_layout(call, in, recvcounts, nullptr, packed, "MPI_Allgatherv_c");
+    detail::check_receive_room(
+        call, in.count, layout.extent, in.type, "the sum of recvcounts", [&](void* scratch) {
+          return detail::allgatherv_call(out, {scratch, layout.extent, in.type}, recvcounts, packed,
+                                         layout, call);
+        });
+    detail::check_own_count(call, recvcounts, rank(), out.count, out.type);
+    detail::agree_if_checked(call);
+    const int rc = detail::allgatherv_call(out, in, recvcounts, packed, layout, call);
+    detail::check_collective(rc, call, out.count, out.type);
+    detail::shrink_to(into, layout.extent);
   }
   /// allgatherv at the blocks of a block_layout, whose counts and displacements were checked
   /// when it was built: the call compares the layout's blocks with size(), this rank's count
@@ -138,7 +180,8 @@ class collective_allgather {
     // Scalars only on the hot path: the failing branch redoes the checks in their order with
     // the full error context, out of line (layout_allgatherv_fails).
     if (!detail::layout_fits(layout, n) || in.count < layout.extent() ||
-        !detail::own_block(layout, rank(), out.count)) [[unlikely]] {
+        !detail::own_block(
+            layout, [this] { return rank(); }, out.count)) [[unlikely]] {
       detail::layout_allgatherv_fails(comm(), send, into, layout, n, rank());
     }
     detail::agree_if_checked(detail::collective_call{"MPI_Allgatherv", comm()});
@@ -188,11 +231,14 @@ class collective_allgather {
     detail::check_collective(
         MPI_Allgather(&mine, 1, MPI_INT, all.counts.data(), 1, MPI_INT, comm()), call);
     call.operation = "MPI_Allgatherv";
-    // Every rank has the same counts now, so every rank makes these checks alike.
-    const detail::v_layout layout =
-        detail::packed_displacements(call, all.counts, n, "recvcounts", all.displs);
-    detail::check_varying_fits(layout, call, out.type);
-    detail::resize_to(all.data, layout.extent);
+    // Every rank has the same counts now, so every rank makes these checks alike (out of line:
+    // scalars only on the hot path).
+    detail::resize_to(all.displs, static_cast<std::size_t>(n));
+    const detail::packed_scan blocks = detail::scan_packed(all.counts, all.displs);
+    if (blocks.negative || !blocks.layout.fits_int) [[unlikely]] {
+      detail::exchanged_allgatherv_fails(call.comm, all.counts, n, out.type);
+    }
+    detail::resize_to(all.data, blocks.layout.extent);
     const int rc = MPI_Allgatherv(out.data, mine, out.type, all.data.data(), all.counts.data(),
                                   all.displs.data(), out.type, comm());
     detail::check_collective(rc, call, out.count, out.type);
@@ -305,32 +351,6 @@ class collective_allgather {
   }
   [[nodiscard]] int rank() const { return static_cast<const Comm&>(*this).rank(); }
 
-  /// A blocking allgatherv at the given displacements, or (displs null) laid end to end.
-  template <class Send, class Into>
-  void allgatherv_into(const Send& send, Into&& into, std::span<const int> recvcounts,
-                       const std::span<const int>* displs) const {
-    detail::require_sendable<Send>();
-    detail::require_receivable<Into&&>();
-    detail::require_same_element<Send, Into>();
-    const detail::collective_call call{"MPI_Allgatherv", comm()};
-    const detail::const_buffer out = detail::send_buffer(send);
-    const detail::mutable_buffer in = detail::recv_buffer(into);
-    std::vector<int> packed;
-    const detail::v_layout layout =
-        detail::allgatherv_layout(call, in, recvcounts, displs, packed, "MPI_Allgatherv_c");
-    const std::span<const int> at = displs != nullptr ? *displs : packed;
-    detail::check_receive_room(
-        call, in.count, layout.extent, in.type,
-        displs != nullptr ? "the blocks at displs" : "the sum of recvcounts", [&](void* scratch) {
-          return detail::allgatherv_call(out, {scratch, layout.extent, in.type}, recvcounts, at,
-                                         layout, call);
-        });
-    detail::check_own_count(call, recvcounts, rank(), out.count, out.type);
-    detail::agree_if_checked(call);
-    const int rc = detail::allgatherv_call(out, in, recvcounts, at, layout, call);
-    detail::check_collective(rc, call, out.count, out.type);
-    detail::shrink_to(into, layout.extent);
-  }
   /// The state of an allgather, its sizes checked and the receive buffer shrunk. The count is
   /// the same on every rank; a receive buffer too small is this rank's alone and ends the job
   /// (the others would wait for its part; checked: every rank throws).

@@ -61,10 +61,10 @@ class collective_alltoall {
     detail::alike_checks(call, [&] {
       block = detail::equal_blocks(call, out.count, out.type, as_size(ranks()), "send buffer");
     });
-    detail::check_receive_room(
-        call, in.count, out.count, in.type, "one block from each rank", [&](void* scratch) {
-          return detail::alltoall(out.data, out.type, scratch, block, in.type, call.comm);
-        });
+    // Scalars only on the hot path: the failing branch rebuilds the call's context out of line.
+    if (in.count < out.count) [[unlikely]] {
+      detail::alltoall_room_fails(call.comm, send, into, block);
+    }
     detail::agree_if_checked(call);
     const int rc = detail::alltoall(out.data, out.type, in.data, block, in.type, comm());
     detail::check_collective(rc, call, out.count, out.type);
@@ -109,23 +109,27 @@ class collective_alltoall {
     const detail::const_buffer out = detail::send_buffer(send);
     const detail::mutable_buffer in = detail::recv_buffer(into);
     const int n = ranks();
-    detail::v_layout sent;
-    detail::v_layout received;
-    detail::local_checks(call, [&] {
-      sent = detail::given_layout(call, sendcounts, sdispls, n, "sendcounts", "sdispls");
-      received = detail::given_layout(call, recvcounts, rdispls, n, "recvcounts", "rdispls");
-    });
-    detail::check_local_room(call, out.count, sent.extent, out.type, "send buffer",
-                             "the blocks at sdispls");
-    const auto alltoallv = [&](void* target) {
-      return MPI_Alltoallv(out.data, sendcounts.data(), sdispls.data(), out.type, target,
-                           recvcounts.data(), rdispls.data(), in.type, call.comm);
-    };
-    detail::check_receive_room(call, in.count, received.extent, in.type, "the blocks at rdispls",
-                               alltoallv);
+    // Scalars only on the hot path: one pass over each side that throws nothing, then one
+    // comparison per check; the failing branch redoes the checks in their order with the full
+    // error context, out of line.
+    const bool shaped =
+        detail::per_rank(n, sendcounts, sdispls) && detail::per_rank(n, recvcounts, rdispls);
+    detail::given_scan sent;
+    detail::given_scan received;
+    if (shaped) [[likely]] {
+      sent = detail::scan_given(sendcounts, sdispls);
+      received = detail::scan_given(recvcounts, rdispls);
+    }
+    if (!shaped || sent.negative || received.negative || out.count < sent.extent ||
+        in.count < received.extent) [[unlikely]] {
+      detail::given_alltoallv_fails(comm(), send, {sendcounts, sdispls, recvcounts, rdispls}, into,
+                                    n);
+    }
     detail::agree_if_checked(call);
-    const int rc = alltoallv(in.data);
-    detail::check_collective(rc, call, out.count, out.type);
+    detail::check_collective(
+        MPI_Alltoallv(out.data, sendcounts.data(), sdispls.data(), out.type, in.data,
+                      recvcounts.data(), rdispls.data(), in.type, call.comm),
+        call, out.count, out.type);
     detail::shrink_to(into, received.extent);
   }
   /// alltoallv with the blocks laid end to end in rank order on both sides. It allocates the

@@ -34,7 +34,9 @@ struct layout_access;
 /// The blocks of a v-collective, one per rank: rank r's block holds counts()[r] elements at
 /// displs()[r] of the buffer, which must hold extent() elements. Built once and reused by
 /// allgatherv and alltoallv (blocking forms), whose calls then check only the communicator's
-/// size (one comparison), this rank's own count and the buffers' room (one comparison each).
+/// size (one comparison), this rank's own count and the buffers' room (one comparison each;
+/// where every block has the same count, the layout keeps it, and the own count is compared
+/// with it without asking MPI for this rank).
 /// The constructor throws an mpi_error for a negative count or displacement (MPI_ERR_ARG),
 /// arrays of different lengths (MPI_ERR_ARG), or packed displacements past INT_MAX on an MPI
 /// library without the MPI-4 large-count calls (MPI_ERR_COUNT; Open MPI 4.1). It copies the
@@ -61,6 +63,7 @@ class block_layout {
       next += counts[rank];
     }
     extent_ = static_cast<std::size_t>(next);
+    uniform_ = uniform_count(counts);
     if (!fits_int_) widen();
   }
   /// Blocks of `counts` elements at `displs` (one each per rank, none negative).
@@ -83,6 +86,7 @@ class block_layout {
       if (counts[rank] > 0) extent = std::max(extent, std::int64_t{displs[rank]} + counts[rank]);
     }
     extent_ = static_cast<std::size_t>(extent);
+    uniform_ = uniform_count(counts);
   }
 
   /// The number of blocks: the size of the communicator a call on this layout needs.
@@ -120,6 +124,14 @@ class block_layout {
                              "displs has " + detail::counted(displs, "entry", "entries") +
                                  " but counts has " + detail::counted(counts, "entry", "entries"));
   }
+  /// The count every block has, or -1 where they differ (or there are none): a call whose
+  /// blocks are all alike checks this rank's own count without asking MPI for its rank.
+  [[nodiscard]] static int uniform_count(std::span<const int> counts) noexcept {
+    if (counts.empty()) return -1;
+    const bool alike = std::all_of(counts.begin(), counts.end(),
+                                   [first = counts.front()](int count) { return count == first; });
+    return alike ? counts.front() : -1;
+  }
   /// Packed displacements past INT_MAX: the `_c` calls' arrays, or the error where there are
   /// none (decided here, once, not on every call).
   void widen() {
@@ -138,6 +150,7 @@ class block_layout {
   int ranks_ = 0;
   std::size_t extent_ = 0;
   bool fits_int_ = true;
+  int uniform_ = -1;  ///< uniform_count(counts): the count of every block where they are alike
   detail::wide_layout wide_{};  ///< filled only where !fits_int_ (the `_c` calls' arrays)
 };
 
@@ -147,6 +160,8 @@ struct layout_access {
   [[nodiscard]] static const wide_layout& wide(const block_layout& layout) noexcept {
     return layout.wide_;
   }
+  /// The count of every block where they are all alike, else -1.
+  [[nodiscard]] static int uniform(const block_layout& layout) noexcept { return layout.uniform_; }
 };
 }  // namespace detail
 

@@ -56,6 +56,31 @@ inline int allgather(const const_buffer& out, void* into, MPI_Datatype type, MPI
       counts_at<1, 4>{}, out.data, out.count, out.type, into, out.count, type, comm);
 }
 
+/// allgather(send, into) whose `into` has room for fewer than `needed` elements: the receive
+/// into scratch, then the throw (check_receive_room). It takes the payloads, not their
+/// buffers, so that the hot path builds nothing for it.
+template <class Send, class Into>
+[[noreturn, gnu::cold, gnu::noinline]] void allgather_room_fails(MPI_Comm comm, const Send& send,
+                                                                 Into& into, std::size_t needed) {
+  const collective_call call{"MPI_Allgather", comm};
+  const const_buffer out = send_buffer(send);
+  const mutable_buffer in = recv_buffer(into);
+  check_receive_room(call, in.count, needed, in.type, "one block per rank",
+                     [&](void* scratch) { return allgather(out, scratch, in.type, comm); });
+  std::abort();  // the check failed
+}
+
+/// allgatherv(send, all, exchange_counts) whose exchanged counts failed their scan
+/// (scan_packed): packed_displacements and check_varying_fits, for the error (the counts are
+/// the same on every rank: every rank throws).
+[[noreturn, gnu::cold, gnu::noinline]] inline void exchanged_allgatherv_fails(
+    MPI_Comm comm, std::span<const int> counts, int ranks, MPI_Datatype type) {
+  const collective_call call{"MPI_Allgatherv", comm};
+  std::vector<int> displs;
+  check_varying_fits(packed_displacements(call, counts, ranks, "recvcounts", displs), call, type);
+  std::abort();  // one of the checks failed
+}
+
 /// The stages of iallgatherv(send, exchange_counts) (count_exchange_state): an MPI_Iallgather
 /// of this rank's one count, then the MPI_Iallgatherv.
 inline int iallgather_counts(const int* sent, int* received, MPI_Comm comm, MPI_Request* request) {
@@ -112,6 +137,42 @@ template <class Send, class Into>
                        return allgatherv_on(out, {scratch, layout.extent(), in.type}, layout, comm);
                      });
   check_own_count(call, layout.counts(), rank, out.count, out.type);
+  std::abort();  // one of the checks failed
+}
+
+/// Whether this rank's entry of per-rank counts (one per rank, none negative: checked) is what
+/// it sends: one comparison.
+[[gnu::always_inline]] inline bool own_entry(std::span<const int> counts, int rank,
+                                             std::size_t sending) noexcept {
+  return static_cast<std::size_t>(counts[static_cast<std::size_t>(rank)]) == sending;
+}
+
+/// allgatherv with counts and displacements given, whose check failed: the checks again, in
+/// allgatherv_layout's order, each with its full context (recvcounts', the same on every rank;
+/// the displacements, this rank's own; the receive room, completed into scratch before the
+/// throw; this rank's own count). It takes the payloads, not their buffers, so that the hot
+/// path builds nothing for it.
+template <class Send, class Into>
+[[noreturn, gnu::cold, gnu::noinline]] void given_allgatherv_fails(MPI_Comm comm, const Send& send,
+                                                                   Into& into,
+                                                                   std::span<const int> recvcounts,
+                                                                   std::span<const int> displs,
+                                                                   int ranks, int rank) {
+  const collective_call call{"MPI_Allgatherv", comm};
+  const const_buffer out = send_buffer(send);
+  const mutable_buffer in = recv_buffer(into);
+  alike_checks(call,
+               [&] { static_cast<void>(counts_total(call, recvcounts, ranks, "recvcounts")); });
+  v_layout layout;
+  local_checks(call, [&] {
+    layout = given_layout(call, recvcounts, displs, ranks, "recvcounts", "displs");
+  });
+  check_receive_room(call, in.count, layout.extent, in.type, "the blocks at displs",
+                     [&](void* scratch) {
+                       return MPI_Allgatherv(out.data, to_int(out.count), out.type, scratch,
+                                             recvcounts.data(), displs.data(), in.type, comm);
+                     });
+  check_own_count(call, recvcounts, rank, out.count, out.type);
   std::abort();  // one of the checks failed
 }
 

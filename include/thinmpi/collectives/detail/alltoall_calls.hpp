@@ -63,6 +63,35 @@ inline std::pair<v_layout, v_layout> plan_alltoallv(const collective_call& call,
   return {sent, received};
 }
 
+/// alltoallv with counts and displacements given, whose check failed: the checks again, in
+/// order, each with its full context (given_layout on each side, the send buffer: this rank's
+/// own, a failure ends the job; the receive buffer: completed into scratch, then the throw).
+/// It takes the payloads, not their buffers, so that the hot path builds nothing for it.
+template <class Send, class Into>
+[[noreturn, gnu::cold, gnu::noinline]] void given_alltoallv_fails(MPI_Comm comm, const Send& send,
+                                                                  const v_spans& arrays, Into& into,
+                                                                  int ranks) {
+  const collective_call call{"MPI_Alltoallv", comm};
+  const const_buffer out = send_buffer(send);
+  const mutable_buffer in = recv_buffer(into);
+  v_layout sent;
+  v_layout received;
+  local_checks(call, [&] {
+    sent =
+        given_layout(call, arrays.send_counts, arrays.send_displs, ranks, "sendcounts", "sdispls");
+    received =
+        given_layout(call, arrays.recv_counts, arrays.recv_displs, ranks, "recvcounts", "rdispls");
+  });
+  check_local_room(call, out.count, sent.extent, out.type, "send buffer", "the blocks at sdispls");
+  check_receive_room(
+      call, in.count, received.extent, in.type, "the blocks at rdispls", [&](void* scratch) {
+        return MPI_Alltoallv(out.data, arrays.send_counts.data(), arrays.send_displs.data(),
+                             out.type, scratch, arrays.recv_counts.data(),
+                             arrays.recv_displs.data(), in.type, comm);
+      });
+  std::abort();  // one of the checks failed
+}
+
 /// alltoallv on two layouts whose check failed: the checks again, in order, with their full
 /// context (the payloads are taken, not their buffers, so that the hot path builds nothing for
 /// it). The layouts and the send buffer are this rank's own: a failure ends the job; a receive
@@ -133,6 +162,31 @@ class send_displacements {
   std::vector<int> heap_{};
 };
 
+/// alltoallv(send, sendcounts, exchange_counts) whose send side failed its scan: the checks
+/// of the send counts and buffer again, for the error (this rank's own: the job ends; checked:
+/// every rank throws).
+[[noreturn, gnu::cold, gnu::noinline]] inline void exchanged_alltoallv_sent_fails(
+    MPI_Comm comm, const const_buffer& out, std::span<const int> sendcounts, int ranks) {
+  const collective_call call{"MPI_Alltoall", comm};
+  v_layout sent;
+  local_checks(call, [&] {
+    std::vector<int> displs;
+    sent = packed_displacements(call, sendcounts, ranks, "sendcounts", displs);
+  });
+  check_local_room(call, out.count, sent.extent, out.type, "send buffer", "the sum of sendcounts");
+  std::abort();  // one of the checks failed
+}
+/// The same for the counts received (this rank's own too).
+[[noreturn, gnu::cold, gnu::noinline]] inline void exchanged_alltoallv_received_fails(
+    MPI_Comm comm, std::span<const int> counts, int ranks, MPI_Datatype type) {
+  const collective_call call{"MPI_Alltoallv", comm};
+  local_checks(call, [&] {
+    std::vector<int> displs;
+    check_varying_fits(packed_displacements(call, counts, ranks, "recvcounts", displs), call, type);
+  });
+  std::abort();  // one of the checks failed
+}
+
 /// alltoallv(send, sendcounts, exchange_counts) into `all` (a thinmpi::varying, new or the
 /// caller's, whose storage is resized): the send displacements, an MPI_Alltoall of the counts,
 /// the received displacements, the data sized, the MPI_Alltoallv. Every count and array is
@@ -140,29 +194,34 @@ class send_displacements {
 template <class E, class Data>
 void alltoallv_exchanging(collective_call call, const const_buffer& out,
                           std::span<const int> sendcounts, varying<E, Data>& all, int ranks) {
-  send_displacements storage(static_cast<std::size_t>(ranks));
+  const auto n = static_cast<std::size_t>(ranks);
+  send_displacements storage(n);
   const std::span<int> send_displs = storage.get();
-  v_layout sent;
-  local_checks(call, [&] {
-    sent = packed_displacements(call, sendcounts, ranks, "sendcounts", send_displs);
-  });
-  check_local_room(call, out.count, sent.extent, out.type, "send buffer", "the sum of sendcounts");
+  // Scalars only on the hot path: passes that throw nothing, one comparison per check; the
+  // failing branches redo the checks for their error, out of line.
+  packed_scan sent;
+  if (sendcounts.size() == n) [[likely]] {
+    sent = scan_packed(sendcounts, send_displs);
+  }
+  if (sendcounts.size() != n || sent.negative || out.count < sent.layout.extent) [[unlikely]] {
+    exchanged_alltoallv_sent_fails(call.comm, out, sendcounts, ranks);
+  }
   agree_if_checked(call);
-  resize_to(all.counts, static_cast<std::size_t>(ranks));
+  resize_to(all.counts, n);
   check_collective(
       MPI_Alltoall(sendcounts.data(), 1, MPI_INT, all.counts.data(), 1, MPI_INT, call.comm), call);
   call.operation = "MPI_Alltoallv";
   // What arrived is this rank's own: the second agreement, checked.
-  v_layout received;
-  local_checks(call, [&] {
-    received = packed_displacements(call, all.counts, ranks, "recvcounts", all.displs);
-    check_varying_fits(received, call, out.type);
-  });
+  resize_to(all.displs, n);
+  const packed_scan received = scan_packed(all.counts, all.displs);
+  if (received.negative || !received.layout.fits_int) [[unlikely]] {
+    exchanged_alltoallv_received_fails(call.comm, all.counts, ranks, out.type);
+  }
   agree_if_checked(call);
-  resize_to(all.data, received.extent);
+  resize_to(all.data, received.layout.extent);
   const mutable_buffer in = recv_buffer(all.data);
-  const int rc = alltoallv_call(out, in, {sendcounts, send_displs, all.counts, all.displs}, sent,
-                                received, call);
+  const int rc = alltoallv_call(out, in, {sendcounts, send_displs, all.counts, all.displs},
+                                sent.layout, received.layout, call);
   check_collective(rc, call, out.count, out.type);
 }
 
@@ -171,6 +230,21 @@ inline int alltoall(const void* send, MPI_Datatype send_type, void* into, std::s
                     MPI_Datatype type, MPI_Comm comm) {
   return counted_call<&MPI_Alltoall, THINMPI_LARGE_COUNT_CALL(MPI_Alltoall)>(
       counts_at<1, 4>{}, send, block, send_type, into, block, type, comm);
+}
+
+/// alltoall(send, into) whose `into` has room for fewer elements than `send` holds: the receive
+/// into scratch (`block` elements from each rank), then the throw (check_receive_room). It
+/// takes the payloads, not their buffers, so that the hot path builds nothing for it.
+template <class Send, class Into>
+[[noreturn, gnu::cold, gnu::noinline]] void alltoall_room_fails(MPI_Comm comm, const Send& send,
+                                                                Into& into, std::size_t block) {
+  const collective_call call{"MPI_Alltoall", comm};
+  const const_buffer out = send_buffer(send);
+  const mutable_buffer in = recv_buffer(into);
+  check_receive_room(
+      call, in.count, out.count, in.type, "one block from each rank",
+      [&](void* scratch) { return alltoall(out.data, out.type, scratch, block, in.type, comm); });
+  std::abort();  // the check failed
 }
 
 /// The stages of ialltoallv(send, sendcounts, exchange_counts) (count_exchange_state): an

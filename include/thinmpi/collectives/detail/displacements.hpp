@@ -186,4 +186,61 @@ inline v_layout given_layout(const collective_call& call, std::span<const int> c
   return {static_cast<std::size_t>(extent), true};
 }
 
+/// What given counts and displacements span, from a pass that throws nothing: the hot path of
+/// the counts-given v-calls (given_layout's loop, without its throw sites: each of those keeps
+/// a try block's worth of state live around the loop). `negative` is true where an entry of
+/// either array is below zero; the failing branch then redoes given_layout for its error.
+struct given_scan {
+  std::size_t extent = 0;
+  bool negative = false;
+};
+
+/// One pass over `counts` and `displs`, which hold the same number of entries (the caller
+/// checked both against the communicator's size): the extent of the blocks with a positive
+/// count, and whether any entry is negative (the sign bits of all entries, or'ed).
+[[gnu::always_inline]] inline given_scan scan_given(std::span<const int> counts,
+                                                    std::span<const int> displs) noexcept {
+  std::int64_t extent = 0;
+  int signs = 0;
+  for (std::size_t rank = 0; rank < counts.size(); ++rank) {
+    const int count = counts[rank];
+    const int displ = displs[rank];
+    signs |= count | displ;
+    if (count > 0) extent = std::max(extent, std::int64_t{displ} + count);
+  }
+  return {static_cast<std::size_t>(extent), signs < 0};
+}
+
+/// What packed_displacements finds, from a pass that throws nothing: the hot path of the
+/// counts-exchanged v-calls. Where `negative` (or a displacement past INT_MAX matters), the
+/// failing branch redoes packed_displacements for its error.
+struct packed_scan {
+  v_layout layout{};      ///< the extent, and whether every displacement fits an int
+  bool negative = false;  ///< some count is below zero
+};
+
+/// Writes the exclusive prefix sum of `counts` into `displs` (as many entries; truncated past
+/// INT_MAX, where layout.fits_int is false and they are not to be read) and returns what
+/// packed_displacements would, but throws nothing: one pass, the counts' sign bits or'ed.
+[[gnu::always_inline]] inline packed_scan scan_packed(std::span<const int> counts,
+                                                      std::span<int> displs) noexcept {
+  std::int64_t next = 0;
+  std::int64_t last = 0;
+  int signs = 0;
+  for (std::size_t rank = 0; rank < counts.size(); ++rank) {
+    last = next;
+    displs[rank] = static_cast<int>(next);
+    signs |= counts[rank];
+    next += counts[rank];
+  }
+  return {{static_cast<std::size_t>(next), last <= INT_MAX}, signs < 0};
+}
+
+/// Whether per-rank arrays have one entry per rank each: one comparison per array.
+[[gnu::always_inline]] inline bool per_rank(int ranks, std::span<const int> first,
+                                            std::span<const int> second) noexcept {
+  const auto n = static_cast<std::size_t>(ranks);
+  return first.size() == n && second.size() == n;
+}
+
 }  // namespace thinmpi::detail

@@ -37,10 +37,16 @@ namespace thinmpi::detail {
 }
 
 /// Whether this rank's block of a layout (one per rank, checked) is what it sends: one
-/// comparison (a layout's counts are not negative).
-[[gnu::always_inline]] inline bool own_block(const block_layout& layout, int rank,
-                                             std::size_t sending) noexcept {
-  return static_cast<std::size_t>(layout.counts()[static_cast<std::size_t>(rank)]) == sending;
+/// comparison (a layout's counts are not negative). Where every block has the same count (the
+/// layout knows it from when it was built) that count is compared and `rank_of`, which asks MPI
+/// for this rank, is not called.
+template <class RankOf>
+[[gnu::always_inline]] inline bool own_block(const block_layout& layout, RankOf rank_of,
+                                             std::size_t sending) {
+  if (const int every = layout_access::uniform(layout); every >= 0) [[likely]] {
+    return static_cast<std::size_t>(every) == sending;
+  }
+  return static_cast<std::size_t>(layout.counts()[static_cast<std::size_t>(rank_of())]) == sending;
 }
 
 /// One MPI_Allgatherv (or its `_c` form) into `in` at the layout's blocks.
