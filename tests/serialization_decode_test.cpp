@@ -252,6 +252,8 @@ TEST(SerializationDecode, AVectorOfPairsReadsAMapsBytes) {
   using table_type = std::map<int, std::string>;
   EXPECT_EQ(thinmpi::from_bytes<table_type>(encode(entries)), table);
   every_truncation_fails(entries);
+  every_truncation_fails(std::vector<std::pair<std::string, std::string>>{
+      {"key", "a value longer than sixteen"}, {"", ""}});
 }
 
 TEST(SerializationDecode, ErrorNamesTheTypeBeingDecoded) {

@@ -42,6 +42,11 @@ template <class T>
 inline constexpr bool is_byte_string = false;
 template <class C, class Traits, class Alloc>
 inline constexpr bool is_byte_string<std::basic_string<C, Traits, Alloc>> = sizeof(C) == 1;
+/// A pair of a key and a byte string: an entry of the flat form of a map<K, std::string>.
+template <class T>
+inline constexpr bool is_keyed_byte_string = false;
+template <class K, class S>
+inline constexpr bool is_keyed_byte_string<std::pair<K, S>> = is_byte_string<S>;
 template <class T>
 inline constexpr bool is_vector =
     is_specialization<T, std::vector> && !std::is_same_v<T, std::vector<bool>>;
