@@ -12,12 +12,26 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <numeric>
 #include <random>
 #include <vector>
 
 #include "thinmpi/thinmpi.hpp"
 
 namespace sample_sort_example {
+
+/// `count` samples of data at positions drawn from a generator seeded with `seed`: one draw a
+/// sample, as the C version (std::sample would draw once per element of data).
+template <class T>
+std::vector<T> draw_samples(const std::vector<T>& data, std::size_t count, std::size_t seed) {
+  std::vector<T> samples(count);
+  std::minstd_rand generator(static_cast<std::minstd_rand::result_type>(seed) + 1);
+  if (!data.empty()) {
+    for (T& sample : samples)
+      sample = data[generator() % data.size()];
+  }
+  return samples;
+}
 
 /// Sorts the gathered samples and keeps `ranks - 1` equidistant splitters.
 template <class T>
@@ -29,16 +43,31 @@ void pick_splitters(int ranks, std::size_t oversampling, std::vector<T>& samples
   samples.resize(splitters);
 }
 
-/// data split into one bucket per rank: bucket r holds the elements below splitter r.
+/// A rank's elements grouped by destination rank, and how many go to each.
 template <class T>
-std::vector<std::vector<T>> build_buckets(const std::vector<T>& data,
-                                          const std::vector<T>& splitters) {
-  std::vector<std::vector<T>> buckets(splitters.size() + 1);
-  for (const T& element : data) {
-    const auto bound = std::upper_bound(splitters.begin(), splitters.end(), element);
-    buckets[static_cast<std::size_t>(bound - splitters.begin())].push_back(element);
+struct buckets {
+  std::vector<T, thinmpi::default_init_allocator<T>> elements;
+  std::vector<int> counts;
+};
+
+/// data grouped by bucket (bucket r holds the elements below splitter r, in their order): one
+/// pass counts, one places, as the C version; the grouped elements are not zeroed first
+/// (default_init_allocator), as C's malloc.
+template <class T>
+buckets<T> build_buckets(const std::vector<T>& data, const std::vector<T>& splitters) {
+  buckets<T> result{std::vector<T, thinmpi::default_init_allocator<T>>(data.size()),
+                    std::vector<int>(splitters.size() + 1)};
+  std::vector<int, thinmpi::default_init_allocator<int>> bucket_of(data.size());
+  for (std::size_t i = 0; i < data.size(); ++i) {
+    const auto bound = std::upper_bound(splitters.begin(), splitters.end(), data[i]);
+    bucket_of[i] = static_cast<int>(bound - splitters.begin());
+    ++result.counts[static_cast<std::size_t>(bucket_of[i])];
   }
-  return buckets;
+  std::vector<std::size_t> next(result.counts.size());
+  std::exclusive_scan(result.counts.begin(), result.counts.end(), next.begin(), std::size_t{0});
+  for (std::size_t i = 0; i < data.size(); ++i)
+    result.elements[next[static_cast<std::size_t>(bucket_of[i])]++] = data[i];
+  return result;
 }
 
 /// 16 log2(ranks) + 1 samples per rank, as in the KaMPIng paper.
@@ -51,17 +80,10 @@ template <class T>
 void sort(thinmpi::comm_view comm, std::vector<T>& data, std::size_t seed) {
   const int ranks = comm.size();
   const std::size_t oversampling = oversampling_ratio(ranks);
-  std::vector<T> local_samples(oversampling);
-  std::sample(data.begin(), data.end(), local_samples.begin(), oversampling, std::mt19937{seed});
-  auto global_samples = comm.allgather(local_samples);
+  auto global_samples = comm.allgather(draw_samples(data, oversampling, seed));
   pick_splitters(ranks, oversampling, global_samples);
-  std::vector<T> send;
-  std::vector<int> counts;
-  for (const auto& bucket : build_buckets(data, global_samples)) {
-    send.insert(send.end(), bucket.begin(), bucket.end());
-    counts.push_back(static_cast<int>(bucket.size()));
-  }
-  data = comm.alltoallv(send, counts, thinmpi::exchange_counts).data;
+  const auto send = build_buckets(data, global_samples);
+  data = comm.alltoallv(send.elements, send.counts, thinmpi::exchange_counts).data;
   std::sort(data.begin(), data.end());
 }
 //> END

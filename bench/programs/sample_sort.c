@@ -14,10 +14,17 @@ static int oversampling_ratio(int size) {
   return 16 * log2 + 1;
 }
 
-/* Draws `count` samples of data[0..n) at pseudo-random positions. */
+/* Draws `count` samples of data[0..n) at positions from C++'s std::minstd_rand seeded with
+ * seed + 1 (x = 48271 x mod 2^31 - 1), the generator of examples/sample_sort.hpp: both versions
+ * draw the same samples, so they pick the same splitters and sort the same buckets. */
 static void draw_samples(const int* data, size_t n, int* samples, int count, uint64_t seed) {
-  for (int i = 0; i < count; ++i)
-    samples[i] = n ? data[wb_mix(seed + (uint64_t)i) % n] : 0;
+  const uint64_t modulus = 2147483647u;
+  uint64_t x = (seed + 1) % modulus;
+  if (x == 0) x = 1;
+  for (int i = 0; i < count; ++i) {
+    x = x * 48271u % modulus;
+    samples[i] = n ? data[x % n] : 0;
+  }
 }
 
 /* Sorts the gathered samples and keeps size - 1 equidistant splitters in front. */
