@@ -5,6 +5,7 @@
 /// `..._init`). Operations as for allreduce (collectives/reduce.hpp).
 
 #include <cstddef>
+#include <cstdlib>
 #include <span>
 #include <string>
 #include <type_traits>
@@ -118,10 +119,16 @@ class collective_reduce_scatter {
     detail::require_reduction_target<Send, Recv>();
     const detail::collective_call call{"MPI_Reduce_scatter_block", comm()};
     const detail::const_buffer in = detail::send_buffer(send);
-    const std::size_t block = detail::block_of(in.count, detail::size_of(comm()), call, in.type);
+    // Scalars only on the hot path: the division is the equal-blocks check; its failing branch
+    // and the receive room's rebuild their context out of line.
+    const auto ranks = static_cast<std::size_t>(detail::size_of(call.comm));
+    const std::size_t block = in.count / ranks;
+    if (in.count % ranks != 0) [[unlikely]] {
+      uneven(call.comm, in.count, ranks, in.type);
+    }
     const auto bound = detail::bind_op<detail::element_t<Send>>(op);
     void* out = detail::reduction_target(recv, block, [&](std::size_t room) {
-      block_too_small(call, in, bound.get(), block, room);
+      block_too_small(call.comm, in.data, in.type, bound.get(), block, room);
     });
     detail::agree_if_checked(call);
     detail::check_collective(
@@ -302,13 +309,26 @@ class collective_reduce_scatter {
   [[nodiscard]] MPI_Comm comm() const noexcept { return static_cast<const Comm&>(*this).native(); }
   /// reduce_scatter_block()'s recv too small for the block: this rank reduces into scratch,
   /// then throws (detail::reduction_too_small).
-  [[noreturn, gnu::cold, gnu::noinline]] static void block_too_small(
-      const detail::collective_call& call, const detail::const_buffer& in, MPI_Op op,
-      std::size_t block, std::size_t room) {
-    detail::reduction_too_small(
-        call, room, block, in.type, "this rank's block of the result", [&](void* scratch, int n) {
-          return MPI_Reduce_scatter_block(in.data, scratch, n, in.type, op, call.comm);
-        });
+  /// reduce_scatter_block()'s send count that does not split into equal blocks: block_of's
+  /// error (the same on every rank).
+  [[noreturn, gnu::cold, gnu::noinline]] static void uneven(MPI_Comm comm, std::size_t count,
+                                                            std::size_t ranks, MPI_Datatype type) {
+    static_cast<void>(
+        detail::block_of(count, static_cast<int>(ranks), {"MPI_Reduce_scatter_block", comm}, type));
+    std::abort();  // the check failed
+  }
+  /// reduce_scatter_block()'s recv too small for its block (its parts as scalars: a
+  /// const_buffer by value would be passed in memory, stored on the hot path).
+  [[noreturn, gnu::cold, gnu::noinline]] static void block_too_small(MPI_Comm comm,
+                                                                     const void* data,
+                                                                     MPI_Datatype type, MPI_Op op,
+                                                                     std::size_t block,
+                                                                     std::size_t room) {
+    const detail::collective_call call{"MPI_Reduce_scatter_block", comm};
+    detail::reduction_too_small(call, room, block, type, "this rank's block of the result",
+                                [&](void* scratch, int n) {
+                                  return MPI_Reduce_scatter_block(data, scratch, n, type, op, comm);
+                                });
   }
   /// reduce_scatter()'s recv too small for counts[rank]: the same.
   [[noreturn, gnu::cold, gnu::noinline]] static void counts_too_small(
