@@ -242,36 +242,34 @@ template <class Payload>
   const detail::frame_plan plan = detail::frame_plan::sent_for(shape, header.total_bytes);
   const detail::const_buffer rest = detail::continuation_sent(whole, plan, header);
   const int continuation_tag = static_cast<int>(header.continuation_tag);
+  // The frame's storage: the stack up to 8 KiB (every default frame), else the heap.
+  alignas(std::max_align_t) std::byte stacked[detail::stack_frame_bytes];
+  std::unique_ptr<std::byte[]> heap;
+  std::byte* const frame = plan.bytes <= detail::stack_frame_bytes
+                               ? stacked
+                               : (heap = detail::frame_storage(plan.bytes)).get();
+  detail::write_frame(frame, plan, whole.data, header);
   // The frame goes with MPI_Isend so that the continuation follows it at once rather than after
   // the frame's completion (one latency less from the receiver's view); it is waited for before
   // its storage goes, whatever the continuation's send returned.
-  const auto post = [&](std::byte* frame) {
-    detail::write_frame(frame, plan, whole.data, header);
-    const detail::p2p_call call{"MPI_Isend", comm_.native(), dest, tag};
-    const detail::const_buffer first{frame, plan.bytes, MPI_BYTE};
-    MPI_Request frame_sent = MPI_REQUEST_NULL;
-    const int rc =
-        detail::isend(first.data, first.count, first.type, dest, tag, call.comm, &frame_sent);
-    if (rc != MPI_SUCCESS) [[unlikely]] {
-      detail::raise_send(rc, call, first);
-    }
-    const int rest_rc = detail::send(rest.data, rest.count, MPI_BYTE, dest, continuation_tag,
-                                     continuation_.native());
-    const int frame_rc = MPI_Wait(&frame_sent, MPI_STATUS_IGNORE);
-    if (rest_rc != MPI_SUCCESS) [[unlikely]] {
-      detail::raise_send(
-          rest_rc,
-          {"MPI_Send (framed continuation)", continuation_.native(), dest, continuation_tag}, rest);
-    }
-    if (frame_rc != MPI_SUCCESS) [[unlikely]] {
-      detail::raise_send(frame_rc, {"MPI_Wait (framed frame)", call.comm, dest, tag}, first);
-    }
-  };
-  if (plan.bytes <= detail::stack_frame_bytes) {
-    alignas(std::max_align_t) std::byte frame[detail::stack_frame_bytes];
-    post(frame);
-  } else {
-    post(detail::frame_storage(plan.bytes).get());
+  const detail::p2p_call call{"MPI_Isend", comm_.native(), dest, tag};
+  const detail::const_buffer first{frame, plan.bytes, MPI_BYTE};
+  MPI_Request frame_sent = MPI_REQUEST_NULL;
+  const int rc =
+      detail::isend(first.data, first.count, first.type, dest, tag, call.comm, &frame_sent);
+  if (rc != MPI_SUCCESS) [[unlikely]] {
+    detail::raise_send(rc, call, first);
+  }
+  const int rest_rc =
+      detail::send(rest.data, rest.count, MPI_BYTE, dest, continuation_tag, continuation_.native());
+  const int frame_rc = MPI_Wait(&frame_sent, MPI_STATUS_IGNORE);
+  if (rest_rc != MPI_SUCCESS) [[unlikely]] {
+    detail::raise_send(
+        rest_rc, {"MPI_Send (framed continuation)", continuation_.native(), dest, continuation_tag},
+        rest);
+  }
+  if (frame_rc != MPI_SUCCESS) [[unlikely]] {
+    detail::raise_send(frame_rc, {"MPI_Wait (framed frame)", call.comm, dest, tag}, first);
   }
 }
 

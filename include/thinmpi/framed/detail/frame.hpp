@@ -193,12 +193,11 @@ template <class Container>
   return header;
 }
 
-/// Throws unless `header` is one framed_channel::send wrote for elements of `element_size`
-/// bytes: a plain message of exactly one frame, a message of partial elements of the short
-/// frame's size, or a frame of another frame size, is reported, never misread.
-inline void check_header(const frame_header& header, const frame_shape& shape,
-                         const frame_plan& plan, std::size_t element_size, int tag_ub,
-                         const char* operation, MPI_Comm comm, int source, int tag) {
+/// Reports a first message whose `header` check_header refused (cold: the report is built only
+/// here).
+[[noreturn, gnu::cold, gnu::noinline]] inline void raise_bad_header(
+    const frame_header& header, const frame_shape& shape, const frame_plan& plan,
+    std::size_t element_size, const char* operation, MPI_Comm comm, int source, int tag) {
   std::string problem;
   if (header.magic != frame_header::frame_magic) {
     problem =
@@ -208,14 +207,11 @@ inline void check_header(const frame_header& header, const frame_shape& shape,
              : "a message of exactly one frame (" + std::to_string(shape.bytes) + " bytes)") +
         " arrived without a frame header: a payload of one frame or more must be "
         "sent with framed_channel::send() with the same frame size";
-  } else if (header.total_bytes < shape.bytes || header.total_bytes % element_size != 0 ||
-             header.continuation_tag > static_cast<std::uint32_t>(tag_ub)) {
+  } else {
     problem = "the frame header is not valid for elements of " +
               counted(element_size, "byte", "bytes") + " (total " +
               std::to_string(header.total_bytes) + " bytes, continuation tag " +
               std::to_string(header.continuation_tag) + ")";
-  } else {
-    return;
   }
   raise(MPI_ERR_OTHER, error_site{.operation = operation,
                                   .comm = comm,
@@ -224,6 +220,19 @@ inline void check_header(const frame_header& header, const frame_shape& shape,
                                   .tag = tag,
                                   .incoming_bytes = plan.bytes,
                                   .problem = problem});
+}
+
+/// Throws unless `header` is one framed_channel::send wrote for elements of `element_size`
+/// bytes: a plain message of exactly one frame, a message of partial elements of the short
+/// frame's size, or a frame of another frame size, is reported, never misread.
+inline void check_header(const frame_header& header, const frame_shape& shape,
+                         const frame_plan& plan, std::size_t element_size, int tag_ub,
+                         const char* operation, MPI_Comm comm, int source, int tag) {
+  if (header.magic != frame_header::frame_magic || header.total_bytes < shape.bytes ||
+      header.total_bytes % element_size != 0 ||
+      header.continuation_tag > static_cast<std::uint32_t>(tag_ub)) [[unlikely]] {
+    raise_bad_header(header, shape, plan, element_size, operation, comm, source, tag);
+  }
 }
 
 /// Throws for a continuation whose size is not what the header announced.
