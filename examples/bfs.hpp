@@ -93,6 +93,7 @@ inline std::optional<vertex_list> exchange(const thinmpi::graph_communicator& gr
   std::vector<vertex> send;
   send.reserve(total);
   std::vector<int> counts;
+  counts.reserve(found.size());
   for (auto& bucket : found) {
     send.insert(send.end(), bucket.begin(), bucket.end());
     counts.push_back(static_cast<int>(bucket.size()));
