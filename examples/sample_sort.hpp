@@ -59,7 +59,7 @@ buckets<T> build_buckets(const std::vector<T>& data, const std::vector<T>& split
                     std::vector<int>(splitters.size() + 1)};
   std::vector<int, thinmpi::default_init_allocator<int>> bucket_of(data.size());
   for (std::size_t i = 0; i < data.size(); ++i) {
-    const auto bound = std::upper_bound(splitters.begin(), splitters.end(), data[i]);
+    const auto bound = std::ranges::upper_bound(splitters, data[i]);
     bucket_of[i] = static_cast<int>(bound - splitters.begin());
     ++result.counts[static_cast<std::size_t>(bucket_of[i])];
   }

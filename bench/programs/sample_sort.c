@@ -35,7 +35,7 @@ static void pick_splitters(int* samples, int oversampling, int size) {
 }
 
 /* The bucket (destination rank) of x: the first splitter greater than x, found as C++'s
- * std::upper_bound finds it (halving the remaining count), the search of the thinmpi example. */
+ * std::ranges::upper_bound finds it (halving the remaining count), the thinmpi example's search. */
 static int bucket_of(int x, const int* splitters, int count) {
   const int* first = splitters;
   ptrdiff_t remaining = count;
