@@ -11,8 +11,8 @@
 //   thinmpi/struct          send(vector<wb_particle>) / recv(vector&)   vs c/struct
 //   thinmpi/char_span       send(std::span<char>) / recv(std::span)     vs c/char_buffer (OSU)
 //   thinmpi/vector_framed   framed_channel send / recv<std::vector<int>>() vs c/int_buffer
-//   thinmpi/vector_framed_uninit  the same into a vector with default_init_allocator (received
-//                           in place: no scratch, no copy, no memset)
+//   thinmpi/vector_framed_uninit  the same into a vector with default_init_allocator (never
+//                           zeroed; a frame larger than the default 8 KiB is received in it)
 //   thinmpi/string_framed   framed_channel send / recv<std::string>()   vs c/char_buffer
 //   thinmpi/vector_reuse    send(vector) / recv_reuse(vector&)          vs c/mprobe
 //
