@@ -280,7 +280,7 @@ void read(byte_reader& in, T& value) {
     if constexpr (requires { value.reserve(n); }) value.reserve(n);
     for (std::size_t i = 0; i < n; ++i) {
       const std::size_t at = in.offset();
-      if constexpr (requires { typename T::mapped_type; }) {
+      if constexpr (is_map<T>) {
         read_map_entry(in, value, at);
       } else {
         E key{};
