@@ -30,8 +30,10 @@ test: deps
 bench: deps-bench
 	scripts/bench.sh $(if $(FULL),--full) $(BENCH_ARGS)
 
-# The bench driver's unit tests, then a smoke run of a tiny matrix on the kernels that
-# scripts/test-all.sh just built (build/<preset>/bench), failing on any failed cell or build:
+# The bench driver's unit tests (twice: the second pass as a machine without the peers' sources,
+# where the tests that need them are skipped with the reason), then a smoke run of a tiny
+# matrix on the kernels that scripts/test-all.sh just built (build/<preset>/bench), failing on
+# any failed cell or build (a peer without its source is a missing cell, not a failed one):
 # every suite on the gcc kernels; on the clang ones (whose every variant the ctest smoke tests
 # run already) the audit and the collectives, neighbors and rma harnesses, which is where a
 # kernel that clang does not compile shows (about 40 s where the whole clang matrix takes 4

@@ -24,10 +24,13 @@ for mpi in openmpi mpich; do
 print(s["dir"] if s.get("ok") else "")' "build/osu-$mpi/status.json" 2>/dev/null)
   [ -n "$dir" ] && osu_dirs+=(--osu-dir "$mpi=$dir")
 done
-# The peers' sources (KaMPIng and its kassert, MPL), unpacked once under build/peers, where each
-# preset's bench/cmake/WbPeers.cmake finds them; each line says which source was used.
+# The peers' sources (KaMPIng and its kassert, MPL), unpacked once under build/peers
+# ($WB_PEERS_DIR), where each preset's bench/cmake/WbPeers.cmake finds them; each line says which
+# source was used, or (offline, without ../shared/peers) where it was looked for and what the run
+# goes without: the bench runs on, those cells listed as missing with the reason.
 source bench/setup/peer-source.sh
-for peer in kamping kassert mpl; do
-  peer_source "$peer" build/peers >/dev/null || echo "wrapper-bench: its cells will be missing" >&2
+for peer in kamping:KaMPIng kassert:KaMPIng mpl:MPL; do
+  peer_source "${peer%:*}" "${WB_PEERS_DIR:-build/peers}" \
+    "${peer#*:}'s cells (the report lists them as missing)" >/dev/null || true
 done
 PYTHONPATH=bench/driver exec /usr/bin/python3 -m wrapper_bench "${osu_dirs[@]}" "$@"

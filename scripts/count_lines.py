@@ -10,16 +10,20 @@ blank lines and lines starting with "//" (comments). One region per file, as the
     scripts/count_lines.py --markdown examples bench/programs
 
 The peers' own programs (KaMPIng's and MPL's examples, the sources that bench/setup/peer-source.sh
-unpacks into build/peers/<name>-src, or --peers) carry no markers: their regions are spans of
-lines found by anchors (PEER_REGIONS), counted by the same rule.
+unpacks into build/peers/<name>-src, or $WB_PEERS_DIR, or --peers) carry no markers: their regions
+are spans of lines found by anchors (PEER_REGIONS), counted by the same rule. Without a peer's
+source (an offline machine without ../shared/peers) its cells are "-" with the reason, one line
+on stderr says which peer, where it was looked for and what goes, and the exit status stays 0.
 """
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
 START, END = "//> START", "//> END"
-PEERS_DIR = Path(__file__).resolve().parents[1] / "build" / "peers"
+REPO = Path(__file__).resolve().parents[1]
+PEERS_DIR = REPO / os.environ.get("WB_PEERS_DIR", "build/peers")  # an absolute one replaces REPO
 
 # The KaMPIng paper's published counts (MPI, Boost.MPI, MPL, KaMPIng, KaMPIng flattened).
 # HALO is not the paper's: its MPL figure is ours, counted this way in MPL's
@@ -136,6 +140,24 @@ def count_peers(peers_dir=PEERS_DIR):
     return rows, missing
 
 
+def missing_sources(peers_dir=PEERS_DIR):
+    """{peer: one line naming the peer, the first of its counted files that its source folder
+    lacks, and what is not counted}, for each peer of PEER_REGIONS whose files are not all
+    there (an empty or half-unpacked folder is no source)."""
+    missing = {}
+    for _, _, peer, name, _ in PEER_REGIONS:
+        source = Path(peers_dir) / f"{peer}-src"
+        if peer in missing or (source / name).is_file():
+            continue
+        cells = ", ".join(f"{a.lower()} {i.lower()}" for a, i, p, _, _ in PEER_REGIONS
+                          if p == peer)
+        missing[peer] = (f"{peer}: no source in {source} "
+                         f"(no {name}; bench/setup/peer-source.sh unpacks it from "
+                         f"$WB_{peer.upper()}_SOURCE, ../shared/peers or a clone): "
+                         f"not counted: {cells}")
+    return missing
+
+
 def count_paths(paths):
     """The regions of every file directly in the given folders (or the given files)."""
     rows = []
@@ -183,6 +205,8 @@ def main(argv):
     parser.add_argument("--peers", default=str(PEERS_DIR),
                         help="where the peers' sources are unpacked (<name>-src folders)")
     options = parser.parse_args(argv)
+    for line in missing_sources(options.peers).values():
+        print(f"count_lines: {line}", file=sys.stderr)
     peer_rows, peer_missing = count_peers(options.peers)
     rows = count_paths(options.paths)
     if options.markdown:

@@ -5,49 +5,69 @@
 #                                        wb_peers_join_collectives() once wb_coll exists
 #
 # Their sources are never part of this repository. Each comes from its cache variable
-# (WB_KAMPING_SOURCE_DIR, WB_KASSERT_SOURCE_DIR, WB_MPL_SOURCE_DIR, which scripts/bench.sh sets
-# from bench/setup/peer-source.sh), else from peer-source.sh run here (an environment variable
-# WB_<NAME>_SOURCE, the ../shared/peers snapshot, or a clone of the pinned revision), unpacked
-# under WB_PEERS_DIR. A peer that cannot be had, or whose kernels do not compile with this MPI x
-# compiler, costs only its own cells: the reason goes to wb_build.json ("kamping_missing_reason",
-# "mpl_missing_reason") and the report lists those cells as missing, with it.
+# (WB_KAMPING_SOURCE_DIR, WB_KASSERT_SOURCE_DIR, WB_MPL_SOURCE_DIR), else from
+# bench/setup/peer-source.sh run here (an environment variable WB_<NAME>_SOURCE, the snapshot in
+# $WB_PEERS_SNAPSHOTS or ../shared/peers, or a clone of the pinned revision), unpacked under
+# WB_PEERS_DIR (default $WB_PEERS_DIR, else build/peers: where scripts/bench.sh unpacked them).
+# A folder counts as a source only when it holds the files peer-source.sh's peer_check names. A
+# peer that cannot be had (an offline machine without ../shared), or whose kernels do not compile
+# with this MPI x compiler, costs only its own cells: configure says so in one line, the reason
+# goes to wb_build.json ("kamping_missing_reason", "mpl_missing_reason") and the report lists
+# those cells as missing, with it; the build and the smoke runs go on.
 
 option(WB_WITH_PEERS "Build the KaMPIng and MPL kernels when their sources can be had" ON)
-set(WB_PEERS_DIR "${PROJECT_SOURCE_DIR}/build/peers"
-    CACHE PATH "Where peer-source.sh unpacks the peers' sources")
+if(DEFINED ENV{WB_PEERS_DIR})
+  get_filename_component(wb_peers_default "$ENV{WB_PEERS_DIR}" ABSOLUTE BASE_DIR
+                         "${PROJECT_SOURCE_DIR}")
+else()
+  set(wb_peers_default "${PROJECT_SOURCE_DIR}/build/peers")
+endif()
+set(WB_PEERS_DIR "${wb_peers_default}" CACHE PATH "Where peer-source.sh unpacks the peers' sources")
 set(WB_KAMPING_SOURCE_DIR "" CACHE PATH "KaMPIng's source (default: peer-source.sh)")
 set(WB_KASSERT_SOURCE_DIR "" CACHE PATH "kassert's source, KaMPIng's assertions")
 set(WB_MPL_SOURCE_DIR "" CACHE PATH "MPL's source (default: peer-source.sh)")
 
-# Sets <out_dir> to the source folder of peer <name> (or empty) and <out_reason> to why not.
+# Sets <out_dir> to the source folder of peer <name> (or empty) and <out_reason> to why not: one
+# line, which peer and where it was looked for (the caller says what goes without it).
 function(wb_peer_source name out_dir out_reason)
   string(TOUPPER ${name} upper)
   set(given "${WB_${upper}_SOURCE_DIR}")
+  set(script ${CMAKE_CURRENT_SOURCE_DIR}/setup/peer-source.sh)
   if(given)
-    if(IS_DIRECTORY "${given}")
+    execute_process(
+      COMMAND bash -c "source \"$0\" && peer_check \"$1\" \"$2\"" ${script} ${name} ${given}
+      OUTPUT_VARIABLE lacks
+      RESULT_VARIABLE failed
+      OUTPUT_STRIP_TRAILING_WHITESPACE)
+    if(failed)
+      set(${out_dir} "" PARENT_SCOPE)
+      set(${out_reason} "${name}: WB_${upper}_SOURCE_DIR=${given} is not its source (${lacks})"
+          PARENT_SCOPE)
+    else()
       message(STATUS "wrapper-bench: ${name} source: ${given} (WB_${upper}_SOURCE_DIR)")
       set(${out_dir} "${given}" PARENT_SCOPE)
       set(${out_reason} "" PARENT_SCOPE)
-    else()
-      set(${out_dir} "" PARENT_SCOPE)
-      set(${out_reason} "WB_${upper}_SOURCE_DIR=${given} is not a folder" PARENT_SCOPE)
     endif()
     return()
   endif()
   execute_process(
-    COMMAND bash -c "source \"$0\" && peer_source \"$1\" \"$2\""
-            ${CMAKE_CURRENT_SOURCE_DIR}/setup/peer-source.sh ${name} ${WB_PEERS_DIR}
+    COMMAND bash -c "source \"$0\" && peer_source \"$1\" \"$2\"" ${script} ${name}
+            ${WB_PEERS_DIR}
     OUTPUT_VARIABLE dir
     ERROR_VARIABLE said
     RESULT_VARIABLE failed
     OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_STRIP_TRAILING_WHITESPACE)
-  message(STATUS "${said}")
   if(failed OR NOT IS_DIRECTORY "${dir}")
+    # The last line says why (one before it may say that an unfinished folder was removed); it
+    # goes into wb_build.json as a JSON string.
+    string(REGEX REPLACE ".*\n" "" said "${said}")
     string(REPLACE "wrapper-bench: " "" said "${said}")
     string(REPLACE "\"" "'" said "${said}")
+    string(REPLACE "\\" "/" said "${said}")
     set(${out_dir} "" PARENT_SCOPE)
-    set(${out_reason} "no source: ${said}" PARENT_SCOPE)
+    set(${out_reason} "${said}" PARENT_SCOPE)
   else()
+    message(STATUS "${said}")
     set(${out_dir} "${dir}" PARENT_SCOPE)
     set(${out_reason} "" PARENT_SCOPE)
   endif()

@@ -55,7 +55,7 @@ peer_build() {
   local src from lib
   source bench/setup/peer-source.sh
   src=$(peer_source mpi4py "$(dirname "$out")/peers" 2>"$out/source.log") || {
-    tail -n1 "$out/source.log"
+    tail -n1 "$out/source.log" | sed "s/^wrapper-bench: //"
     return 1
   }
   cat "$out/source.log" >&2

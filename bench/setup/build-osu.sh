@@ -33,7 +33,7 @@ command -v "mpicc.$mpi" >/dev/null || fail "$mpi (mpicc.$mpi) is not installed"
 
 source bench/setup/peer-source.sh
 src=$(peer_source osu "$(dirname "$out")/peers" 2>"$out/source.log") ||
-  fail "$(tail -n1 "$out/source.log")"
+  fail "$(tail -n1 "$out/source.log" | sed "s/^wrapper-bench: //")"
 cat "$out/source.log" >&2
 from=$(cat "$src/.wb-source")
 
