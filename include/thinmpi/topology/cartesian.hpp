@@ -118,11 +118,12 @@ class cartesian_view : public neighborhood_view {
 
  private:
   friend class cartesian_communicator;
-  /// A grid this library has just made with `ndims` dimensions: nothing to ask MPI
-  /// (MPI_Topo_test, MPI_Cartdim_get); MPI_COMM_NULL gives the null communicator.
-  cartesian_view(MPI_Comm comm, int ndims)
-      : neighborhood_view(comm, comm == MPI_COMM_NULL ? 0 : 2 * ndims,
-                          comm == MPI_COMM_NULL ? 0 : 2 * ndims) {}
+  /// A grid this library has just made of `dims`, periodic where `periods` says: nothing to
+  /// ask MPI (MPI_Topo_test, MPI_Cart_get); MPI_COMM_NULL gives the null communicator.
+  cartesian_view(MPI_Comm comm, std::span<const int> dims, std::span<const int> periods)
+      : neighborhood_view(comm, comm == MPI_COMM_NULL ? 0 : 2 * static_cast<int>(dims.size()),
+                          comm == MPI_COMM_NULL ? 0 : 2 * static_cast<int>(dims.size()),
+                          detail::cartesian_routes(dims, periods)) {}
 
   struct grid_state {
     std::vector<int> dims, periods, coords;
@@ -170,6 +171,8 @@ inline cartesian_view::cartesian_view(MPI_Comm comm) : neighborhood_view(comm, 0
   int dims = 0;
   detail::check(MPI_Cartdim_get(comm, &dims), "MPI_Cartdim_get", comm);
   in_degree_ = out_degree_ = 2 * dims;
+  const grid_state g = grid();
+  routes_ = detail::cartesian_routes(g.dims, g.periods);
 }
 
 inline cartesian_view::grid_state cartesian_view::grid() const {
@@ -279,6 +282,7 @@ inline cartesian_communicator::cartesian_communicator(comm_view comm,
                                                       const detail::int_list<int>& dims,
                                                       const detail::int_list<bool>& periods,
                                                       bool reorder)
-    : owning(cartesian_view(detail::cart_create(comm, dims, periods, reorder), dims.size_int())) {}
+    : owning(cartesian_view(detail::cart_create(comm, dims, periods, reorder), dims.span(),
+                            periods.span())) {}
 
 }  // namespace thinmpi

@@ -169,7 +169,8 @@ class graph_communicator : public detail::owning<graph_view> {
                               const detail::int_list<int>* weights, bool reorder);
 };
 
-inline graph_view::graph_view(MPI_Comm comm) : neighborhood_view(comm, 0, 0) {
+inline graph_view::graph_view(MPI_Comm comm)
+    : neighborhood_view(comm, 0, 0, detail::graph_routes()) {
   if (comm == MPI_COMM_NULL) return;
   int kind = MPI_UNDEFINED;
   detail::check(MPI_Topo_test(comm, &kind), "MPI_Topo_test", comm);

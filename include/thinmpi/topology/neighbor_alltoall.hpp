@@ -7,6 +7,7 @@
 /// the topology communicators only (topology/cartesian.hpp, topology/graph.hpp).
 
 #include <cstddef>
+#include <memory>
 #include <utility>
 #include <vector>
 
@@ -23,6 +24,7 @@
 #include "thinmpi/requests/collective_request.hpp"
 #include "thinmpi/requests/persistent_request.hpp"
 #include "thinmpi/topology/detail/neighbor_checks.hpp"
+#include "thinmpi/topology/detail/neighbor_routes.hpp"
 
 namespace thinmpi {
 
@@ -52,6 +54,9 @@ class neighborhood_alltoall {
     const std::size_t block = block_of(call, out, in.count);
     const std::size_t needed = block * in_degree();
     const auto exchange_into = [&](void* blocks) {
+      if (routed(detail::neighbor_form::blocking)) [[unlikely]] {
+        return route(out.data, block, out.type)->run(blocks);
+      }
       return detail::counted_call<&MPI_Neighbor_alltoall,
                                   THINMPI_LARGE_COUNT_CALL(MPI_Neighbor_alltoall)>(
           detail::counts_at<1, 4>{}, out.data, block, out.type, blocks, block, in.type, comm());
@@ -82,10 +87,17 @@ class neighborhood_alltoall {
     int block = 0;
     auto state = prepare<false>(std::forward<Send>(send), std::forward<Into>(into),
                                 "MPI_Ineighbor_alltoall", block);
+    if (routed(detail::neighbor_form::nonblocking)) [[unlikely]] {
+      state->routed = route(detail::never_null(state->out()).data, static_cast<std::size_t>(block),
+                            state->out().type);
+    }
     return detail::post_state<collective_request>(
         std::move(state), [block](auto& s, MPI_Request* h) {
           const detail::const_buffer out = detail::never_null(s.out());
           const detail::mutable_buffer in = detail::never_null(s.in());
+          if (s.routed) [[unlikely]] {
+            return s.routed->post(in.data, h);
+          }
           return MPI_Ineighbor_alltoall(out.data, block, out.type, in.data, block, in.type,
                                         s.call.comm, h);
         });
@@ -115,10 +127,17 @@ class neighborhood_alltoall {
     int block = 0;
     auto state = prepare<true>(std::forward<Send>(send), std::forward<Into>(into),
                                "MPI_Neighbor_alltoall_init", block);
+    if (routed(detail::neighbor_form::persistent)) [[unlikely]] {
+      state->routed = route(detail::never_null(state->out()).data, static_cast<std::size_t>(block),
+                            state->out().type);
+    }
     return detail::post_state<persistent_request>(
         std::move(state), [block](auto& s, MPI_Request* h) {
           const detail::const_buffer out = detail::never_null(s.out());
           const detail::mutable_buffer in = detail::never_null(s.in());
+          if (s.routed) [[unlikely]] {
+            return s.routed->init(in.data, h);
+          }
           return detail::persistent_call<detail::persistent_collective::neighbor_alltoall>(
               out.data, block, out.type, in.data, block, in.type, s.call.comm, MPI_INFO_NULL, h);
         });
@@ -126,6 +145,21 @@ class neighborhood_alltoall {
 
  private:
   [[nodiscard]] MPI_Comm comm() const noexcept { return static_cast<const Comm&>(*this).native(); }
+  /// Whether this topology routes the exchange in `form` itself (a neighbor repeats, or a
+  /// graph on MPICH 4.0: topology/detail/neighbor_routes.hpp).
+  [[nodiscard]] bool routed(detail::neighbor_form form) const noexcept {
+    return detail::alltoall_routed(static_cast<const Comm&>(*this).routes_, form);
+  }
+  /// The routed exchange of `block` elements of `type` to and from each neighbor, sent from
+  /// `send`.
+  [[nodiscard]] std::unique_ptr<detail::routed_exchange> route(const void* send, std::size_t block,
+                                                               MPI_Datatype type) const {
+    const auto& topology = static_cast<const Comm&>(*this);
+    return detail::route(
+        comm(), topology.routes_, detail::neighbor_family::alltoall, topology.in_degree(), send,
+        detail::equal_blocks(static_cast<std::size_t>(topology.out_degree()), block, type),
+        detail::equal_blocks(static_cast<std::size_t>(topology.in_degree()), block, type));
+  }
   [[nodiscard]] std::size_t in_degree() const noexcept {
     return static_cast<std::size_t>(static_cast<const Comm&>(*this).in_degree());
   }

@@ -28,6 +28,7 @@
 #include "thinmpi/requests/collective_request.hpp"
 #include "thinmpi/requests/persistent_request.hpp"
 #include "thinmpi/topology/detail/neighbor_checks.hpp"
+#include "thinmpi/topology/detail/neighbor_routes.hpp"
 
 namespace thinmpi {
 
@@ -107,20 +108,20 @@ class neighborhood_alltoallv {
     detail::varying_for<Data, Send> result;
     const int sources = in_degree();
     result.counts.resize(static_cast<std::size_t>(sources));
-    detail::check_collective(
-        MPI_Neighbor_alltoall(detail::array_of(sendcounts), 1, MPI_INT,
-                              detail::never_null(result.counts.data()), 1, MPI_INT, comm()),
-        call);
+    detail::check_collective(exchange_counts_of(sendcounts, result.counts), call);
     call.operation = "MPI_Neighbor_alltoallv";
     const detail::v_layout received =
         detail::packed_displacements(call, result.counts, sources, "recvcounts", result.displs);
     detail::check_exchanged_fit(call, received, out.type);
     result.data.resize(received.extent);
-    const int rc = detail::alltoallv_call<&MPI_Neighbor_alltoallv,
-                                          THINMPI_LARGE_COUNT_CALL(MPI_Neighbor_alltoallv)>(
-        out, detail::never_null(detail::recv_buffer(result.data)),
-        detail::arrays_of({sendcounts, send_displs, result.counts, result.displs}), sent, received,
-        call, "MPI_Neighbor_alltoallv_c");
+    const detail::v_spans arrays =
+        detail::arrays_of({sendcounts, send_displs, result.counts, result.displs});
+    const detail::mutable_buffer in = detail::never_null(detail::recv_buffer(result.data));
+    const int rc = routed(detail::neighbor_form::blocking)
+                       ? route(out.data, arrays, out.type)->run(in.data)
+                       : detail::alltoallv_call<&MPI_Neighbor_alltoallv,
+                                                THINMPI_LARGE_COUNT_CALL(MPI_Neighbor_alltoallv)>(
+                             out, in, arrays, sent, received, call, "MPI_Neighbor_alltoallv_c");
     detail::check_collective(rc, call, out.count, out.type);
     return result;
   }
@@ -162,6 +163,7 @@ class neighborhood_alltoallv {
                              "the sum of sendcounts");
     detail::agree_if_checked(state->call);
     state->send_counts.assign(sendcounts.begin(), sendcounts.end());
+    route_stages(*state, detail::neighbor_form::nonblocking);
     return detail::post_count_exchange(std::move(state));
   }
 
@@ -186,6 +188,54 @@ class neighborhood_alltoallv {
   [[nodiscard]] MPI_Comm comm() const noexcept { return static_cast<const Comm&>(*this).native(); }
   [[nodiscard]] int in_degree() const noexcept {
     return static_cast<const Comm&>(*this).in_degree();
+  }
+  /// Whether this topology routes the exchange in `form` itself (a neighbor repeats:
+  /// topology/detail/neighbor_routes.hpp).
+  [[nodiscard]] bool routed(detail::neighbor_form form) const noexcept {
+    return static_cast<const Comm&>(*this).routes_.takes_matched(detail::neighbor_family::alltoallv,
+                                                                 form);
+  }
+  /// The routed exchange of the blocks `arrays` describe, of elements of `type`, sent from
+  /// `send`.
+  [[nodiscard]] std::unique_ptr<detail::routed_exchange> route(const void* send,
+                                                               const detail::v_spans& arrays,
+                                                               MPI_Datatype type) const {
+    const auto& topology = static_cast<const Comm&>(*this);
+    return detail::route(comm(), topology.routes_, detail::neighbor_family::alltoallv,
+                         topology.in_degree(), send,
+                         detail::varying_blocks(arrays.send_counts, arrays.send_displs, type),
+                         detail::varying_blocks(arrays.recv_counts, arrays.recv_displs, type));
+  }
+  /// The count exchange of the exchange_counts forms: one int to each out-neighbor, one from
+  /// each in-neighbor (MPI_Neighbor_alltoall, or this topology's route of it).
+  [[nodiscard]] int exchange_counts_of(span sent, std::vector<int>& received) const {
+    const auto& topology = static_cast<const Comm&>(*this);
+    if (detail::alltoall_routed(topology.routes_, detail::neighbor_form::blocking)) [[unlikely]] {
+      return counts_route(detail::array_of(sent))->run(detail::never_null(received.data()));
+    }
+    return MPI_Neighbor_alltoall(detail::array_of(sent), 1, MPI_INT,
+                                 detail::never_null(received.data()), 1, MPI_INT, comm());
+  }
+  /// The routed count exchange (one MPI_INT per neighbor, sent from `sent`) of a topology that
+  /// routes it.
+  [[nodiscard]] std::unique_ptr<detail::routed_exchange> counts_route(const int* sent) const {
+    const auto& topology = static_cast<const Comm&>(*this);
+    return detail::route(
+        comm(), topology.routes_, detail::neighbor_family::alltoall, topology.in_degree(), sent,
+        detail::equal_blocks(static_cast<std::size_t>(topology.out_degree()), 1, MPI_INT),
+        detail::equal_blocks(static_cast<std::size_t>(topology.in_degree()), 1, MPI_INT));
+  }
+  /// Routes the stages of a nonblocking exchange_counts form where this topology routes them.
+  template <class State>
+  void route_stages(State& state, detail::neighbor_form form) const {
+    const auto& topology = static_cast<const Comm&>(*this);
+    if (detail::alltoall_routed(topology.routes_, form)) [[unlikely]] {
+      state.counts_routed = counts_route(detail::array_of(state.send_counts));
+    }
+    if (routed(form)) [[unlikely]] {
+      state.data_pairing = std::make_unique<detail::neighbor_pairing>(
+          detail::cartesian_pairing(comm(), topology.in_degree() / 2));
+    }
   }
   [[nodiscard]] detail::neighbor_side out_side() const noexcept {
     return detail::out_neighbors(static_cast<const Comm&>(*this).out_degree());
@@ -234,6 +284,9 @@ class neighborhood_alltoallv {
         {given.send_counts, displs_given ? given.send_displs : packed.send_displs,
          given.recv_counts, displs_given ? given.recv_displs : packed.recv_displs});
     const auto exchange_into = [&](const detail::mutable_buffer& blocks) {
+      if (routed(detail::neighbor_form::blocking)) [[unlikely]] {
+        return route(out.data, arrays, out.type)->run(blocks.data);
+      }
       return detail::alltoallv_call<&MPI_Neighbor_alltoallv,
                                     THINMPI_LARGE_COUNT_CALL(MPI_Neighbor_alltoallv)>(
           out, blocks, arrays, sent, received, call, large);
@@ -279,9 +332,16 @@ class neighborhood_alltoallv {
              detail::displs_from from) const {
     auto state = prepare<false>(std::forward<Send>(send), std::forward<Into>(into), given, from,
                                 "MPI_Ineighbor_alltoallv");
+    if (routed(detail::neighbor_form::nonblocking)) [[unlikely]] {
+      state->routed =
+          route(detail::never_null(state->out()).data, state->arrays.spans(), state->out().type);
+    }
     return detail::post_state<collective_request>(std::move(state), [](auto& s, MPI_Request* h) {
       const detail::const_buffer out = detail::never_null(s.out());
       const detail::mutable_buffer in = detail::never_null(s.in());
+      if (s.routed) [[unlikely]] {
+        return s.routed->post(in.data, h);
+      }
       const detail::v_spans a = detail::arrays_of(s.arrays.spans());
       return MPI_Ineighbor_alltoallv(out.data, a.send_counts.data(), a.send_displs.data(), out.type,
                                      in.data, a.recv_counts.data(), a.recv_displs.data(), in.type,
@@ -293,9 +353,16 @@ class neighborhood_alltoallv {
               detail::displs_from from) const {
     auto state = prepare<true>(std::forward<Send>(send), std::forward<Into>(into), given, from,
                                "MPI_Neighbor_alltoallv_init");
+    if (routed(detail::neighbor_form::persistent)) [[unlikely]] {
+      state->routed =
+          route(detail::never_null(state->out()).data, state->arrays.spans(), state->out().type);
+    }
     return detail::post_state<persistent_request>(std::move(state), [](auto& s, MPI_Request* h) {
       const detail::const_buffer out = detail::never_null(s.out());
       const detail::mutable_buffer in = detail::never_null(s.in());
+      if (s.routed) [[unlikely]] {
+        return s.routed->init(in.data, h);
+      }
       const detail::v_spans a = detail::arrays_of(s.arrays.spans());
       return detail::persistent_call<detail::persistent_collective::neighbor_alltoallv>(
           out.data, a.send_counts.data(), a.send_displs.data(), out.type, in.data,

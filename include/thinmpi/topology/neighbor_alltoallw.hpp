@@ -28,6 +28,7 @@
 #include "thinmpi/requests/collective_request.hpp"
 #include "thinmpi/requests/persistent_request.hpp"
 #include "thinmpi/topology/detail/neighbor_checks.hpp"
+#include "thinmpi/topology/detail/neighbor_routes.hpp"
 
 namespace thinmpi {
 
@@ -104,6 +105,13 @@ class neighborhood_alltoallw {
     detail::require_receivable<Into&&>();
     const detail::collective_call call{"MPI_Neighbor_alltoallw", comm()};
     check(call, {sendcounts, sdispls, sendtypes}, {recvcounts, rdispls, recvtypes});
+    if (routed(detail::neighbor_form::blocking)) [[unlikely]] {
+      const int rc = route(detail::send_buffer(send).data, {sendcounts, sdispls, sendtypes},
+                           {recvcounts, rdispls, recvtypes})
+                         ->run(detail::recv_buffer(into).data);
+      detail::check_collective(rc, call);
+      return;
+    }
     const int rc = MPI_Neighbor_alltoallw(
         detail::never_null(detail::send_buffer(send).data), detail::array_of(sendcounts),
         detail::array_of(sdispls), detail::array_of(sendtypes),
@@ -123,8 +131,14 @@ class neighborhood_alltoallw {
     auto state = prepare<false>(std::forward<Send>(send), std::forward<Into>(into),
                                 {sendcounts, sdispls, sendtypes}, {recvcounts, rdispls, recvtypes},
                                 "MPI_Ineighbor_alltoallw");
+    if (routed(detail::neighbor_form::nonblocking)) [[unlikely]] {
+      state->routed = route_state(*state);
+    }
     return detail::post_state<collective_request>(std::move(state), [](auto& s, MPI_Request* h) {
       using detail::array_of;
+      if (s.routed) [[unlikely]] {
+        return s.routed->post(s.in().data, h);
+      }
       return MPI_Ineighbor_alltoallw(
           detail::never_null(s.out().data), array_of(s.arrays.send_counts), array_of(s.send_displs),
           array_of(s.send_types), detail::never_null(s.in().data), array_of(s.arrays.recv_counts),
@@ -150,7 +164,13 @@ class neighborhood_alltoallw {
     auto state = prepare<true>(std::forward<Send>(send), std::forward<Into>(into),
                                {sendcounts, sdispls, sendtypes}, {recvcounts, rdispls, recvtypes},
                                "MPI_Neighbor_alltoallw_init");
+    if (routed(detail::neighbor_form::persistent)) [[unlikely]] {
+      state->routed = route_state(*state);
+    }
     return detail::post_state<persistent_request>(std::move(state), [](auto& s, MPI_Request* h) {
+      if (s.routed) [[unlikely]] {
+        return s.routed->init(s.in().data, h);
+      }
       return detail::persistent_call<detail::persistent_collective::neighbor_alltoallw>(
           detail::never_null(s.out().data), detail::array_of(s.arrays.send_counts),
           detail::array_of(s.send_displs), detail::array_of(s.send_types),
@@ -162,6 +182,27 @@ class neighborhood_alltoallw {
 
  private:
   [[nodiscard]] MPI_Comm comm() const noexcept { return static_cast<const Comm&>(*this).native(); }
+  /// Whether this topology routes the exchange in `form` itself (a neighbor repeats:
+  /// topology/detail/neighbor_routes.hpp).
+  [[nodiscard]] bool routed(detail::neighbor_form form) const noexcept {
+    return static_cast<const Comm&>(*this).routes_.takes_matched(detail::neighbor_family::alltoallw,
+                                                                 form);
+  }
+  /// The routed exchange of the blocks both sides' arrays describe, sent from `send`.
+  [[nodiscard]] std::unique_ptr<detail::routed_exchange> route(
+      const void* send, const detail::w_side& sent, const detail::w_side& received) const {
+    const auto& topology = static_cast<const Comm&>(*this);
+    return detail::route(comm(), topology.routes_, detail::neighbor_family::alltoallw,
+                         topology.in_degree(), send,
+                         detail::typed_blocks(sent.counts, sent.displs, sent.types),
+                         detail::typed_blocks(received.counts, received.displs, received.types));
+  }
+  /// route() of the arrays a nonblocking or persistent state keeps.
+  template <class State>
+  [[nodiscard]] std::unique_ptr<detail::routed_exchange> route_state(State& state) const {
+    return route(state.out().data, {state.arrays.send_counts, state.send_displs, state.send_types},
+                 {state.arrays.recv_counts, state.recv_displs, state.recv_types});
+  }
   /// Both sides' arrays, this rank's own: a failure ends the job (checked: every rank
   /// throws); then the agreement of the checked mode.
   void check(const detail::collective_call& call, const detail::w_side& sent,

@@ -7,6 +7,7 @@
 
 #include "thinmpi/communicator/communicator.hpp"
 #include "thinmpi/core/detail/mpi.hpp"
+#include "thinmpi/topology/detail/neighbor_routes.hpp"
 #include "thinmpi/topology/neighbor_allgather.hpp"
 #include "thinmpi/topology/neighbor_allgatherv.hpp"
 #include "thinmpi/topology/neighbor_alltoall.hpp"
@@ -17,8 +18,10 @@ namespace thinmpi {
 
 /// A non-owning handle of a communicator with a process topology: every operation of
 /// comm_view plus the neighborhood collectives. Its in- and out-degree are read once, when the
-/// handle is made, so the collectives make no query call. Write functions that work on any
-/// topology against it:
+/// handle is made, so the collectives make no query call; so is the path its alltoalls take
+/// where a neighbor repeats (topology/detail/neighbor_routes.hpp: one MPI call wherever MPI
+/// pairs the blocks as it defines, thinmpi's own single call where this MPI library does not).
+/// Write functions that work on any topology against it:
 ///
 ///     void exchange(const thinmpi::neighborhood_view& topology, std::vector<double>& halo);
 class neighborhood_view : public comm_view,
@@ -56,12 +59,23 @@ class neighborhood_view : public comm_view,
   [[nodiscard]] int out_degree() const noexcept { return out_degree_; }
 
  protected:
-  /// Wraps comm (MPI_ERRORS_RETURN set on it) with the degrees of its topology.
-  neighborhood_view(MPI_Comm comm, int in_degree, int out_degree)
-      : comm_view(comm), in_degree_(in_degree), out_degree_(out_degree) {}
+  /// Wraps comm (MPI_ERRORS_RETURN set on it) with the degrees of its topology and the routes
+  /// of its alltoalls.
+  neighborhood_view(MPI_Comm comm, int in_degree, int out_degree,
+                    detail::neighbor_routes routes = {})
+      : comm_view(comm), in_degree_(in_degree), out_degree_(out_degree), routes_(routes) {}
 
   int in_degree_ = 0;   ///< read once when the handle is made: the collectives ask MPI nothing
   int out_degree_ = 0;  ///< likewise, the out-neighbors
+  detail::neighbor_routes routes_{};  ///< decided once when the handle is made
+
+ private:
+  template <class>
+  friend class neighborhood_alltoall;
+  template <class>
+  friend class neighborhood_alltoallv;
+  template <class>
+  friend class neighborhood_alltoallw;
 };
 
 }  // namespace thinmpi

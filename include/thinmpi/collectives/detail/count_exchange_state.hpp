@@ -16,6 +16,7 @@
 #include "thinmpi/collectives/detail/collective_call.hpp"
 #include "thinmpi/collectives/detail/displacements.hpp"
 #include "thinmpi/collectives/detail/root_checks.hpp"
+#include "thinmpi/collectives/detail/routed_exchange.hpp"
 #include "thinmpi/collectives/detail/v_calls.hpp"
 #include "thinmpi/collectives/detail/v_state.hpp"
 #include "thinmpi/collectives/exchange_counts.hpp"
@@ -64,10 +65,20 @@ struct count_exchange_state {
   /// and ends the job: the others are in the data stage already, and a wait cannot agree.
   bool counts_alike = false;
   varying_for<Data, Send> result{};
+  /// A neighborhood topology that routes its alltoalls itself (a neighbor repeats:
+  /// topology/detail/neighbor_routes.hpp) sets these: the count stage's exchange, and the
+  /// pairing the data stage's exchange is built on once the counts arrived. Else null: MPI's
+  /// calls.
+  std::unique_ptr<routed_exchange> counts_routed{};
+  std::unique_ptr<neighbor_pairing> data_pairing{};
+  std::unique_ptr<routed_exchange> data_routed{};
 
   [[nodiscard]] const_buffer out() { return send_buffer(send.get()); }
   /// The first stage, once send_counts is set.
   int exchange_counts(MPI_Request* handle) {
+    if (counts_routed) [[unlikely]] {
+      return counts_routed->post(result.counts.data(), handle);
+    }
     return ExchangeCounts(send_counts.data(), result.counts.data(), call.comm, handle);
   }
   /// After the counts arrived: sizes the result and posts the v-call.
@@ -84,7 +95,15 @@ struct count_exchange_state {
     }
     result.data.resize(layout.extent);
     const v_spans arrays{send_counts, send_displs, result.counts, result.displs};
-    const int rc = MoveBlocks(sent, arrays, result.data.data(), call.comm, &handle);
+    int rc = MPI_SUCCESS;
+    if (data_pairing) [[unlikely]] {
+      data_routed = std::make_unique<routed_exchange>(
+          call.comm, *data_pairing, sent.data, varying_blocks(send_counts, send_displs, sent.type),
+          varying_blocks(result.counts, result.displs, sent.type));
+      rc = data_routed->post(result.data.data(), &handle);
+    } else {
+      rc = MoveBlocks(sent, arrays, result.data.data(), call.comm, &handle);
+    }
     if (rc != MPI_SUCCESS) [[unlikely]] {
       raise(rc);
     }

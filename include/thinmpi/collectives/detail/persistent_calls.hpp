@@ -38,6 +38,7 @@ enum class persistent_collective {
   allgatherv,
   alltoall,
   alltoallv,
+  alltoallw,  ///< thinmpi's own path of the neighborhood alltoalls (routed_exchange.hpp)
   allreduce,
   reduce,
   reduce_scatter_block,
@@ -89,6 +90,8 @@ template <persistent_collective Which, class... Args>
     return THINMPI_PERSISTENT_CALL(Alltoall_init)(args...);
   } else if constexpr (Which == alltoallv) {
     return THINMPI_PERSISTENT_CALL(Alltoallv_init)(args...);
+  } else if constexpr (Which == alltoallw) {
+    return THINMPI_PERSISTENT_CALL(Alltoallw_init)(args...);
   } else if constexpr (Which == allreduce) {
     return THINMPI_PERSISTENT_CALL(Allreduce_init)(args...);
   } else if constexpr (Which == reduce) {

@@ -15,6 +15,7 @@
 #include "thinmpi/collectives/detail/collective_buffers.hpp"
 #include "thinmpi/collectives/detail/collective_call.hpp"
 #include "thinmpi/collectives/detail/displacements.hpp"
+#include "thinmpi/collectives/detail/routed_exchange.hpp"
 #include "thinmpi/core/concepts.hpp"
 #include "thinmpi/core/datatype.hpp"
 #include "thinmpi/core/detail/buffers.hpp"
@@ -38,6 +39,9 @@ struct v_state {
   collective_call call;
   std::size_t arrived = 0;  ///< elements the receive buffer holds once complete
   v_arrays arrays{};
+  /// A neighborhood alltoall that thinmpi routes itself on this topology (a neighbor repeats:
+  /// topology/detail/neighbor_routes.hpp), else null: MPI's own call.
+  std::unique_ptr<routed_exchange> routed{};
 
   [[nodiscard]] const_buffer out() { return send_buffer(send.get()); }
   [[nodiscard]] mutable_buffer in() { return recv_buffer(into.get()); }
