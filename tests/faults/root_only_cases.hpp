@@ -159,6 +159,7 @@ inline const std::vector<bad_call>& rooted_cases() {
 
 #include "faults/root_only_local_cases.hpp"
 #include "faults/root_only_neighbor_cases.hpp"
+#include "faults/root_only_topology_cases.hpp"
 
 namespace root_only {
 
@@ -169,6 +170,7 @@ inline const std::vector<bad_call>& cases() {
     std::vector<bad_call> every = rooted_cases();
     every.insert(every.end(), local_cases().begin(), local_cases().end());
     every.insert(every.end(), neighbor_cases().begin(), neighbor_cases().end());
+    every.insert(every.end(), topology_cases().begin(), topology_cases().end());
     return every;
   }();
   return all;

@@ -16,6 +16,8 @@
 #include <string>
 #include <vector>
 
+#include "thinmpi/collectives/detail/collective_call.hpp"
+#include "thinmpi/collectives/detail/root_checks.hpp"
 #include "thinmpi/communicator/communicator.hpp"
 #include "thinmpi/core/detail/mpi.hpp"
 #include "thinmpi/core/detail/raise.hpp"
@@ -29,6 +31,13 @@ namespace thinmpi {
 /// A balanced grid of `nodes` ranks in `dims.size()` dimensions (MPI_Dims_create): entries of
 /// 0 are chosen, the others kept. Given entries that cannot make `nodes` (they do not divide
 /// it, or all are given and do not multiply to it) are an mpi_error (MPI_ERR_DIMS).
+///
+/// On a grid of these dims, a neighborhood collective's blocks go, per dimension d, to the rank
+/// below (slot 2d) then the rank above (slot 2d + 1) (cartesian_view::neighbors() lists them);
+/// the block a rank sends towards +d lands in its neighbor's slot for -d. A periodic dimension
+/// of 1 or 2 ranks (what dims_create gives for 1, 2 or a prime number of ranks) makes the rank
+/// below and the rank above the same rank: thinmpi still delivers that order (docs/library.md,
+/// "Neighbor order").
 ///
 ///     std::vector<int> dims = thinmpi::dims_create(12, {0, 3});  // {4, 3}
 [[nodiscard]] inline std::vector<int> dims_create(int nodes, std::span<const int> dims) {
@@ -110,6 +119,13 @@ class cartesian_view : public neighborhood_view {
   [[nodiscard]] int rank_of(const detail::int_list<int>& coords) const;
   /// The ranks to receive from and send to in a shift by `disp` along `dim` (MPI_Cart_shift).
   [[nodiscard]] shift_ranks shift(int dim, int disp) const;
+  /// The neighbors of the neighborhood collectives in block order: per dimension d, the rank
+  /// below (slot 2d) then the rank above (slot 2d + 1), thinmpi::proc_null at an open edge; a
+  /// rank appears twice where a periodic dimension has 1 or 2 ranks. The block sent in slot s
+  /// arrives in the neighbor's slot s ^ 1.
+  ///
+  ///     std::vector<int> order = grid.neighbors();  // {below0, above0, below1, above1}
+  [[nodiscard]] std::vector<int> neighbors() const;
   /// The sub-grids keeping the dimensions marked true (MPI_Cart_sub): one per combination of
   /// the dropped coordinates; this rank gets the one it is in.
   ///
@@ -130,6 +146,15 @@ class cartesian_view : public neighborhood_view {
   };
   /// MPI_Cart_get.
   [[nodiscard]] grid_state grid() const;
+  /// Throws MPI_ERR_COMM naming `operation` where this rank is not in the grid (the null
+  /// communicator), where MPI would report a meaningless error or none.
+  void require_grid(const char* operation) const {
+    if (comm_ == MPI_COMM_NULL) [[unlikely]] {
+      raise(MPI_ERR_COMM, operation,
+            "this rank is not in the grid (the null communicator: the grid has fewer cells "
+            "than the communicator it was made from had ranks, or it was moved from)");
+    }
+  }
   [[noreturn]] void raise(int code, const char* operation, std::string problem) const {
     detail::raise_topology(code, operation, comm_, std::move(problem));
   }
@@ -176,6 +201,7 @@ inline cartesian_view::cartesian_view(MPI_Comm comm) : neighborhood_view(comm, 0
 }
 
 inline cartesian_view::grid_state cartesian_view::grid() const {
+  require_grid("MPI_Cart_get");
   const auto n = static_cast<std::size_t>(ndims());
   grid_state g{std::vector<int>(n), std::vector<int>(n), std::vector<int>(n)};
   detail::check(MPI_Cart_get(comm_, ndims(), g.dims.data(), g.periods.data(), g.coords.data()),
@@ -189,6 +215,7 @@ inline std::vector<bool> cartesian_view::periods() const {
 }
 
 inline std::vector<int> cartesian_view::coords(int rank) const {
+  require_grid("MPI_Cart_coords");
   const int ranks = size();
   if (rank < 0 || rank >= ranks) {
     raise(MPI_ERR_RANK, "MPI_Cart_coords",
@@ -201,6 +228,7 @@ inline std::vector<int> cartesian_view::coords(int rank) const {
 }
 
 inline int cartesian_view::rank_of(const detail::int_list<int>& coords) const {
+  require_grid("MPI_Cart_rank");
   if (coords.size() != static_cast<std::size_t>(ndims())) {
     raise(MPI_ERR_ARG, "MPI_Cart_rank",
           "coords has " + detail::counted(coords.size(), "entry", "entries") + "; the grid has " +
@@ -221,6 +249,7 @@ inline int cartesian_view::rank_of(const detail::int_list<int>& coords) const {
 }
 
 inline shift_ranks cartesian_view::shift(int dim, int disp) const {
+  require_grid("MPI_Cart_shift");
   if (dim < 0 || dim >= ndims()) {
     raise(MPI_ERR_DIMS, "MPI_Cart_shift",
           "dim is " + std::to_string(dim) + "; the grid has " +
@@ -232,13 +261,31 @@ inline shift_ranks cartesian_view::shift(int dim, int disp) const {
   return ranks;
 }
 
-inline cartesian_communicator cartesian_view::sub(const detail::int_list<bool>& remain) const {
-  if (remain.size() != static_cast<std::size_t>(ndims())) {
-    raise(MPI_ERR_ARG, "MPI_Cart_sub",
-          "remain_dims has " + detail::counted(remain.size(), "entry", "entries") +
-              "; the grid has " +
-              detail::counted(static_cast<std::size_t>(ndims()), "dimension", "dimensions"));
+inline std::vector<int> cartesian_view::neighbors() const {
+  require_grid("MPI_Cart_shift");
+  std::vector<int> order(static_cast<std::size_t>(2 * ndims()));
+  for (int d = 0; d < ndims(); ++d) {
+    const auto below = static_cast<std::size_t>(2 * d);
+    detail::check(MPI_Cart_shift(comm_, d, 1, &order[below], &order[below + 1]), "MPI_Cart_shift",
+                  comm_);
   }
+  return order;
+}
+
+inline cartesian_communicator cartesian_view::sub(const detail::int_list<bool>& remain) const {
+  require_grid("MPI_Cart_sub");
+  // remain_dims is this rank's own: a wrong one on one rank alone would leave the others in
+  // MPI_Cart_sub, so a failed check ends the job (checked build: every rank throws).
+  const detail::collective_call call{"MPI_Cart_sub", comm_};
+  detail::local_checks(call, [&] {
+    if (remain.size() != static_cast<std::size_t>(ndims())) {
+      raise(MPI_ERR_ARG, "MPI_Cart_sub",
+            "remain_dims has " + detail::counted(remain.size(), "entry", "entries") +
+                "; the grid has " +
+                detail::counted(static_cast<std::size_t>(ndims()), "dimension", "dimensions"));
+    }
+  });
+  detail::agree_if_checked(call);
   MPI_Comm out = MPI_COMM_NULL;
   detail::check(MPI_Cart_sub(comm_, remain.data(), &out), "MPI_Cart_sub", comm_);
   return cartesian_communicator::adopt(out);
@@ -246,9 +293,9 @@ inline cartesian_communicator cartesian_view::sub(const detail::int_list<bool>& 
 
 namespace detail {
 
-/// MPI_Cart_create, its arguments checked first.
-inline MPI_Comm cart_create(comm_view comm, const int_list<int>& dims,
-                            const int_list<bool>& periods, bool reorder) {
+/// The checks of MPI_Cart_create's arguments (see cart_create).
+inline void check_cart_args(comm_view comm, const int_list<int>& dims,
+                            const int_list<bool>& periods) {
   const char* operation = "MPI_Cart_create";
   if (periods.size() != dims.size()) {
     raise_topology(MPI_ERR_ARG, operation, comm.native(),
@@ -269,6 +316,19 @@ inline MPI_Comm cart_create(comm_view comm, const int_list<int>& dims,
                    "dims " + dims_text(dims.span()) + " = " + std::to_string(cells) +
                        " ranks; the communicator has " + std::to_string(ranks));
   }
+}
+
+/// MPI_Cart_create, its arguments checked first. Every rank passes its own dims and periods: a
+/// rank whose check fails cannot know whether the others passed the same, and those that did
+/// not are inside MPI_Cart_create already, so the job ends with the message (checked build:
+/// every rank agrees first and throws, and the communicator goes on; collectives/detail/
+/// root_checks.hpp).
+inline MPI_Comm cart_create(comm_view comm, const int_list<int>& dims,
+                            const int_list<bool>& periods, bool reorder) {
+  const char* operation = "MPI_Cart_create";
+  const collective_call call{operation, comm.native()};
+  local_checks(call, [&] { check_cart_args(comm, dims, periods); });
+  agree_if_checked(call);
   MPI_Comm out = MPI_COMM_NULL;
   check(MPI_Cart_create(comm.native(), dims.size_int(), dims.data(), periods.data(),
                         reorder ? 1 : 0, &out),

@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "thinmpi/collectives/detail/collective_call.hpp"
+#include "thinmpi/collectives/detail/root_checks.hpp"
 #include "thinmpi/communicator/communicator.hpp"
 #include "thinmpi/core/detail/mpi.hpp"
 #include "thinmpi/core/detail/raise.hpp"
@@ -205,12 +207,18 @@ inline graph_view graph_communicator::adjacent(comm_view comm, const detail::int
                                                const detail::int_list<int>* destination_weights,
                                                bool reorder) {
   const detail::graph_args args("MPI_Dist_graph_create_adjacent", comm);
-  args.check_ranks(sources, "sources");
-  args.check_ranks(destinations, "destinations");
-  if (source_weights != nullptr) {
-    args.check_entries(*source_weights, "sourceweights", sources.size(), "sources");
-    args.check_entries(*destination_weights, "destweights", destinations.size(), "destinations");
-  }
+  // The lists are this rank's own: a failed check ends the job, the others being inside the
+  // creation (checked build: every rank throws; collectives/detail/root_checks.hpp).
+  const detail::collective_call call{"MPI_Dist_graph_create_adjacent", comm.native()};
+  detail::local_checks(call, [&] {
+    args.check_ranks(sources, "sources");
+    args.check_ranks(destinations, "destinations");
+    if (source_weights != nullptr) {
+      args.check_entries(*source_weights, "sourceweights", sources.size(), "sources");
+      args.check_entries(*destination_weights, "destweights", destinations.size(), "destinations");
+    }
+  });
+  detail::agree_if_checked(call);
   MPI_Comm out = MPI_COMM_NULL;
   args.check(MPI_Dist_graph_create_adjacent(
       comm.native(), sources.size_int(), sources.data(), detail::weights_of(source_weights),
@@ -223,19 +231,24 @@ inline graph_view graph_communicator::any_edges(
     comm_view comm, const detail::int_list<int>& sources, const detail::int_list<int>& degrees,
     const detail::int_list<int>& destinations, const detail::int_list<int>* weights, bool reorder) {
   const detail::graph_args args("MPI_Dist_graph_create", comm);
-  args.check_ranks(sources, "sources");
-  args.check_entries(degrees, "degrees", sources.size(), "sources");
-  std::size_t edges = 0;
-  for (std::size_t i = 0; i < degrees.size(); ++i)
-    edges += static_cast<std::size_t>(degrees[i]);
-  if (destinations.size() != edges) {
-    detail::raise_topology(MPI_ERR_ARG, "MPI_Dist_graph_create", comm.native(),
-                           "destinations has " +
-                               detail::counted(destinations.size(), "entry", "entries") +
-                               "; the degrees add up to " + std::to_string(edges));
-  }
-  args.check_ranks(destinations, "destinations");
-  if (weights != nullptr) args.check_entries(*weights, "weights", edges, "destinations");
+  // As in adjacent(): the edges are this rank's own.
+  const detail::collective_call call{"MPI_Dist_graph_create", comm.native()};
+  detail::local_checks(call, [&] {
+    args.check_ranks(sources, "sources");
+    args.check_entries(degrees, "degrees", sources.size(), "sources");
+    std::size_t edges = 0;
+    for (std::size_t i = 0; i < degrees.size(); ++i)
+      edges += static_cast<std::size_t>(degrees[i]);
+    if (destinations.size() != edges) {
+      detail::raise_topology(MPI_ERR_ARG, "MPI_Dist_graph_create", comm.native(),
+                             "destinations has " +
+                                 detail::counted(destinations.size(), "entry", "entries") +
+                                 "; the degrees add up to " + std::to_string(edges));
+    }
+    args.check_ranks(destinations, "destinations");
+    if (weights != nullptr) args.check_entries(*weights, "weights", edges, "destinations");
+  });
+  detail::agree_if_checked(call);
   MPI_Comm out = MPI_COMM_NULL;
   args.check(MPI_Dist_graph_create(comm.native(), sources.size_int(), sources.data(),
                                    degrees.data(), destinations.data(), detail::weights_of(weights),
