@@ -122,6 +122,38 @@ inline int solve(const grid& g, std::vector<double>& u, std::vector<double>& nex
   return sweeps;
 }
 
+/// One Jacobi sweep of a whole rows x cols plate (with its halo) by one process, from u into
+/// next, in the same order of operations as sweep(); returns the sum of the changes.
+inline double sweep_plate(const std::vector<double>& u, std::vector<double>& next, int rows,
+                          int cols) {
+  const auto w = static_cast<std::size_t>(cols + 2);
+  double change = 0;
+  for (std::size_t i = 1; i <= static_cast<std::size_t>(rows); ++i) {
+    for (std::size_t j = 1; j <= static_cast<std::size_t>(cols); ++j) {
+      const double v =
+          0.25 * (u[(i - 1) * w + j] + u[(i + 1) * w + j] + u[i * w + j - 1] + u[i * w + j + 1]);
+      const double d = v - u[i * w + j];
+      change += d < 0 ? -d : d;
+      next[i * w + j] = v;
+    }
+  }
+  return change;
+}
+
+/// The n x n block at block coordinates `at` of a whole plate of `cols` columns (with its halo).
+inline std::vector<double> block_of(const std::vector<double>& plate, int cols,
+                                    const std::vector<int>& at, int n) {
+  const auto w = static_cast<std::size_t>(cols + 2);
+  std::vector<double> block;
+  for (int i = 0; i < n; ++i) {
+    const auto first = plate.begin() +
+                       static_cast<std::ptrdiff_t>(static_cast<std::size_t>(at[0] * n + i + 1) * w +
+                                                   static_cast<std::size_t>(at[1] * n + 1));
+    block.insert(block.end(), first, first + n);
+  }
+  return block;
+}
+
 /// The block of n x n cells at block coordinates `at` after `sweeps` sweeps of the whole
 /// plate (dims[0] x dims[1] blocks) by one process: what the ranks must have computed.
 inline std::vector<double> sequential_block(const std::vector<int>& dims,
@@ -130,24 +162,11 @@ inline std::vector<double> sequential_block(const std::vector<int>& dims,
   std::vector<double> u;
   fill(u, rows, cols, 0, 0, rows, cols);
   std::vector<double> next = u;
-  const auto w = static_cast<std::size_t>(cols + 2);
   for (int k = 0; k < sweeps; ++k) {
-    for (std::size_t i = 1; i <= static_cast<std::size_t>(rows); ++i) {
-      for (std::size_t j = 1; j <= static_cast<std::size_t>(cols); ++j) {
-        next[i * w + j] =
-            0.25 * (u[(i - 1) * w + j] + u[(i + 1) * w + j] + u[i * w + j - 1] + u[i * w + j + 1]);
-      }
-    }
+    static_cast<void>(sweep_plate(u, next, rows, cols));
     std::swap(u, next);
   }
-  std::vector<double> block;
-  for (int i = 0; i < n; ++i) {
-    const auto first =
-        u.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(at[0] * n + i + 1) * w +
-                                                static_cast<std::size_t>(at[1] * n + 1));
-    block.insert(block.end(), first, first + n);
-  }
-  return block;
+  return block_of(u, cols, at, n);
 }
 
 /// The n x n interior of a block with its halo.
