@@ -21,9 +21,12 @@
 #include <vector>
 
 #include "support/neighbor_reference.hpp"
+#include "support/ring.hpp"
 #include "thinmpi/thinmpi.hpp"
 
 namespace {
+
+using thinmpi_test::uz;
 
 constexpr int sentinel = -1;
 
@@ -464,4 +467,114 @@ TEST(NeighborOrder, RoutesFollowTheShape) {
   }
 }
 
+/// The MPI calls a neighborhood alltoall makes, counted through the profiling interface: this
+/// test binary defines the MPI functions below, which count and call their PMPI_ twins.
+struct call_counts {
+  int neighbor = 0;   ///< MPI_Neighbor_alltoall(v/w), MPI_Ineighbor_alltoall(v/w)
+  int alltoallw = 0;  ///< MPI_Alltoallw, MPI_Ialltoallw: thinmpi's path where a neighbor repeats
+};
+call_counts counted;
+
+TEST(NeighborOrder, ADistinctGridKeepsItsOneCallAndARepeatedOneTakesAlltoallw) {
+  const auto world = thinmpi::world();
+  const int p = world.size();
+  // Distinct neighbors: a ring of 3 or more, or a grid that is not periodic.
+  const thinmpi::cartesian_communicator distinct(world, {p}, {p >= 3});
+  // Repeated: a periodic dimension of 1 rank beside it.
+  const thinmpi::cartesian_communicator repeated(world, {p, 1}, {p >= 3, true});
+  std::vector<int> send(2 * uz(distinct.out_degree()), world.rank());
+  std::vector<int> into(send.size());
+  std::vector<int> send4(4, world.rank());
+  std::vector<int> into4(4);
+  const std::vector<int> ones(2, 1), ones4(4, 1), at = {0, 1}, at4 = {0, 1, 2, 3};
+  const auto calls = [](auto&& body) {
+    counted = {};
+    body();
+    return counted;
+  };
+  // The distinct grid: every form is its own MPI call, never MPI_Alltoallw.
+  auto c = calls([&] { distinct.neighbor_alltoall(send, into); });
+  EXPECT_EQ(c.neighbor, 1);
+  EXPECT_EQ(c.alltoallw, 0);
+  c = calls([&] { distinct.ineighbor_alltoall(send, into).wait(); });
+  EXPECT_EQ(c.neighbor, 1);
+  EXPECT_EQ(c.alltoallw, 0);
+  c = calls([&] { distinct.neighbor_alltoallv(send, ones, at, into, ones, at); });
+  EXPECT_EQ(c.neighbor, 1);
+  EXPECT_EQ(c.alltoallw, 0);
+  c = calls([&] { distinct.ineighbor_alltoallv(send, ones, at, into, ones, at).wait(); });
+  EXPECT_EQ(c.neighbor, 1);
+  EXPECT_EQ(c.alltoallw, 0);
+  // The repeated grid: a form this MPI library pairs right keeps its call; the others are one
+  // MPI_Alltoallw each (routes, decided from the shape).
+  const auto routes =
+      thinmpi::detail::cartesian_routes(std::vector<int>{p, 1}, std::vector<int>{p >= 3, 1});
+  using thinmpi::detail::neighbor_family;
+  using thinmpi::detail::neighbor_form;
+  const auto expect = [&](call_counts got, neighbor_family family, neighbor_form form) {
+    const bool routed = routes.takes_matched(family, form);
+    EXPECT_EQ(got.neighbor, routed ? 0 : 1);
+    EXPECT_EQ(got.alltoallw, routed ? 1 : 0);
+  };
+  expect(calls([&] { repeated.neighbor_alltoall(send4, into4); }), neighbor_family::alltoall,
+         neighbor_form::blocking);
+  expect(calls([&] { repeated.ineighbor_alltoall(send4, into4).wait(); }),
+         neighbor_family::alltoall, neighbor_form::nonblocking);
+  expect(calls([&] { repeated.neighbor_alltoallv(send4, ones4, at4, into4, ones4, at4); }),
+         neighbor_family::alltoallv, neighbor_form::blocking);
+  expect(calls([&] { repeated.ineighbor_alltoallv(send4, ones4, at4, into4, ones4, at4).wait(); }),
+         neighbor_family::alltoallv, neighbor_form::nonblocking);
+  // The graph route of MPICH 4.0 (every graph's neighbor_alltoall through
+  // MPI_Neighbor_alltoallw) is still one neighborhood call.
+  const int right = (world.rank() + 1) % p;
+  const int left = (world.rank() + p - 1) % p;
+  const thinmpi::graph_communicator ring(world, {left, right}, {left, right});
+  c = calls([&] { ring.neighbor_alltoall(send4, into4); });
+  EXPECT_EQ(c.neighbor, 1);
+  EXPECT_EQ(c.alltoallw, 0);
+}
+
 }  // namespace
+
+// The profiling interface's side of the audit above (MPI-4.1 chapter 15): each counts, then
+// calls the library's PMPI_ function.
+extern "C" {
+int MPI_Neighbor_alltoall(const void* s, int sn, MPI_Datatype st, void* r, int rn, MPI_Datatype rt,
+                          MPI_Comm c) {
+  ++counted.neighbor;
+  return PMPI_Neighbor_alltoall(s, sn, st, r, rn, rt, c);
+}
+int MPI_Ineighbor_alltoall(const void* s, int sn, MPI_Datatype st, void* r, int rn, MPI_Datatype rt,
+                           MPI_Comm c, MPI_Request* q) {
+  ++counted.neighbor;
+  return PMPI_Ineighbor_alltoall(s, sn, st, r, rn, rt, c, q);
+}
+int MPI_Neighbor_alltoallv(const void* s, const int sn[], const int sd[], MPI_Datatype st, void* r,
+                           const int rn[], const int rd[], MPI_Datatype rt, MPI_Comm c) {
+  ++counted.neighbor;
+  return PMPI_Neighbor_alltoallv(s, sn, sd, st, r, rn, rd, rt, c);
+}
+int MPI_Ineighbor_alltoallv(const void* s, const int sn[], const int sd[], MPI_Datatype st, void* r,
+                            const int rn[], const int rd[], MPI_Datatype rt, MPI_Comm c,
+                            MPI_Request* q) {
+  ++counted.neighbor;
+  return PMPI_Ineighbor_alltoallv(s, sn, sd, st, r, rn, rd, rt, c, q);
+}
+int MPI_Neighbor_alltoallw(const void* s, const int sn[], const MPI_Aint sd[],
+                           const MPI_Datatype st[], void* r, const int rn[], const MPI_Aint rd[],
+                           const MPI_Datatype rt[], MPI_Comm c) {
+  ++counted.neighbor;
+  return PMPI_Neighbor_alltoallw(s, sn, sd, st, r, rn, rd, rt, c);
+}
+int MPI_Alltoallw(const void* s, const int sn[], const int sd[], const MPI_Datatype st[], void* r,
+                  const int rn[], const int rd[], const MPI_Datatype rt[], MPI_Comm c) {
+  ++counted.alltoallw;
+  return PMPI_Alltoallw(s, sn, sd, st, r, rn, rd, rt, c);
+}
+int MPI_Ialltoallw(const void* s, const int sn[], const int sd[], const MPI_Datatype st[], void* r,
+                   const int rn[], const int rd[], const MPI_Datatype rt[], MPI_Comm c,
+                   MPI_Request* q) {
+  ++counted.alltoallw;
+  return PMPI_Ialltoallw(s, sn, sd, st, r, rn, rd, rt, c, q);
+}
+}
