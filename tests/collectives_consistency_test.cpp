@@ -87,6 +87,11 @@ void expect_communicator_goes_on(thinmpi::comm_view world, int root) {
   expect_next_scatter_gets_its_own(world, root);
   expect_next_alltoallv_and_allreduce_get_their_own(world);
   expect_next_gatherv_gets_its_own(world, 0);
+  // Once the one-sided cases have made their window, it goes on too: a correct fence epoch on
+  // it gets its own data.
+  if (root_only::window_slot()) {
+    EXPECT_TRUE(root_only::next_epoch_gets_its_own(world));
+  }
 }
 
 std::string what_of(const root_only::bad_call& bad, thinmpi::comm_view world, int root, bool& threw,

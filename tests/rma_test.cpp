@@ -3,17 +3,22 @@
 // accumulate, get_accumulate, fetch_and_op, compare_and_swap and the request-based forms, each
 // checked against values every rank can predict and, where useful, against the same calls in
 // plain C MPI on the same communicator. Bad input (a target outside the window, a displacement
-// past it, a wrong lock type, an epoch of the wrong kind, a free inside an epoch) is an
-// mpi_error naming it, found before MPI is called, and the window works afterwards.
+// past it, a wrong lock type, an epoch of the wrong kind, an epoch or window moved from) is an
+// mpi_error naming it, found before MPI is called, and the window works afterwards. The
+// mistakes only one rank makes in a call every rank enters (a window's creation, a fence,
+// free, post and start) end the job or, checked, throw on every rank: the cases of
+// faults/root_only_rma_cases.hpp, run by root_only_abort and collectives_consistency_checked.
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdlib>
 #include <functional>
 #include <numeric>
 #include <span>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -52,6 +57,17 @@ bool c_window_create_works() {
 constexpr const char* create_quirk =
     "MPI_Win_create fails in plain C here (Open MPI 4.1 on one rank, osc = ^ucx,pt2pt)";
 
+/// Whether one-sided communication runs on Open MPI's osc/rdma (Debian's default; the
+/// multihost runs choose osc/pt2pt through OMPI_MCA_osc).
+bool osc_rdma() {
+#if defined(OMPI_MAJOR_VERSION)
+  const char* osc = std::getenv("OMPI_MCA_osc");
+  return osc == nullptr || std::string_view(osc).find("pt2pt") == std::string_view::npos;
+#else
+  return false;
+#endif
+}
+
 /// The fewest ints most test windows hold (AllocatedPartsOfAnySizeAreReached covers 1 to 3).
 constexpr std::size_t few = 4;
 
@@ -80,6 +96,14 @@ T read_element(Window& win, int rank, std::size_t disp) {
   epoch.get(value, rank, disp);
   epoch.unlock();
   return value;
+}
+
+/// "rank 2 is not in the window, whose 2 ranks are 0 to 1": MPI_ERR_RANK's sentence.
+std::string not_in_window(int target, int size) {
+  return "rank " + std::to_string(target) + " is not in the window, whose " +
+         (size == 1 ? std::string("1 rank is 0")
+                    : std::to_string(size) + " ranks are 0 to " + std::to_string(size - 1)) +
+         " [MPI_ERR_RANK]";
 }
 
 TEST(RmaWindow, FencePutAndGetMatchPlainC) {
@@ -380,6 +404,58 @@ TEST(RmaDynamicWindow, AttachPutDetach) {
   win.free();
 }
 
+// The error classes of a dynamic window's regions (docs/library.md, "Dynamic windows"):
+// thinmpi's own checks, before MPI is called (a region's index or count past it, a region of
+// another rank: MPI_ERR_RMA_RANGE; a detach of a region this rank has not attached:
+// MPI_ERR_RMA_ATTACH), and what each MPI says where only the target knows.
+TEST(RmaDynamicWindow, RegionErrorClasses) {
+  if (!c_window_create_works()) GTEST_SKIP() << create_quirk;
+  auto world = thinmpi::world();
+  const ring r(world);
+  auto win = thinmpi::dynamic_window<int>::create(world);
+  std::vector<int> data(4, -1);
+  const thinmpi::region<int> mine = win.attach(std::span(data));
+  std::vector<thinmpi::region<int>> regions(uz(r.size));
+  world.allgather(mine, regions);
+  const thinmpi::region<int>& next = regions[uz(r.next())];
+  const int value = 1;
+  {
+    auto epoch = win.lock_all();
+    const auto past = error_from([&] { epoch.put(value, r.next(), next.at(4)); });
+    EXPECT_EQ(past.error_class(), MPI_ERR_RMA_RANGE);
+    if (r.size > 1) {
+      const auto elsewhere = error_from([&] { epoch.put(value, r.rank, next.at(0)); });
+      EXPECT_EQ(elsewhere.error_class(), MPI_ERR_RMA_RANGE);
+    }
+  }
+  if (r.size > 1) {
+    const auto foreign = error_from([&] { win.detach(next); });
+    EXPECT_EQ(foreign.error_class(), MPI_ERR_RMA_ATTACH);
+    EXPECT_TRUE(mentions(
+        foreign.what(),
+        "this rank has no such region attached (attached by rank " + std::to_string(r.next())));
+  }
+  // Where only MPI can tell: Open MPI 4.1.4's osc/rdma (Debian's default) refuses memory that
+  // overlaps a region attached already (MPI_ERR_RMA_ATTACH) and says MPI_ERR_RMA_RANGE at the
+  // origin for a region its target has detached; its osc/pt2pt (the multihost runs) and MPICH
+  // 4.0.2 take the one and say nothing of the other (the put lands in the memory that was
+  // attached, here still alive).
+  const bool says = osc_rdma();
+  if (says) {
+    const auto overlap =
+        error_from([&] { static_cast<void>(win.attach(std::span(data).first(2))); });
+    EXPECT_EQ(overlap.error_class(), MPI_ERR_RMA_ATTACH);
+  }
+  win.detach(mine);
+  world.barrier();  // every region is detached
+  if (says) {
+    auto epoch = win.lock_all();
+    const auto detached = error_from([&] { epoch.put(value, r.next(), next.at(0)); });
+    EXPECT_EQ(detached.error_class(), MPI_ERR_RMA_RANGE);
+  }
+  win.free();
+}
+
 TEST(RmaPscw, RingOfPostStartCompleteWait) {
   auto world = thinmpi::world();
   const ring r(world);
@@ -445,7 +521,7 @@ TEST(RmaErrors, TargetOutsideTheWindow) {
     const auto error = error_from([&] { epoch.put(two, bad, 0); });
     EXPECT_EQ(error.error_class(), MPI_ERR_RANK);
     EXPECT_TRUE(mentions(error.what(), "MPI_Put(target " + std::to_string(bad)));
-    EXPECT_TRUE(mentions(error.what(), "the window has ranks 0 to " + std::to_string(r.size - 1)));
+    EXPECT_TRUE(mentions(error.what(), not_in_window(bad, r.size)));
   }
   const std::size_t room = elements_at(r.next());
   const auto past = error_from([&] { epoch.put(two, r.next(), room - 1); });
@@ -469,6 +545,128 @@ TEST(RmaErrors, TargetOutsideTheWindow) {
   epoch.unlock_all();
   world.barrier();
   EXPECT_EQ((read_element<thinmpi::window<int>, int>(win, r.rank, elements_at(r.rank) - 1)), 2);
+}
+
+/// Every operation of `epoch` (the request-based ones too, where it has them) to `target`, a
+/// rank outside the window: each is MPI_ERR_RANK naming the operation, the target and the size,
+/// whatever the epoch may access.
+template <bool with_requests, class Epoch>
+void expect_every_operation_outside(Epoch& epoch, int target, int size) {
+  const int one = 1;
+  int result = 0;
+  std::vector<std::pair<std::string, std::function<void()>>> calls{
+      {"MPI_Put", [&] { epoch.put(one, target, 0); }},
+      {"MPI_Get", [&] { epoch.get(result, target, 0); }},
+      {"MPI_Accumulate", [&] { epoch.accumulate(one, target, 0, std::plus<>{}); }},
+      {"MPI_Get_accumulate",
+       [&] { epoch.get_accumulate(one, result, target, 0, thinmpi::replace); }},
+      {"MPI_Fetch_and_op", [&] { epoch.fetch_and_op(one, result, target, 0, std::plus<>{}); }},
+      {"MPI_Compare_and_swap", [&] { epoch.compare_and_swap(one, one, result, target, 0); }},
+  };
+  if constexpr (with_requests) {
+    calls.push_back({"MPI_Rput", [&] { static_cast<void>(epoch.rput(one, target, 0)); }});
+    calls.push_back({"MPI_Rget", [&] { static_cast<void>(epoch.rget(result, target, 0)); }});
+    calls.push_back({"MPI_Raccumulate",
+                     [&] { static_cast<void>(epoch.raccumulate(one, target, 0, std::plus<>{})); }});
+    calls.push_back({"MPI_Rget_accumulate", [&] {
+                       static_cast<void>(
+                           epoch.rget_accumulate(one, result, target, 0, thinmpi::replace));
+                     }});
+  }
+  for (const auto& [operation, call] : calls) {
+    SCOPED_TRACE(operation);
+    const auto error = error_from(call);
+    EXPECT_EQ(error.error_class(), MPI_ERR_RANK);
+    EXPECT_TRUE(mentions(error.what(), operation + "(target " + std::to_string(target)));
+    EXPECT_TRUE(mentions(error.what(), not_in_window(target, size)));
+  }
+}
+
+// The program: `auto e = win.lock(right); e.put(x, size, 0)` said MPI_ERR_RMA_SYNC,
+// advising to lock a rank that does not exist. A rank outside the window is MPI_ERR_RANK in
+// every epoch kind that throws on this rank alone (a lock, lock_all, an access epoch), for every
+// operation; a fence epoch's is a one-rank mistake (root_only_rma_cases.hpp's
+// put_outside_window_in_fence). The window works afterwards.
+TEST(RmaErrors, ARankOutsideTheWindowIsMpiErrRankInEveryEpoch) {
+  auto world = thinmpi::world();
+  const ring r(world);
+  auto win = thinmpi::window<int>::allocate(world, few);
+  for (const int outside : {r.size, r.size + 3, -5}) {
+    SCOPED_TRACE(outside);
+    {
+      auto epoch = win.lock(r.next());
+      expect_every_operation_outside<true>(epoch, outside, r.size);
+    }
+    {
+      auto epoch = win.lock_all();
+      expect_every_operation_outside<true>(epoch, outside, r.size);
+      const auto flush = error_from([&] { epoch.flush(outside); });
+      EXPECT_TRUE(mentions(flush.what(), not_in_window(outside, r.size)));
+    }
+    {
+      auto exposure = win.post({r.prev()});
+      auto access = win.start({r.next()});
+      expect_every_operation_outside<false>(access, outside, r.size);
+      access.complete();
+      exposure.wait();
+    }
+    const auto lock = error_from([&] { auto epoch = win.lock(outside); });
+    EXPECT_TRUE(mentions(lock.what(), "MPI_Win_lock(target " + std::to_string(outside)));
+    EXPECT_TRUE(mentions(lock.what(), not_in_window(outside, r.size)));
+  }
+  world.barrier();
+  const int value = 40 + r.rank;
+  {
+    auto epoch = win.lock(r.next());
+    epoch.put(value, r.next(), 0);
+  }
+  world.barrier();
+  EXPECT_EQ((read_element<thinmpi::window<int>, int>(win, r.rank, 0)), 40 + r.prev());
+}
+
+// Passive-target synchronization is this rank's own (MPI_Win_lock and MPI_Win_lock_all are not
+// collective): a mistake there throws on this rank, and no other rank waits for it.
+TEST(RmaErrors, APassiveTargetMistakeThrowsOnItsRankAlone) {
+  auto world = thinmpi::world();
+  const ring r(world);
+  auto win = thinmpi::window<int>::allocate(world, few);
+  if (r.rank == r.size - 1) {
+    EXPECT_EQ(error_from([&] { auto epoch = win.lock(r.size); }).error_class(), MPI_ERR_RANK);
+    // MPI's own check: Open MPI says MPI_ERR_ASSERT, MPICH MPI_ERR_ARG.
+    const auto mode = error_from([&] { auto epoch = win.lock_all(thinmpi::rma_mode::noput); });
+    EXPECT_EQ(mode.operation(), "MPI_Win_lock_all");
+  }
+  world.barrier();  // every rank gets here: none was waiting for the last one
+  const int value = 50 + r.rank;
+  {
+    auto epoch = win.lock_all();
+    epoch.put(value, r.next(), 1);
+  }
+  world.barrier();
+  EXPECT_EQ((read_element<thinmpi::window<int>, int>(win, r.rank, 1)), 50 + r.prev());
+}
+
+// Windows whose ranks chose element types of different sizes: every rank sees every unit in
+// the creation's allgather, so every rank throws MPI_ERR_DISP (and frees the window).
+TEST(RmaErrors, WindowsOfDifferentElementSizesThrowOnEveryRank) {
+  auto world = thinmpi::world();
+  if (world.size() < 2) GTEST_SKIP() << "one rank has one element type";
+  const bool last = world.rank() == world.size() - 1;
+  const auto error = error_from([&] {
+    if (last) {
+      auto win = thinmpi::window<double>::allocate(world, 2);
+    } else {
+      auto win = thinmpi::window<int>::allocate(world, 2);
+    }
+  });
+  EXPECT_EQ(error.error_class(), MPI_ERR_DISP);
+  EXPECT_EQ(error.operation(), "MPI_Win_allocate");
+  EXPECT_TRUE(mentions(error.what(), last ? "rank 0's window holds elements of 4 bytes and this "
+                                            "rank's of 8 bytes"
+                                          : "window holds elements of 8 bytes and this rank's of "
+                                            "4 bytes"));
+  auto win = thinmpi::window<int>::allocate(world, 2);  // the communicator goes on
+  EXPECT_EQ(win.size_at(0), 2u);
 }
 
 TEST(RmaErrors, WrongLockTypeAndWrongRank) {
@@ -500,49 +698,89 @@ TEST(RmaErrors, WrongLockTypeAndWrongRank) {
   again.unlock();
 }
 
-TEST(RmaErrors, EpochOfTheWrongKindInsideAnother) {
+// Passive-target epochs are this rank's own: an epoch of the wrong kind inside one is an error
+// on this rank alone (inside a fence epoch, which every rank is in, it is a one-rank mistake:
+// root_only_rma_cases.hpp's lock_all_inside_fence and fence_inside_lock_all).
+TEST(RmaErrors, EpochOfTheWrongKindInsideAPassiveOne) {
   auto world = thinmpi::world();
   auto win = thinmpi::window<int>::allocate(world, few);
   {
-    auto fence = win.fence();
-    const auto lock_all = error_from([&] { auto inner = win.lock_all(); });
-    EXPECT_EQ(lock_all.error_class(), MPI_ERR_RMA_SYNC);
-    EXPECT_TRUE(mentions(lock_all.what(), "cannot open a lock_all epoch while a fence epoch"));
-    EXPECT_EQ(error_from([&] { auto inner = win.lock(0); }).error_class(), MPI_ERR_RMA_SYNC);
-    EXPECT_EQ(error_from([&] { auto inner = win.start({0}); }).error_class(), MPI_ERR_RMA_SYNC);
-    EXPECT_EQ(error_from([&] { auto inner = win.post({0}); }).error_class(), MPI_ERR_RMA_SYNC);
-    fence.end();  // the fence epoch is still open and ends normally
-  }
-  {
     auto all = win.lock_all();
-    EXPECT_EQ(error_from([&] { auto inner = win.fence(); }).error_class(), MPI_ERR_RMA_SYNC);
-    EXPECT_EQ(error_from([&] { auto inner = win.lock(0); }).error_class(), MPI_ERR_RMA_SYNC);
+    const auto lock = error_from([&] { auto inner = win.lock(0); });
+    EXPECT_EQ(lock.error_class(), MPI_ERR_RMA_SYNC);
+    EXPECT_TRUE(mentions(lock.what(), "cannot lock rank 0 while a lock_all epoch is open"));
     all.unlock_all();
   }
   {
     auto one = win.lock(world.rank());
     const auto all = error_from([&] { auto inner = win.lock_all(); });
+    EXPECT_EQ(all.error_class(), MPI_ERR_RMA_SYNC);
     EXPECT_TRUE(mentions(all.what(), "while a lock epoch on rank " + std::to_string(world.rank())));
   }
+  auto again = win.lock_all();  // usable after each error
+  again.unlock_all();
 }
 
-TEST(RmaErrors, FreeInsideAnEpochLeavesTheWindowUsable) {
+// A window freed, or never made, is MPI_ERR_WIN saying which, on this rank alone: free is
+// collective, so no other rank waits in a call of that window (a window moved from on one rank
+// while the others call it ends the job: root_only_rma_cases.hpp's fence_on_moved_window).
+TEST(RmaErrors, AFreedOrUnmadeWindowSaysWhich) {
+  auto world = thinmpi::world();
+  auto win = thinmpi::window<int>::allocate(world, few);
+  win.free();
+  EXPECT_TRUE(win.is_null());
+  EXPECT_TRUE(win.local().empty());
+  for (const auto& error :
+       {error_from([&] { auto again = win.fence(); }), error_from([&] { win.free(); }),
+        error_from([&] { auto again = win.lock(0); })}) {
+    EXPECT_EQ(error.error_class(), MPI_ERR_WIN);
+    EXPECT_TRUE(mentions(error.what(), "failed: the window was freed [MPI_ERR_WIN]"));
+  }
+  thinmpi::window<int> never;
+  const auto unmade = error_from([&] { auto epoch = never.lock_all(); });
+  EXPECT_TRUE(mentions(unmade.what(),
+                       "MPI_Win_lock_all() failed: the window was never made "
+                       "(default-constructed) [MPI_ERR_WIN]"));
+}
+
+// "[MPI error class 47]" with no rank was what a moved-from epoch said: now it names the rank,
+// the move and the class.
+TEST(RmaErrors, MovedFromEpochsAndWindowsSaySo) {
   auto world = thinmpi::world();
   const ring r(world);
   auto win = thinmpi::window<int>::allocate(world, few);
-  const std::span<int> mine = win.local();
-  auto epoch = win.fence();
-  const auto error = error_from([&] { win.free(); });
-  EXPECT_EQ(error.error_class(), MPI_ERR_RMA_SYNC);
-  EXPECT_TRUE(mentions(error.what(), "cannot free the window while a fence epoch is open"));
-  EXPECT_FALSE(win.is_null());
-  const int value = r.rank;
-  epoch.put(value, r.next(), 0);
-  epoch.end();
-  EXPECT_EQ(mine[0], r.prev());
-  win.free();
-  EXPECT_TRUE(win.is_null());
-  EXPECT_EQ(error_from([&] { auto again = win.fence(); }).error_class(), MPI_ERR_WIN);
+  const int value = 1;
+  {
+    auto epoch = win.lock(r.rank);
+    auto moved = std::move(epoch);
+    EXPECT_FALSE(epoch.active());
+    const std::string where =
+        " failed on rank " + std::to_string(r.rank) + " of " + std::to_string(r.size) + ": ";
+    const std::string says =
+        "this epoch was moved from; use the epoch it was moved to [MPI_ERR_RMA_SYNC]";
+    const auto put = error_from([&] { epoch.put(value, r.rank, 0); });
+    EXPECT_EQ(put.error_class(), MPI_ERR_RMA_SYNC);
+    EXPECT_TRUE(mentions(put.what(), "thinmpi: MPI_Put()" + where + says));
+    EXPECT_TRUE(
+        mentions(error_from([&] { epoch.unlock(); }).what(), "MPI_Win_unlock()" + where + says));
+    EXPECT_TRUE(
+        mentions(error_from([&] { epoch.flush(); }).what(), "MPI_Win_flush()" + where + says));
+    moved.put(value, r.rank, 0);  // the epoch it was moved to works
+    moved.unlock();
+    const auto ended = error_from([&] { moved.put(value, r.rank, 0); });
+    EXPECT_TRUE(mentions(ended.what(), "the epoch has ended; open a new one [MPI_ERR_RMA_SYNC]"));
+  }
+  auto other = std::move(win);
+  const auto moved_window = error_from([&] { auto epoch = win.lock_all(); });
+  EXPECT_EQ(moved_window.error_class(), MPI_ERR_WIN);
+  EXPECT_TRUE(mentions(moved_window.what(),
+                       "thinmpi: MPI_Win_lock_all() failed: this window was moved from; use the "
+                       "window it was moved to [MPI_ERR_WIN]"));
+  auto epoch = other.lock_all();
+  epoch.put(value, r.rank, 0);
+  epoch.unlock_all();
+  EXPECT_EQ(thinmpi::error_class_name(MPI_ERR_RMA_SYNC), "MPI_ERR_RMA_SYNC");
+  EXPECT_EQ(thinmpi::error_class_name(MPI_ERR_RMA_ATTACH), "MPI_ERR_RMA_ATTACH");
 }
 
 TEST(RmaErrors, EpochOutlivingItsWindowFindsItFreed) {

@@ -160,17 +160,19 @@ inline const std::vector<bad_call>& rooted_cases() {
 #include "faults/root_only_local_cases.hpp"
 #include "faults/root_only_neighbor_cases.hpp"
 #include "faults/root_only_topology_cases.hpp"
+#include "faults/root_only_rma_cases.hpp"
 
 namespace root_only {
 
 /// The rooted cases, then the rank-local ones of the other collectives, then the neighborhood
-/// collectives' (all rank-local).
+/// collectives' (all rank-local), then one-sided communication's (root_only_rma_cases.hpp).
 inline const std::vector<bad_call>& cases() {
   static const std::vector<bad_call> all = [] {
     std::vector<bad_call> every = rooted_cases();
     every.insert(every.end(), local_cases().begin(), local_cases().end());
     every.insert(every.end(), neighbor_cases().begin(), neighbor_cases().end());
     every.insert(every.end(), topology_cases().begin(), topology_cases().end());
+    every.insert(every.end(), rma_cases().begin(), rma_cases().end());
     return every;
   }();
   return all;
@@ -178,6 +180,9 @@ inline const std::vector<bad_call>& cases() {
 
 inline const bad_call* find(const std::string& name) {
   for (const bad_call& c : cases()) {
+    if (name == c.name) return &c;
+  }
+  for (const bad_call& c : rma_ending_cases()) {
     if (name == c.name) return &c;
   }
   return nullptr;

@@ -21,6 +21,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <memory>
 #include <span>
 #include <string>
 #include <utility>
@@ -51,10 +52,8 @@ class dynamic_window : public detail::window_base<T, region_offset<T>> {
  public:
   /// No window.
   dynamic_window() = default;
-  /// Takes over other's window; other is left no window.
   /// Takes the window and its attached regions over; the moved-from one is null.
   dynamic_window(dynamic_window&&) noexcept = default;
-  /// Frees this window (as free() does), then takes over other's.
   /// Detaches and frees this window (collective), then takes `other` over.
   dynamic_window& operator=(dynamic_window&& other) noexcept {
     if (this != &other) {
@@ -70,10 +69,11 @@ class dynamic_window : public detail::window_base<T, region_offset<T>> {
   /// A window with no memory yet (MPI_Win_create_dynamic, collective over comm). No
   /// allgather: the regions carry their sizes.
   [[nodiscard]] static dynamic_window create(comm_view comm) {
-    MPI_Win win = MPI_WIN_NULL;
-    detail::check(MPI_Win_create_dynamic(MPI_INFO_NULL, comm.native(), &win),
-                  "MPI_Win_create_dynamic", comm.native());
-    return dynamic_window(win, comm.native());
+    const detail::window_request asked{
+        .operation = "MPI_Win_create_dynamic", .count = 0, .most = 0, .memory_missing = false};
+    return dynamic_window(detail::make_window<T>(comm.native(), asked, [&](MPI_Win* win) {
+      return MPI_Win_create_dynamic(MPI_INFO_NULL, comm.native(), win);
+    }));
   }
 
   /// Attaches `memory`, which must outlive the attachment (MPI_Win_attach; local, not
@@ -115,16 +115,15 @@ class dynamic_window : public detail::window_base<T, region_offset<T>> {
     }
   }
   /// Frees the window (collective), detaching what is still attached first; an epoch still
-  /// open on this rank is an mpi_error and the window stays usable, as for every window.
+  /// open on this rank is an error only this rank sees, as for every window (window::free()).
   void free() {
-    this->live("MPI_Win_free").require_no_epoch("MPI_Win_free");
+    this->prepare_free();
     detach_all();
-    base::free();
+    this->free_now();
   }
 
  private:
-  dynamic_window(MPI_Win win, MPI_Comm comm)
-      : base(detail::adopt_window<T>(win, comm, "MPI_Win_create_dynamic")) {}
+  explicit dynamic_window(std::shared_ptr<detail::window_state> state) : base(std::move(state)) {}
 
   void detach_all() noexcept {
     if (!this->is_null() && !detail::mpi_finalized()) {

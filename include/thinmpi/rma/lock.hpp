@@ -51,8 +51,7 @@ class [[nodiscard]] lock_epoch : public detail::epoch_base,
     }
     mark_open();
   }
-  /// Takes over the open epoch; the moved-from one is closed and ends nothing.
-  /// Takes the epoch over; the moved-from one is closed.
+  /// Takes the epoch over; the moved-from one is closed and ends nothing.
   lock_epoch(lock_epoch&&) noexcept = default;
   ~lock_epoch() {
     finish_quietly([this](MPI_Win win) { return MPI_Win_unlock(target_, win); },
@@ -94,11 +93,12 @@ class [[nodiscard]] lock_epoch : public detail::epoch_base,
   }
   [[noreturn, gnu::cold, gnu::noinline]] void raise_not_locked(const char* operation,
                                                                int target) const {
+    state_->check_rank(operation, target);  // a rank outside the window is MPI_ERR_RANK
     detail::rma_site where = state_->site(operation);
     where.target = target;
     where.problem = "this epoch locks rank " + std::to_string(target_) + " only; lock rank " +
                     std::to_string(target) + " too, or use lock_all()";
-    detail::raise_rma(MPI_ERR_RMA_SYNC, where);
+    state_->raise(MPI_ERR_RMA_SYNC, where);
   }
 
   int target_;
@@ -123,8 +123,7 @@ class [[nodiscard]] lock_all_epoch
     }
     mark_open();
   }
-  /// Takes over the open epoch; the moved-from one is closed and ends nothing.
-  /// Takes the epoch over; the moved-from one is closed.
+  /// Takes the epoch over; the moved-from one is closed and ends nothing.
   lock_all_epoch(lock_all_epoch&&) noexcept = default;
   ~lock_all_epoch() {
     finish_quietly(&MPI_Win_unlock_all, [](detail::window_state& state) { state.close_access(); });

@@ -15,8 +15,10 @@
 ///     }
 
 #include <cstddef>
+#include <memory>
 #include <span>
 #include <utility>
+#include <vector>
 
 #include "thinmpi/communicator/communicator.hpp"
 #include "thinmpi/core/concepts.hpp"
@@ -43,15 +45,23 @@ class shared_window : public detail::window_base<T, std::size_t> {
   shared_window() = default;
 
   /// `count` elements of shared memory on this rank (MPI_Win_allocate_shared, collective over
-  /// comm, whose ranks must share memory: comm.split_shared() gives such a communicator).
+  /// comm, whose ranks must share memory: comm.split_shared() gives such a communicator). A
+  /// count whose bytes MPI_Aint cannot hold is an error only this rank sees (MPI_ERR_SIZE:
+  /// unchecked the job ends, checked every rank throws); a communicator whose ranks do not
+  /// share memory is MPI's MPI_ERR_RMA_SHARED, and an allocation MPI cannot make on one rank
+  /// ends the job. The segment is uninitialized, as window::allocate's.
   [[nodiscard]] static shared_window allocate(comm_view comm, std::size_t count) {
-    MPI_Win win = MPI_WIN_NULL;
-    T* base_ptr = nullptr;
-    detail::check(MPI_Win_allocate_shared(static_cast<MPI_Aint>(count * sizeof(T)),
-                                          static_cast<int>(sizeof(T)), MPI_INFO_NULL, comm.native(),
-                                          &base_ptr, &win),
-                  "MPI_Win_allocate_shared", comm.native());
-    return shared_window(win, comm.native());
+    const detail::window_request asked{.operation = "MPI_Win_allocate_shared",
+                                       .count = count,
+                                       .most = detail::most_elements(sizeof(T), 0),
+                                       .memory_missing = false};
+    auto state = detail::make_window<T>(comm.native(), asked, [&](MPI_Win* win) {
+      T* base_ptr = nullptr;
+      return MPI_Win_allocate_shared(static_cast<MPI_Aint>(count * sizeof(T)),
+                                     static_cast<int>(sizeof(T)), MPI_INFO_NULL, comm.native(),
+                                     &base_ptr, win);
+    });
+    return shared_window(std::move(state));
   }
 
   /// This rank's segment.
@@ -62,16 +72,7 @@ class shared_window : public detail::window_base<T, std::size_t> {
   [[nodiscard]] std::span<T> shared_query(int rank) const {
     const detail::window_state& state = this->live("MPI_Win_shared_query");
     state.check_rank("MPI_Win_shared_query", rank);
-    MPI_Aint bytes = 0;
-    int unit = 0;
-    T* segment = nullptr;
-    const int rc = MPI_Win_shared_query(state.win, rank, &bytes, &unit, &segment);
-    if (rc != MPI_SUCCESS) [[unlikely]] {
-      detail::rma_site where = state.site("MPI_Win_shared_query");
-      where.target = rank;
-      detail::raise_rma(rc, where);
-    }
-    return {segment, static_cast<std::size_t>(bytes) / sizeof(T)};
+    return query(state, rank).segment;
   }
   /// Elements of `rank`'s segment.
   [[nodiscard]] std::size_t size_at(int rank) const {
@@ -81,12 +82,35 @@ class shared_window : public detail::window_base<T, std::size_t> {
   }
 
  private:
-  shared_window(MPI_Win win, MPI_Comm comm)
-      : base(detail::adopt_window<T>(win, comm, "MPI_Win_allocate_shared")) {
-    auto& extents = this->state_->extents;
-    extents.resize(static_cast<std::size_t>(this->state_->size));
-    for (int r = 0; r < this->state_->size; ++r)
-      extents[static_cast<std::size_t>(r)] = shared_query(r).size();
+  explicit shared_window(std::shared_ptr<detail::window_state> state) : base(std::move(state)) {
+    detail::window_state& made = *this->state_;
+    const auto ranks = static_cast<std::size_t>(made.size);
+    std::vector<MPI_Aint> units(ranks);
+    made.extents.resize(ranks);
+    for (std::size_t r = 0; r < ranks; ++r) {
+      const queried found = query(made, static_cast<int>(r));
+      units[r] = found.unit;
+      made.extents[r] = found.segment.size();
+    }
+    detail::require_same_units(made, "MPI_Win_allocate_shared", units);
+  }
+
+  struct queried {
+    std::span<T> segment;
+    MPI_Aint unit;  ///< the rank's displacement unit
+  };
+  /// `rank`'s segment and unit (MPI_Win_shared_query).
+  static queried query(const detail::window_state& state, int rank) {
+    MPI_Aint bytes = 0;
+    int unit = 0;
+    T* segment = nullptr;
+    const int rc = MPI_Win_shared_query(state.win, rank, &bytes, &unit, &segment);
+    if (rc != MPI_SUCCESS) [[unlikely]] {
+      detail::rma_site where = state.site("MPI_Win_shared_query");
+      where.target = rank;
+      detail::raise_rma(rc, where);
+    }
+    return {{segment, static_cast<std::size_t>(bytes) / sizeof(T)}, unit};
   }
 };
 

@@ -16,6 +16,7 @@
 ///     win.free();
 
 #include <cstddef>
+#include <memory>
 #include <span>
 #include <utility>
 
@@ -42,11 +43,9 @@ class window : public detail::window_base<T, std::size_t> {
  public:
   /// No window.
   window() = default;
-  /// Takes over other's window and its local span; other is left no window.
   /// Takes the window over (its epochs follow it); the moved-from one is null.
   window(window&& other) noexcept
       : base(std::move(other)), local_(std::exchange(other.local_, {})) {}
-  /// Frees this window (as free() does), then takes over other's.
   /// Frees this window (collective, as free()), then takes `other` over.
   window& operator=(window&& other) noexcept {
     base::operator=(std::move(other));
@@ -55,31 +54,48 @@ class window : public detail::window_base<T, std::size_t> {
   }
 
   /// A window over `memory` (MPI_Win_create, collective over comm), which must outlive it.
+  /// Memory with elements and a null data() (MPI_ERR_BASE), or more bytes than MPI_Aint holds
+  /// (MPI_ERR_SIZE), is an error only this rank sees: unchecked the job ends, checked every
+  /// rank throws. Windows of element types of different sizes on different ranks throw
+  /// MPI_ERR_DISP on every rank.
   [[nodiscard]] static window create(comm_view comm, std::span<T> memory) {
-    MPI_Win win = MPI_WIN_NULL;
-    detail::check(MPI_Win_create(memory.data(), static_cast<MPI_Aint>(memory.size_bytes()),
-                                 static_cast<int>(sizeof(T)), MPI_INFO_NULL, comm.native(), &win),
-                  "MPI_Win_create", comm.native());
-    return window(win, comm.native(), memory);
+    const detail::window_request asked{
+        .operation = "MPI_Win_create",
+        .count = memory.size(),
+        .most = detail::most_elements(sizeof(T), 0),
+        .memory_missing = memory.data() == nullptr && !memory.empty()};
+    auto state = detail::make_window<T>(comm.native(), asked, [&](MPI_Win* win) {
+      return MPI_Win_create(memory.data(), static_cast<MPI_Aint>(memory.size_bytes()),
+                            static_cast<int>(sizeof(T)), MPI_INFO_NULL, comm.native(), win);
+    });
+    return window(std::move(state), asked.operation, comm.native(), memory);
   }
 
   /// A window of `count` elements that it allocates and owns (MPI_Win_allocate, collective
-  /// over comm); `local()` is this rank's, uninitialized.
+  /// over comm); `local()` is this rank's, uninitialized: write it in an epoch (or before the
+  /// first fence) before any rank reads it (docs/library.md, "Initialising an allocated
+  /// window"). A count whose bytes MPI_Aint cannot hold is an error only this rank sees
+  /// (MPI_ERR_SIZE), as for create(); an allocation MPI cannot make on one rank ends the job.
   [[nodiscard]] static window allocate(comm_view comm, std::size_t count) {
-    MPI_Win win = MPI_WIN_NULL;
-    T* base_ptr = nullptr;
     // MPICH 4.0.2 (ch4) places the ranks of a node in one segment with each rank's part aligned
     // to 16 bytes, but locates a target by the unpadded sizes of the ranks before it: when a
     // rank's size is not a multiple of 16, operations on the ranks after it land in the
     // padding, with no error. Asking for a multiple of 16 (at most 15 bytes more, never used:
     // the bounds checks use `count`) keeps every part where MPICH looks for it.
     constexpr std::size_t segment_alignment = 16;
-    const std::size_t bytes =
-        (count * sizeof(T) + segment_alignment - 1) / segment_alignment * segment_alignment;
-    detail::check(MPI_Win_allocate(static_cast<MPI_Aint>(bytes), static_cast<int>(sizeof(T)),
-                                   MPI_INFO_NULL, comm.native(), &base_ptr, &win),
-                  "MPI_Win_allocate", comm.native());
-    return window(win, comm.native(), std::span<T>(base_ptr, count));
+    const detail::window_request asked{
+        .operation = "MPI_Win_allocate",
+        .count = count,
+        .most = detail::most_elements(sizeof(T), segment_alignment - 1),
+        .memory_missing = false};
+    T* base_ptr = nullptr;
+    auto state = detail::make_window<T>(comm.native(), asked, [&](MPI_Win* win) {
+      const std::size_t bytes =
+          (count * sizeof(T) + segment_alignment - 1) / segment_alignment * segment_alignment;
+      return MPI_Win_allocate(static_cast<MPI_Aint>(bytes), static_cast<int>(sizeof(T)),
+                              MPI_INFO_NULL, comm.native(), &base_ptr, win);
+    });
+    return window(std::move(state), asked.operation, comm.native(), std::span<T>(base_ptr, count));
   }
 
   /// This rank's part of the window (empty once freed).
@@ -95,10 +111,11 @@ class window : public detail::window_base<T, std::size_t> {
   }
 
  private:
-  window(MPI_Win win, MPI_Comm comm, std::span<T> memory)
-      : base(detail::adopt_window<T>(win, comm, "MPI_Win_create")), local_(memory) {
-    this->state_->extents =
-        detail::gather_extents(comm, memory.size_bytes(), static_cast<int>(sizeof(T)));
+  window(std::shared_ptr<detail::window_state> state, const char* operation, MPI_Comm comm,
+         std::span<T> memory)
+      : base(std::move(state)), local_(memory) {
+    detail::gather_extents(*this->state_, operation, comm, memory.size_bytes(),
+                           static_cast<int>(sizeof(T)));
   }
 
   std::span<T> local_{};

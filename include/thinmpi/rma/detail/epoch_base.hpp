@@ -4,7 +4,8 @@
 /// its window finds it freed instead of calling MPI on a freed handle), whether the epoch is
 /// still open, the one check every operation makes first, and the one way an epoch's ending
 /// call is made and checked. Also the signposts that explain, in one sentence, why an epoch
-/// of the active-target kinds has no request-based operations.
+/// of the active-target kinds has no request-based operations or flushes, and why an exposure
+/// epoch has no operations at all.
 
 #include <memory>
 #include <utility>
@@ -32,8 +33,12 @@ class epoch_base {
 
  protected:
   explicit epoch_base(std::shared_ptr<window_state> state) noexcept : state_(std::move(state)) {}
+  /// The moved-from epoch keeps the window's state (not its epoch), so that using it names
+  /// the window's rank and the move.
   epoch_base(epoch_base&& other) noexcept
-      : state_(std::move(other.state_)), open_(std::exchange(other.open_, false)) {}
+      : state_(other.state_),
+        open_(std::exchange(other.open_, false)),
+        moved_from_(std::exchange(other.moved_from_, true)) {}
   ~epoch_base() = default;
 
   /// The window's state, once the epoch may be used by `operation`; else an mpi_error.
@@ -72,47 +77,120 @@ class epoch_base {
     }
   }
   void mark_open() noexcept { open_ = true; }
+  void mark_closed() noexcept { open_ = false; }
+  /// Why the epoch cannot be used: moved from, ended, or its window freed.
+  [[nodiscard]] const char* closed_problem() const noexcept {
+    if (moved_from_) return "this epoch was moved from; use the epoch it was moved to";
+    if (state_->win == MPI_WIN_NULL) return "the epoch's window was freed";
+    return "the epoch has ended; open a new one";
+  }
 
   std::shared_ptr<window_state> state_;
 
  private:
   [[noreturn, gnu::cold, gnu::noinline]] void raise_sync(int rc, const char* operation) const {
-    raise_rma(rc, state_->site(operation));
+    state_->raise(rc, state_->site(operation));
   }
   [[noreturn, gnu::cold, gnu::noinline]] void raise_closed(const char* operation) const {
-    const char* problem = state_ == nullptr || state_->win != MPI_WIN_NULL
-                              ? "the epoch has ended (or was moved from): open a new one"
-                              : "the epoch's window was freed";
-    if (state_ == nullptr)
-      raise(MPI_ERR_RMA_SYNC, error_site{.operation = operation, .problem = problem});
-    state_->refuse(operation, MPI_ERR_RMA_SYNC, problem);
+    state_->refuse(operation, MPI_ERR_RMA_SYNC, closed_problem());
   }
 
   bool open_ = false;
+  bool moved_from_ = false;
 };
 
-/// The request-based operations an active-target epoch (fence, start) does not have: each
-/// explains why in one sentence.
-class no_request_operations {
+// Signposts: where a caller looks for an operation an object does not have, one sentence
+// instead of the compiler's "no member named". Each return type is deduced from the body, so
+// that `auto r = epoch.rput(...)` instantiates it there: the sentence is the first error, before
+// any complaint about what the call returned. Why says the sentence (its explain<Args...>()).
+
+/// The blocking-call operations, for an object that has none (Why says why).
+template <class Why>
+class no_operations {
  public:
   template <class... Args>
-  void rput(Args&&...) const {
-    explain<Args...>();
+  auto put(Args&&...) const {
+    return Why::template explain<Args...>();
   }
   template <class... Args>
-  void rget(Args&&...) const {
-    explain<Args...>();
+  auto get(Args&&...) const {
+    return Why::template explain<Args...>();
   }
   template <class... Args>
-  void raccumulate(Args&&...) const {
-    explain<Args...>();
+  auto accumulate(Args&&...) const {
+    return Why::template explain<Args...>();
   }
   template <class... Args>
-  void rget_accumulate(Args&&...) const {
-    explain<Args...>();
+  auto get_accumulate(Args&&...) const {
+    return Why::template explain<Args...>();
   }
+  template <class... Args>
+  auto fetch_and_op(Args&&...) const {
+    return Why::template explain<Args...>();
+  }
+  template <class... Args>
+  auto compare_and_swap(Args&&...) const {
+    return Why::template explain<Args...>();
+  }
+};
 
- private:
+/// The request-based operations, for an object that has none (Why says why).
+template <class Why>
+class no_requests {
+ public:
+  template <class... Args>
+  auto rput(Args&&...) const {
+    return Why::template explain<Args...>();
+  }
+  template <class... Args>
+  auto rget(Args&&...) const {
+    return Why::template explain<Args...>();
+  }
+  template <class... Args>
+  auto raccumulate(Args&&...) const {
+    return Why::template explain<Args...>();
+  }
+  template <class... Args>
+  auto rget_accumulate(Args&&...) const {
+    return Why::template explain<Args...>();
+  }
+};
+
+/// The flushes, for an object that has none (Why says why).
+template <class Why>
+class no_flushes {
+ public:
+  template <class... Args>
+  auto flush(Args&&...) const {
+    return Why::template explain<Args...>();
+  }
+  template <class... Args>
+  auto flush_local(Args&&...) const {
+    return Why::template explain<Args...>();
+  }
+  template <class... Args>
+  auto flush_all(Args&&...) const {
+    return Why::template explain<Args...>();
+  }
+  template <class... Args>
+  auto flush_local_all(Args&&...) const {
+    return Why::template explain<Args...>();
+  }
+};
+
+/// Why a window has no operations of its own.
+struct outside_epoch {
+  template <class... Args>
+  static consteval void explain() {
+    static_assert(dependent_false<void(Args...)>,
+                  "thinmpi: a window has no one-sided operations of its own, so that none can "
+                  "happen outside an epoch: open one with win.fence(), win.lock(rank), "
+                  "win.lock_all() or win.start(ranks) and call the operation on it");
+  }
+};
+
+/// Why an active-target epoch (fence, start) has no request-based operations.
+struct requests_are_passive {
   template <class... Args>
   static consteval void explain() {
     static_assert(dependent_false<void(Args...)>,
@@ -122,5 +200,36 @@ class no_request_operations {
                   "get_accumulate in this epoch");
   }
 };
+
+/// Why an active-target epoch has no flushes.
+struct flushes_are_passive {
+  template <class... Args>
+  static consteval void explain() {
+    static_assert(dependent_false<void(Args...)>,
+                  "thinmpi: flushes belong to passive-target epochs (win.lock(rank), "
+                  "win.lock_all()); in a fence epoch, epoch.fence() completes every operation on "
+                  "every rank, and an access epoch (win.start) completes them with complete()");
+  }
+};
+
+/// Why an exposure epoch has no operations.
+struct exposure_is_accessed {
+  template <class... Args>
+  static consteval void explain() {
+    static_assert(dependent_false<void(Args...)>,
+                  "thinmpi: an exposure epoch (win.post(origins)) has no one-sided operations: "
+                  "the origins it names access this rank's window; to access other ranks' "
+                  "windows, open win.start(targets), win.fence(), win.lock(rank) or "
+                  "win.lock_all() and call the operation on that epoch");
+  }
+};
+
+/// What an active-target epoch (fence, start) does not have, each with its sentence.
+class no_request_operations : public no_requests<requests_are_passive>,
+                              public no_flushes<flushes_are_passive> {};
+
+/// What an exposure epoch (post) does not have: any operation.
+class no_exposure_operations : public no_operations<exposure_is_accessed>,
+                               public no_requests<exposure_is_accessed> {};
 
 }  // namespace thinmpi::detail

@@ -59,8 +59,17 @@ consteval void require_rma_origin() {
 /// operation's result into Into (a named object or a view of one) on a window of T.
 template <class Into, class T>
 consteval void require_rma_result() {
-  require_receivable<Into>();
+  using U = std::remove_cvref_t<Into>;
+  require_writable<Into>();
   require_window_elements<Into, T>();
+  if constexpr (!std::is_lvalue_reference_v<Into> && !std::ranges::borrowed_range<U> &&
+                !view_payload<U>) {
+    static_assert(dependent_false<U>,
+                  "thinmpi: MPI writes a one-sided operation's result buffer until a flush or the "
+                  "end of the epoch, and this one is a temporary: pass a named object (or a "
+                  "std::span of one), or use rget/rget_accumulate, whose request owns what is "
+                  "moved into it and hands it back from wait()");
+  }
 }
 
 /// Fails to compile unless T is a type MPI's fetch_and_op and compare_and_swap take.

@@ -29,39 +29,6 @@ struct rma_site {
   std::string problem{};  ///< thinmpi's own sentence; MPI's explanation when empty
 };
 
-/// The name of an error class, the one-sided ones included (core's error_class_name knows the
-/// classes of the other families).
-inline std::string rma_error_class_name(int error_class) {
-  switch (error_class) {
-    case MPI_ERR_WIN:
-      return "MPI_ERR_WIN";
-    case MPI_ERR_BASE:
-      return "MPI_ERR_BASE";
-    case MPI_ERR_SIZE:
-      return "MPI_ERR_SIZE";
-    case MPI_ERR_DISP:
-      return "MPI_ERR_DISP";
-    case MPI_ERR_ASSERT:
-      return "MPI_ERR_ASSERT";
-    case MPI_ERR_LOCKTYPE:
-      return "MPI_ERR_LOCKTYPE";
-    case MPI_ERR_RMA_CONFLICT:
-      return "MPI_ERR_RMA_CONFLICT";
-    case MPI_ERR_RMA_SYNC:
-      return "MPI_ERR_RMA_SYNC";
-    case MPI_ERR_RMA_RANGE:
-      return "MPI_ERR_RMA_RANGE";
-    case MPI_ERR_RMA_ATTACH:
-      return "MPI_ERR_RMA_ATTACH";
-    case MPI_ERR_RMA_SHARED:
-      return "MPI_ERR_RMA_SHARED";
-    case MPI_ERR_RMA_FLAVOR:
-      return "MPI_ERR_RMA_FLAVOR";
-    default:
-      return error_class_name(error_class);
-  }
-}
-
 /// "thinmpi: MPI_Put(target 2, displacement 10, 4 x MPI_INT = 16 bytes, target window 8 x
 /// MPI_INT = 32 bytes) failed on rank 0 of 3: ... [MPI_ERR_RMA_RANGE]"
 [[noreturn, gnu::cold, gnu::noinline]] inline void raise_rma(int code, const rma_site& site) {
@@ -70,8 +37,10 @@ inline std::string rma_error_class_name(int error_class) {
                                                           .peer = site.target,
                                                           .count = site.count,
                                                           .type = site.type});
-  report.rank = site.rank;
-  report.comm_size = site.size;
+  if (site.size > 0) {  // 0: no window to name the rank in (a window moved from)
+    report.rank = site.rank;
+    report.comm_size = site.size;
+  }
   std::string args;
   const auto append = [&args](const std::string& part) {
     args += args.empty() ? part : ", " + part;
@@ -82,11 +51,14 @@ inline std::string rma_error_class_name(int error_class) {
   if (site.window_count) {
     append("target window " + describe_elements(*site.window_count, site.type));
   }
-  std::string what = "thinmpi: " + std::string(site.operation) + "(" + args + ") failed on rank " +
-                     std::to_string(site.rank) + " of " + std::to_string(site.size) + ": ";
+  std::string what = "thinmpi: " + std::string(site.operation) + "(" + args + ") failed";
+  if (site.size > 0) {
+    what += " on rank " + std::to_string(site.rank) + " of " + std::to_string(site.size);
+  }
+  what += ": ";
   const std::string reason = site.problem.empty() ? mpi_reason(report.mpi_message) : site.problem;
   what += reason.empty() ? std::string("MPI error") : reason;
-  what += " [" + rma_error_class_name(report.error_class) + "]";
+  what += " [" + error_class_name(report.error_class) + "]";
   throw mpi_error(what, std::move(report));
 }
 

@@ -28,7 +28,7 @@ namespace thinmpi::detail {
   where.problem = "elements " + std::to_string(disp) + " to " + std::to_string(disp + count - 1) +
                   " lie past the end of the " + what + " at rank " + std::to_string(target) +
                   ", which holds " + std::to_string(room) + " (checked before calling MPI)";
-  raise_rma(MPI_ERR_RMA_RANGE, where);
+  state.raise(MPI_ERR_RMA_RANGE, where);
 }
 
 /// get_accumulate with origin and result of different lengths.
@@ -41,7 +41,7 @@ namespace thinmpi::detail {
   where.count = result;
   where.problem = "the origin holds " + std::to_string(origin) + " elements and the result " +
                   std::to_string(result) + "; they must hold as many";
-  raise_rma(MPI_ERR_COUNT, where);
+  state.raise(MPI_ERR_COUNT, where);
 }
 
 /// The displacement of `count` elements at element `disp` of target's window, checked.
@@ -71,7 +71,7 @@ template <class T>
     where.count = count;
     where.problem = "the region named is attached at rank " + std::to_string(at.where.rank) +
                     ", not at the target";
-    raise_rma(MPI_ERR_RMA_RANGE, where);
+    state.raise(MPI_ERR_RMA_RANGE, where);
   }
   if (at.index > at.where.count || count > at.where.count - at.index) [[unlikely]] {
     raise_outside(state, operation, target, at.index, count, at.where.count, "region attached");
@@ -101,7 +101,7 @@ template <class Disp>
   where.target = target;
   where.count = count;
   locate(where, state, target, disp);
-  raise_rma(rc, where);
+  state.raise(rc, where);
 }
 
 }  // namespace thinmpi::detail

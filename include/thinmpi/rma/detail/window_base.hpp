@@ -6,17 +6,22 @@
 /// a one-sentence explanation instead.
 
 #include <cstddef>
+#include <cstdint>
 #include <initializer_list>
 #include <memory>
 #include <span>
+#include <string>
 #include <utility>
 #include <vector>
 
+#include "thinmpi/collectives/detail/root_checks.hpp"
 #include "thinmpi/core/concepts.hpp"
 #include "thinmpi/core/datatype.hpp"
 #include "thinmpi/core/detail/mpi.hpp"
 #include "thinmpi/core/detail/raise.hpp"
 #include "thinmpi/requests/detail/request_access.hpp"
+#include "thinmpi/rma/detail/epoch_base.hpp"
+#include "thinmpi/rma/detail/raise_rma.hpp"
 #include "thinmpi/rma/detail/window_state.hpp"
 #include "thinmpi/rma/fence.hpp"
 #include "thinmpi/rma/lock.hpp"
@@ -25,51 +30,125 @@
 
 namespace thinmpi::detail {
 
-/// A new window state for `win`, made over `comm`: MPI_ERRORS_RETURN set, rank and size known.
-/// Frees `win` if that fails.
-template <class T>
-std::shared_ptr<window_state> adopt_window(MPI_Win win, MPI_Comm comm, const char* operation) {
+/// The most elements of `element_size` bytes a window holds: its bytes, with `pad` more, must
+/// fit the MPI_Aint that MPI takes its size in.
+[[nodiscard]] constexpr std::size_t most_elements(std::size_t element_size,
+                                                  std::size_t pad) noexcept {
+  return (static_cast<std::size_t>(PTRDIFF_MAX) - pad) / element_size;
+}
+
+/// What a rank asks of a window's creation that only it can see is wrong.
+struct window_request {
+  const char* operation;
+  std::size_t count;    ///< elements of this rank's part
+  std::size_t most;     ///< most_elements() for the call
+  bool memory_missing;  ///< create: memory.data() is null, with elements
+};
+
+/// The creation's error only this rank sees (a size MPI_Aint cannot hold, memory that is not
+/// there): every other rank is entering the collective creation (fail_collectively).
+[[noreturn, gnu::cold, gnu::noinline]] inline void refuse_window(const window_state& pending,
+                                                                 const window_request& asked) {
+  rma_site where = pending.site(asked.operation);
+  where.count = asked.count;
+  if (asked.memory_missing) {
+    where.problem = "the memory given has " + counted(asked.count, "element", "elements") +
+                    " and a null data(): pass a std::span of memory that exists";
+    pending.fail_collectively(MPI_ERR_BASE, where);
+  }
+  where.count.reset();  // describe_elements would overflow counting its bytes
+  where.problem = counted(asked.count, "element", "elements") + " of " +
+                  counted(datatype_size(pending.type).value_or(0), "byte", "bytes") +
+                  " do not fit a window: MPI takes its size in bytes as an MPI_Aint, which holds "
+                  "at most " +
+                  std::to_string(asked.most) + " such elements";
+  pending.fail_collectively(MPI_ERR_SIZE, where);
+}
+
+/// A window of T made over `comm` by `create` (the MPI call, given &win): this rank's
+/// arguments checked first (a failure ends the job; checked, every rank throws), then, checked,
+/// the ranks agree (one MPI_Allreduce), then the call. MPI's own failure of it on one rank may
+/// leave the others inside it (MPICH 4.0.2 does, for an allocation it cannot make), so that
+/// ends the job too, unless the communicator has one rank. The state has MPI_ERRORS_RETURN set
+/// on the window, rank and size known and, checked, a duplicate of `comm` for the agreements.
+template <class T, class Create>
+std::shared_ptr<window_state> make_window(MPI_Comm comm, const window_request& asked,
+                                          Create create) {
   auto state = std::make_shared<window_state>();
-  state->win = win;
   state->type = datatype_of<T>();
-  int rc = MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN);
-  if (rc == MPI_SUCCESS) rc = MPI_Comm_rank(comm, &state->rank);
-  if (rc == MPI_SUCCESS) rc = MPI_Comm_size(comm, &state->size);
+  state->comm = comm;  // the agreements of the creation itself
+  check(MPI_Comm_rank(comm, &state->rank), "MPI_Comm_rank", comm);
+  check(MPI_Comm_size(comm, &state->size), "MPI_Comm_size", comm);
+  if (asked.count > asked.most || asked.memory_missing) [[unlikely]] {
+    refuse_window(*state, asked);
+  }
+  agree_if_checked(state->call(asked.operation));
+  const int rc = create(&state->win);
   if (rc != MPI_SUCCESS) [[unlikely]] {
+    state->mpi_failed_inside(rc, asked.operation);
+  }
+  state->comm = MPI_COMM_NULL;
+  int set = MPI_Win_set_errhandler(state->win, MPI_ERRORS_RETURN);
+  if (set == MPI_SUCCESS && checked_collectives) set = MPI_Comm_dup(comm, &state->comm);
+  if (set != MPI_SUCCESS) [[unlikely]] {
     MPI_Win_free(&state->win);
-    check(rc, operation, comm);
+    check(set, asked.operation, comm);
   }
   return state;
 }
 
+/// Throws MPI_ERR_DISP on every rank unless every rank's displacement unit (`units`, one per
+/// rank) is this rank's: the ranks made windows of different element types. Every rank sees
+/// the same units, so every rank throws (and frees the window on its way out).
+inline void require_same_units(const window_state& state, const char* operation,
+                               const std::vector<MPI_Aint>& units) {
+  const MPI_Aint mine = units[static_cast<std::size_t>(state.rank)];
+  for (std::size_t r = 0; r < units.size(); ++r) {
+    if (units[r] != mine) [[unlikely]] {
+      rma_site where = state.site(operation);
+      where.problem = "rank " + std::to_string(r) + "'s window holds elements of " +
+                      counted(static_cast<std::size_t>(units[r]), "byte", "bytes") +
+                      " and this rank's of " +
+                      counted(static_cast<std::size_t>(mine), "byte", "bytes") +
+                      ": every rank makes its window of the same element type";
+      raise_rma(MPI_ERR_DISP, where);
+    }
+  }
+}
+
 /// Every rank's window size in elements, from one MPI_Allgather of each rank's {size in bytes,
 /// displacement unit}: the origin-side bounds checks' knowledge, and a window's creation cost.
-inline std::vector<std::size_t> gather_extents(MPI_Comm comm, std::size_t bytes, int unit) {
+/// Ranks whose units differ throw on every rank (require_same_units).
+inline void gather_extents(window_state& state, const char* operation, MPI_Comm comm,
+                           std::size_t bytes, int unit) {
   const MPI_Aint mine[2] = {static_cast<MPI_Aint>(bytes), static_cast<MPI_Aint>(unit)};
-  int size = 0;
-  check(MPI_Comm_size(comm, &size), "MPI_Comm_size", comm);
-  std::vector<MPI_Aint> all(2 * static_cast<std::size_t>(size));
+  const auto ranks = static_cast<std::size_t>(state.size);
+  std::vector<MPI_Aint> all(2 * ranks);
   check(MPI_Allgather(mine, 2, MPI_AINT, all.data(), 2, MPI_AINT, comm), "MPI_Allgather", comm);
-  std::vector<std::size_t> extents(static_cast<std::size_t>(size));
-  for (std::size_t r = 0; r < extents.size(); ++r) {
-    const MPI_Aint rank_unit = all[2 * r + 1] > 0 ? all[2 * r + 1] : 1;
-    extents[r] = static_cast<std::size_t>(all[2 * r] / rank_unit);
+  std::vector<MPI_Aint> units(ranks);
+  state.extents.resize(ranks);
+  for (std::size_t r = 0; r < ranks; ++r) {
+    units[r] = all[2 * r + 1] > 0 ? all[2 * r + 1] : 1;
+    state.extents[r] = static_cast<std::size_t>(all[2 * r] / units[r]);
   }
-  return extents;
+  require_same_units(state, operation, units);
 }
 
 /// The base of the window kinds, for elements of T whose epochs take displacements Disp.
 /// Move-only; freed (MPI_Win_free, collective) by free() or the destructor.
 template <class T, class Disp>
-class window_base {
+class window_base : public no_operations<outside_epoch>, public no_requests<outside_epoch> {
  public:
   window_base(const window_base&) = delete;
   window_base& operator=(const window_base&) = delete;
-  window_base(window_base&& other) noexcept = default;
+  /// Takes the window over; the moved-from one is null and says so when used.
+  window_base(window_base&& other) noexcept
+      : state_(std::move(other.state_)), moved_from_(std::exchange(other.moved_from_, true)) {}
   window_base& operator=(window_base&& other) noexcept {
     if (this != &other) {
       release();
       state_ = std::move(other.state_);
+      moved_from_ = std::exchange(other.moved_from_, true);
     }
     return *this;
   }
@@ -102,9 +181,10 @@ class window_base {
 
   /// Opens a fence epoch (MPI_Win_fence, collective over the window's group).
   [[nodiscard]] fence_epoch<T, Disp> fence(rma_mode mode = rma_mode::none) {
-    return {live_state("MPI_Win_fence"), mode};
+    return {shared_state("MPI_Win_fence"), mode};
   }
-  /// Locks `target` (MPI_Win_lock): a passive-target epoch accessing that rank only.
+  /// Locks `target` (MPI_Win_lock): a passive-target epoch accessing that rank only. The lock
+  /// is exclusive unless `type` says lock_type::shared.
   [[nodiscard]] lock_epoch<T, Disp> lock(int target, lock_type type = lock_type::exclusive,
                                          rma_mode mode = rma_mode::none) {
     return {live_state("MPI_Win_lock"), target, type, mode};
@@ -116,7 +196,7 @@ class window_base {
   /// Opens an access epoch to the listed ranks (MPI_Win_start); they must post().
   [[nodiscard]] access_epoch<T, Disp> start(std::span<const int> targets,
                                             rma_mode mode = rma_mode::none) {
-    return {live_state("MPI_Win_start"), targets, mode};
+    return {shared_state("MPI_Win_start"), targets, mode};
   }
   /// start({1, 2})
   [[nodiscard]] access_epoch<T, Disp> start(std::initializer_list<int> targets,
@@ -125,7 +205,7 @@ class window_base {
   }
   /// Exposes this rank's window to the listed ranks (MPI_Win_post); they must start().
   [[nodiscard]] exposure_epoch post(std::span<const int> origins, rma_mode mode = rma_mode::none) {
-    return {live_state("MPI_Win_post"), origins, mode};
+    return {shared_state("MPI_Win_post"), origins, mode};
   }
   /// post({0})
   [[nodiscard]] exposure_epoch post(std::initializer_list<int> origins,
@@ -134,60 +214,21 @@ class window_base {
   }
 
   /// Frees the window now (MPI_Win_free, collective). An epoch still open on this rank is an
-  /// mpi_error (MPI_ERR_RMA_SYNC) and the window stays usable: end the epoch, then free.
+  /// error only this rank sees (MPI_ERR_RMA_SYNC): unchecked the job ends; checked, every rank
+  /// throws and the window stays usable (end the epoch, then free).
   void free() {
-    const window_state& state = live("MPI_Win_free");
-    state.require_no_epoch("MPI_Win_free");
-    const int rc = MPI_Win_free(&state_->win);
-    if (rc != MPI_SUCCESS) [[unlikely]] {
-      raise_rma(rc, state.site("MPI_Win_free"));
-    }
-  }
-
-  // Where a caller looks for an operation on the window itself: one sentence instead.
-  template <class... Args>
-  void put(Args&&...) const {
-    outside_epoch<Args...>();
-  }
-  template <class... Args>
-  void get(Args&&...) const {
-    outside_epoch<Args...>();
-  }
-  template <class... Args>
-  void accumulate(Args&&...) const {
-    outside_epoch<Args...>();
-  }
-  template <class... Args>
-  void get_accumulate(Args&&...) const {
-    outside_epoch<Args...>();
-  }
-  template <class... Args>
-  void fetch_and_op(Args&&...) const {
-    outside_epoch<Args...>();
-  }
-  template <class... Args>
-  void compare_and_swap(Args&&...) const {
-    outside_epoch<Args...>();
-  }
-  template <class... Args>
-  void rput(Args&&...) const {
-    outside_epoch<Args...>();
-  }
-  template <class... Args>
-  void rget(Args&&...) const {
-    outside_epoch<Args...>();
+    prepare_free();
+    free_now();
   }
 
  protected:
   window_base() = default;
   explicit window_base(std::shared_ptr<window_state> state) noexcept : state_(std::move(state)) {}
 
-  /// The state of a window not freed, else an mpi_error naming `operation`.
+  /// The state of a window not freed, else an mpi_error naming `operation` and why.
   [[nodiscard]] const window_state& live(const char* operation) const {
     if (is_null()) [[unlikely]] {
-      raise(MPI_ERR_WIN, error_site{.operation = operation,
-                                    .problem = "the window is null (freed, moved from, or "
-                                               "never made)"});
+      raise_null(operation, false);
     }
     return *state_;
   }
@@ -195,16 +236,59 @@ class window_base {
     static_cast<void>(live(operation));
     return state_;
   }
+  /// live_state() for a call the other ranks enter too (fence, free, post, start): a window
+  /// moved from on this rank only, while the others call it on theirs, ends the job, in the
+  /// checked build too (no window is left to agree on); freed or never made, no other rank
+  /// waits in it (free is collective), and it is thrown.
+  [[nodiscard]] std::shared_ptr<window_state> shared_state(const char* operation) const {
+    if (is_null()) [[unlikely]] {
+      raise_null(operation, true);
+    }
+    return state_;
+  }
+  /// free()'s checks and (checked) agreement, before the window is touched.
+  const window_state& prepare_free() const {
+    const window_state& state = *shared_state("MPI_Win_free");
+    if (state.busy()) [[unlikely]] {
+      refuse_free(state);
+    }
+    agree_if_checked(state.call("MPI_Win_free"));
+    return state;
+  }
+  /// MPI_Win_free, once prepare_free() passed; MPI's failure ends the job (mpi_failed_inside).
+  void free_now() {
+    window_state& state = *state_;
+    const int rc = MPI_Win_free(&state.win);
+    if (rc != MPI_SUCCESS) [[unlikely]] {
+      state.mpi_failed_inside(rc, "MPI_Win_free");
+    }
+    free_comm(state);
+  }
 
   std::shared_ptr<window_state> state_;
 
  private:
-  template <class... Args>
-  static consteval void outside_epoch() {
-    static_assert(dependent_false<void(Args...)>,
-                  "thinmpi: a window has no one-sided operations of its own, so that none can "
-                  "happen outside an epoch: open one with win.fence(), win.lock(rank), "
-                  "win.lock_all() or win.start(ranks) and call the operation on it");
+  [[noreturn, gnu::cold, gnu::noinline]] void raise_null(const char* operation,
+                                                         bool others_wait) const {
+    const char* problem = moved_from_ ? "this window was moved from; use the window it was moved to"
+                          : state_ == nullptr ? "the window was never made (default-constructed)"
+                                              : "the window was freed";
+    const rma_site where{.operation = operation, .problem = problem};
+    if (moved_from_ && others_wait) {
+      end_job_with(collective_call{operation, MPI_COMM_NULL}, MPI_ERR_WIN, where,
+                   "; this rank has no window left to take part or agree in, so this ends the "
+                   "job in the checked build too");
+    }
+    raise_rma(MPI_ERR_WIN, where);
+  }
+  [[noreturn, gnu::cold, gnu::noinline]] static void refuse_free(const window_state& state) {
+    rma_site where = state.site("MPI_Win_free");
+    where.problem = state.busy_with("free the window") + " (the window stays usable)";
+    state.fail_collectively(MPI_ERR_RMA_SYNC, where);
+  }
+  /// Checked builds: frees the duplicate communicator of the agreements.
+  static void free_comm(window_state& state) noexcept {
+    if (state.comm != MPI_COMM_NULL) MPI_Comm_free(&state.comm);
   }
 
   /// Ends the epochs still open on this rank (errors dropped), then frees the window.
@@ -222,7 +306,10 @@ class window_base {
     state.exposed = false;
     MPI_Win_free(&state.win);
     state.win = MPI_WIN_NULL;
+    free_comm(state);
   }
+
+  bool moved_from_ = false;
 };
 
 }  // namespace thinmpi::detail
