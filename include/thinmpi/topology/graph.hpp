@@ -53,6 +53,12 @@ class graph_view : public neighborhood_view {
   };
   /// MPI_Dist_graph_neighbors.
   [[nodiscard]] edges neighbors() const;
+  friend class graph_communicator;
+  /// A graph this library has just made on comm, its routes agreed
+  /// (detail::agreed_graph_routes).
+  graph_view(MPI_Comm comm, const detail::neighbor_routes& routes) : graph_view(comm) {
+    routes_ = routes;
+  }
 
   bool weighted_ = false;
 };
@@ -172,7 +178,7 @@ class graph_communicator : public detail::owning<graph_view> {
 };
 
 inline graph_view::graph_view(MPI_Comm comm)
-    : neighborhood_view(comm, 0, 0, detail::graph_routes()) {
+    : neighborhood_view(comm, 0, 0, detail::foreign_graph_routes()) {
   if (comm == MPI_COMM_NULL) return;
   int kind = MPI_UNDEFINED;
   detail::check(MPI_Topo_test(comm, &kind), "MPI_Topo_test", comm);
@@ -224,7 +230,7 @@ inline graph_view graph_communicator::adjacent(comm_view comm, const detail::int
       comm.native(), sources.size_int(), sources.data(), detail::weights_of(source_weights),
       destinations.size_int(), destinations.data(), detail::weights_of(destination_weights),
       MPI_INFO_NULL, reorder ? 1 : 0, &out));
-  return graph_view(out);
+  return graph_view(out, detail::agreed_graph_routes(out, sources.span(), destinations.span()));
 }
 
 inline graph_view graph_communicator::any_edges(
@@ -253,7 +259,10 @@ inline graph_view graph_communicator::any_edges(
   args.check(MPI_Dist_graph_create(comm.native(), sources.size_int(), sources.data(),
                                    degrees.data(), destinations.data(), detail::weights_of(weights),
                                    MPI_INFO_NULL, reorder ? 1 : 0, &out));
-  return graph_view(out);
+  graph_view made(out);  // MPI worked out this rank's lists: read them where they matter
+  if constexpr (detail::mpi_pairs_graph_alltoall_repeats) return made;
+  const edges lists = made.neighbors();
+  return graph_view(out, detail::agreed_graph_routes(out, lists.sources, lists.destinations));
 }
 
 }  // namespace thinmpi

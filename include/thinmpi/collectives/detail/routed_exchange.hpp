@@ -97,9 +97,10 @@ struct exchange_block {
 /// A neighborhood exchange thinmpi routes itself, as one MPI call that owns the arrays and
 /// datatypes MPI reads until it completes (a nonblocking or persistent request keeps it in its
 /// state). Two routes:
-///   - matched (a Cartesian grid whose neighbors repeat): MPI_Alltoallw over the communicator,
+///   - matched (a grid or graph whose neighbors repeat): MPI_Alltoallw over the communicator,
 ///     one struct datatype per peer holding its blocks in key order (see the file comment);
-///   - per neighbor (neighbor_alltoall on a graph, on MPICH 4.0): MPI_Neighbor_alltoallw with
+///   - per neighbor (neighbor_alltoall on a graph thinmpi did not make, on MPICH 4.0):
+///     MPI_Neighbor_alltoallw with
 ///     the equal blocks spelled out, byte displacements, so any count fits.
 class routed_exchange {
  public:
