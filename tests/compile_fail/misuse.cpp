@@ -343,11 +343,82 @@ namespace sections {
 
 #if defined(THINMPI_CF_ALL) || defined(THINMPI_CF_RMA_RPUT_IN_FENCE)
 [[maybe_unused]] void cf_rma_rput_in_fence(thinmpi::comm_view world) {
-  // Request-based operations belong to passive-target epochs only.
+  // Request-based operations belong to passive-target epochs only. Issue 28: the first error
+  // was "'void request' has incomplete type", thinmpi's sentence after it.
   auto win = thinmpi::window<int>::allocate(world, 4);
   const int value = 1;
   auto epoch = win.fence();
-  epoch.rput(value, 0, 0);
+  auto request = epoch.rput(value, 0, 0);
+  request.wait();
+}
+#endif
+
+#if defined(THINMPI_CF_ALL) || defined(THINMPI_CF_RMA_RGET_IN_ACCESS_EPOCH)
+[[maybe_unused]] void cf_rma_rget_in_access_epoch(thinmpi::comm_view world) {
+  // The same in an access epoch (start).
+  auto win = thinmpi::window<long>::allocate(world, 4);
+  long into = 0;
+  auto epoch = win.start({0});
+  auto request = epoch.rget(into, 0, 0);
+}
+#endif
+
+#if defined(THINMPI_CF_ALL) || defined(THINMPI_CF_RMA_FLUSH_IN_FENCE)
+[[maybe_unused]] void cf_rma_flush_in_fence(thinmpi::comm_view world) {
+  // A fence completes what a flush would; flushes belong to passive-target epochs.
+  auto win = thinmpi::window<int>::allocate(world, 4);
+  auto epoch = win.fence();
+  epoch.flush();
+}
+#endif
+
+#if defined(THINMPI_CF_ALL) || defined(THINMPI_CF_RMA_PUT_IN_EXPOSURE_EPOCH)
+[[maybe_unused]] void cf_rma_put_in_exposure_epoch(thinmpi::comm_view world) {
+  // An exposure epoch exposes this rank's window; the origins access it.
+  auto win = thinmpi::window<int>::allocate(world, 4);
+  const short value = 1;
+  auto exposure = win.post({0});
+  exposure.put(value, 0, 0);
+}
+#endif
+
+#if defined(THINMPI_CF_ALL) || defined(THINMPI_CF_RMA_RGET_OUTSIDE_EPOCH)
+[[maybe_unused]] void cf_rma_rget_outside_epoch(thinmpi::comm_view world) {
+  // A request-based operation on the window itself, its result used.
+  auto win = thinmpi::window<char>::allocate(world, 4);
+  char into = 0;
+  auto request = win.rget(into, 0, 0);
+  request.wait();
+}
+#endif
+
+#if defined(THINMPI_CF_ALL) || defined(THINMPI_CF_RMA_GET_INTO_TEMPORARY)
+[[maybe_unused]] void cf_rma_get_into_temporary(thinmpi::comm_view world) {
+  // MPI writes the result until the epoch ends; a temporary is gone by then.
+  auto win = thinmpi::window<int>::allocate(world, 4);
+  auto epoch = win.lock_all();
+  epoch.get(std::vector<int>(2), 0, 0);
+}
+#endif
+
+#if defined(THINMPI_CF_ALL) || defined(THINMPI_CF_RMA_RACCUMULATE_LAMBDA)
+[[maybe_unused]] void cf_rma_raccumulate_lambda(thinmpi::comm_view world) {
+  // The request form of a lambda accumulate, its request used.
+  auto win = thinmpi::window<double>::allocate(world, 4);
+  const double value = 1;
+  auto epoch = win.lock_all();
+  auto request = epoch.raccumulate(value, 0, 0, [](double a, double b) { return a * b; });
+  request.wait();
+}
+#endif
+
+#if defined(THINMPI_CF_ALL) || defined(THINMPI_CF_RMA_RPUT_WRONG_ELEMENT)
+[[maybe_unused]] void cf_rma_rput_wrong_element(thinmpi::comm_view world) {
+  // A request moving in a vector of another element type, its buffer handed back.
+  auto win = thinmpi::window<int>::allocate(world, 4);
+  auto epoch = win.lock_all();
+  auto request = epoch.rput(std::vector<float>{1.5F}, 0, 0);
+  std::vector<float> back = request.wait();
 }
 #endif
 
