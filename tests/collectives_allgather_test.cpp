@@ -214,17 +214,10 @@ TEST(AllgatherErrors, BlockLayoutRefusesBadInputOnceAndChecksEachCall) {
     EXPECT_EQ(past.error_class(), MPI_ERR_COUNT);
     EXPECT_NE(std::string(past.what()).find("MPI_Allgatherv_c"), std::string::npos) << past.what();
   }
-  // Per call: the layout's blocks against the communicator (every rank alike) ...
-  const thinmpi::block_layout one_more(std::vector<int>(static_cast<std::size_t>(r.size) + 1, 0));
-  std::vector<int> all(100);
-  const auto ranks = error_from([&] { world.allgatherv(0, all, one_more); });
-  EXPECT_EQ(ranks.error_class(), MPI_ERR_ARG);
-  EXPECT_NE(std::string(ranks.what())
-                .find("the block_layout (recvcounts) has " + std::to_string(r.size + 1) +
-                      " blocks; the communicator has " + std::to_string(r.size)),
-            std::string::npos)
-      << ranks.what();
-  // ... and the receive buffer's room (every rank here: each completes into scratch, throws).
+  // Per call: the layout's blocks against the communicator, which every rank must pass alike:
+  // a rank that finds them wrong ends the job (root_only_abort.allgatherv_layout_blocks_on_one;
+  // checked, AlikeErrors in collectives_consistency_checked_test). And the receive buffer's
+  // room (every rank here: each completes into scratch, throws).
   const thinmpi::block_layout twos(std::vector<int>(static_cast<std::size_t>(r.size), 2));
   std::vector<int> small(2 * static_cast<std::size_t>(r.size) - 1);
   const auto room = error_from([&] { world.allgatherv(iota_from(0, 2), small, twos); });
@@ -318,72 +311,13 @@ TEST(AllgatherErrors, ReceiveBufferTooSmallStatesBothSizes) {
   }
 }
 
-TEST(AllgatherErrors, CountsOfTheWrongLengthOrSign) {
-  auto world = thinmpi::world();
-  const ring r(world);
-  std::vector<int> all(100);
-  const std::vector<int> one_more(static_cast<std::size_t>(r.size) + 1, 0);
-  const auto e = error_from([&] { world.allgatherv(0, all, one_more); });
-  EXPECT_EQ(e.error_class(), MPI_ERR_ARG);
-  EXPECT_NE(std::string(e.what()).find("recvcounts has " + std::to_string(r.size + 1) +
-                                       " entries; the communicator has " + std::to_string(r.size) +
-                                       (r.size == 1 ? " rank" : " ranks")),
-            std::string::npos)
-      << e.what();
-  // recvcounts is the same on every rank (MPI requires it), so are these errors: every rank
-  // throws. Displacements and this rank's own count are its own: an error in them ends the job
-  // (root_only_abort.allgatherv_displs_too_short and .allgatherv_own_count_wrong; every rank
-  // throws in collectives_consistency_checked_test).
-  const std::vector<int> counts(static_cast<std::size_t>(r.size), 1);
-  std::vector<int> negative = counts;
-  negative.back() = -4;
-  const auto neg = error_from([&] { world.allgatherv(0, all, negative); });
-  EXPECT_NE(std::string(neg.what()).find("recvcounts[" + std::to_string(r.size - 1) + "] is -4"),
-            std::string::npos)
-      << neg.what();
-  if (r.size > 1) {
-    std::vector<int> uneven(2 * static_cast<std::size_t>(r.size) + 1);
-    EXPECT_EQ(error_from([&] { world.allgather_in_place(uneven); }).error_class(), MPI_ERR_COUNT);
-  }
-}
-
-// Counts whose prefix sum passes INT_MAX, without the memory: with 3 or more ranks a
-// displacement passes INT_MAX, and recvcounts being the same on every rank, every rank finds
-// it before MPI is called. Open MPI 4.1 has no MPI_Allgatherv_c, so that is the error there;
-// the nonblocking form takes int displacements on every MPI library. (Where MPICH 4.0 would
-// make the _c call, the receive buffer is too small instead, which each rank would complete
-// into gigabytes of scratch, and with 2 ranks no displacement passes INT_MAX: those run checked,
-// CheckedCollectives.DisplacementsPastIntMaxAreCheckedBeforeMpi in
-// collectives_consistency_checked_test.)
-TEST(AllgatherErrors, DisplacementsPastIntMaxAreCheckedBeforeMpi) {
-  auto world = thinmpi::world();
-  const ring r(world);
-  if (r.size < 3) GTEST_SKIP() << "no displacement passes INT_MAX with fewer than 3 ranks";
-  std::vector<int> counts(static_cast<std::size_t>(r.size), INT_MAX);
-  counts.back() = 1;
-  std::vector<char> tiny(8);
-  if (THINMPI_HAS_LARGE_COUNT_CALLS == 0) {
-    const auto e = error_from([&] {
-      world.allgatherv(r.rank == r.size - 1 ? std::vector<char>(1, 'x') : std::vector<char>{}, tiny,
-                       counts);
-    });
-    EXPECT_EQ(e.error_class(), MPI_ERR_COUNT);
-    EXPECT_NE(std::string(e.what()).find("displacements past INT_MAX need the MPI-4 large-count "
-                                         "call MPI_Allgatherv_c"),
-              std::string::npos)
-        << e.what();
-  }
-  const auto nonblocking = error_from([&] {
-    static_cast<void>(world.iallgatherv(
-        r.rank == r.size - 1 ? std::vector<char>(1, 'x') : std::vector<char>{}, tiny, counts));
-  });
-  EXPECT_EQ(nonblocking.error_class(), MPI_ERR_COUNT);
-  EXPECT_NE(std::string(nonblocking.what())
-                .find("nonblocking and persistent collectives take counts and displacements up "
-                      "to INT_MAX"),
-            std::string::npos)
-      << nonblocking.what();
-}
+// recvcounts (length, sign, sum past INT_MAX) and allgather_in_place's blocks are the same on
+// every rank (MPI requires it): a rank that finds them wrong cannot know the others did, so the
+// job ends (root_only_abort.allgatherv_recvcounts_short_on_one); checked, every rank throws
+// (AlikeErrors and CheckedCollectives.DisplacementsPastIntMaxAreCheckedBeforeMpi in
+// collectives_consistency_checked_test). Displacements and this rank's own count are its own:
+// an error in them ends the job too (root_only_abort.allgatherv_displs_too_short and
+// .allgatherv_own_count_wrong).
 
 TEST(Iallgather, BorrowedOwnedAndAllocating) {
   auto world = thinmpi::world();

@@ -1,12 +1,14 @@
 // After an argument error in a rooted collective that only the root can see, or in another
 // collective that only one rank can see (its receive buffer, its own counts; every argument of
-// a neighborhood collective), every rank is
-// left consistent (include/thinmpi/collectives/detail/root_checks.hpp): no rank stays inside
-// the collective, no block stays in flight for a later call, and the next correct call on the
-// same communicator gets its own data. Built twice: unchecked, the root completes into scratch
-// and throws while the other ranks return (the cases that end the job instead run as launched
-// programs, faults/root_only_abort.cpp); with THINMPI_CHECKED_COLLECTIVES=1, every rank throws
-// for every case and the communicator goes on.
+// a neighborhood collective; an argument every rank must pass alike, such as a root or
+// recvcounts, wrong on one rank; a sparse exchange's destination or tag; a communicator
+// constructor's color or ranks), every rank is left consistent
+// (include/thinmpi/collectives/detail/root_checks.hpp): no rank stays inside the collective, no
+// block stays in flight for a later call, and the next correct call on the same communicator
+// gets its own data. Built twice: unchecked, the root completes into scratch and throws while
+// the other ranks return (the cases that end the job instead run as launched programs,
+// faults/root_only_abort.cpp); with THINMPI_CHECKED_COLLECTIVES=1, every rank throws for every
+// case, and for arguments every rank gets wrong alike, and the communicator goes on.
 
 #include <gtest/gtest.h>
 
@@ -17,6 +19,9 @@
 
 #include "faults/root_only_cases.hpp"
 #include "thinmpi/thinmpi.hpp"
+#if THINMPI_CHECKED_COLLECTIVES
+#include "support/rooted_operations.hpp"
+#endif
 
 namespace {
 
@@ -121,7 +126,7 @@ TEST(CheckedCollectives, EveryRankThrowsAndTheCommunicatorGoesOn) {
     const std::string what = what_of(bad, world, root, threw, error_class);
     EXPECT_TRUE(threw);
     EXPECT_EQ(error_class, bad.error_class) << what;
-    if (world.rank() == root) {
+    if (world.rank() == root || bad.on_every_rank) {
       EXPECT_NE(what.find(bad.root_says), std::string::npos) << what;
     } else {
       const std::string names_root = "rank " + std::to_string(root) + " found an error";
@@ -189,9 +194,190 @@ TEST(CheckedCollectives, DisplacementsPastIntMaxAreCheckedBeforeMpi) {
   std::vector<int> counts(uz(world.size()), INT_MAX);
   counts[uz(world.rank())] = 1;  // this rank's own block: what it sends
   expect_error("MPI_Allgatherv", [&] { world.allgatherv('x', tiny, counts); });
+  // The nonblocking form takes int displacements on every MPI library.
+  try {
+    static_cast<void>(world.iallgatherv('x', tiny, counts));
+    ADD_FAILURE() << "no error";
+  } catch (const thinmpi::mpi_error& e) {
+    const std::string what = e.what();
+    EXPECT_EQ(e.error_class(), MPI_ERR_COUNT) << what;
+    EXPECT_NE(
+        what.find(world.size() >= 3 ? "nonblocking and persistent collectives take counts and "
+                                      "displacements up to INT_MAX"
+                                    : "the receive buffer of 8 x MPI_CHAR = 8 bytes is too small"),
+        std::string::npos)
+        << what;
+  }
+  expect_communicator_goes_on(world, 0);
   const std::vector<int> huge(uz(world.size()), INT_MAX);
   const std::vector<int> none(uz(world.size()), 0);
   expect_error("MPI_Alltoallv", [&] { world.alltoallv(tiny, none, tiny, huge); });
+}
+
+/// An error every rank sees alike: arguments MPI requires to be the same on every rank.
+struct alike_call {
+  const char* name;
+  int error_class;
+  const char* says;  ///< part of every rank's sentence
+  void (*call)(thinmpi::comm_view world);
+};
+
+// Checked: arguments every rank gives alike (MPI requires it) and gets wrong alike, and the
+// sparse exchange's and the communicator constructors' arguments wrong on every rank: every
+// rank throws its own error before MPI is called, after the agreement, and the communicator
+// goes on. (Unchecked each rank ends the job: it cannot know that the others passed the same;
+// root_only_abort.alltoall_uneven_on_every_rank.) The sentences are singular where the count
+// is one.
+TEST(AlikeErrors, EveryRankThrowsAndTheCommunicatorGoesOn) {
+  using thinmpi::comm_view;
+  using ints = std::vector<int>;
+  const std::vector<alike_call> calls{
+      {"allgatherv recvcounts of one entry", MPI_ERR_ARG, "recvcounts has 1 entry;",
+       [](comm_view w) {
+         ints into(8);
+         w.allgatherv(ints(1, 5), into, ints{1});
+       }},
+      {"allgatherv recvcounts one too many", MPI_ERR_ARG, "entries; the communicator has",
+       [](comm_view w) {
+         ints all(100);
+         w.allgatherv(0, all, ints(uz(w.size()) + 1, 0));
+       }},
+      {"allgatherv a negative recvcount", MPI_ERR_ARG, "] is -4; it must not be negative",
+       [](comm_view w) {
+         ints all(100);
+         ints counts(uz(w.size()), 1);
+         counts.back() = -4;
+         w.allgatherv(0, all, counts);
+       }},
+      {"reduce_scatter counts one too many", MPI_ERR_ARG, "recvcounts has",
+       [](comm_view w) {
+         ints into(2);
+         w.reduce_scatter(ints(2 * uz(w.size()), 1), into, ints(uz(w.size()) + 1, 2),
+                          std::plus<>{});
+       }},
+      {"reduce_scatter counts adding up to less", MPI_ERR_COUNT, "the counts add up to",
+       [](comm_view w) {
+         ints into(2);
+         w.reduce_scatter(ints(2 * uz(w.size()) + 1, 1), into, ints(uz(w.size()), 2),
+                          std::plus<>{});
+       }},
+      {"reduce_scatter_init counts one too many", MPI_ERR_ARG, "recvcounts has",
+       [](comm_view w) {
+         const ints mine(2 * uz(w.size()) + 2, 1);
+         ints into(2);
+         const ints counts(uz(w.size()) + 1, 2);
+         auto request = w.reduce_scatter_init(mine, into, counts, std::plus<>{});
+       }},
+      {"reduce_scatter_block uneven", MPI_ERR_COUNT, "equal blocks, one per rank",
+       [](comm_view w) {
+         ints into(2);
+         w.reduce_scatter_block(ints(2 * uz(w.size()) + 1, 1), into, std::plus<>{});
+       }},
+      {"alltoall uneven", MPI_ERR_COUNT, "equal blocks, one per rank",
+       [](comm_view w) {
+         ints into(8);
+         w.alltoall(ints(uz(w.size()) + 1, 1), into);
+       }},
+      {"alltoall_in_place uneven", MPI_ERR_COUNT, "equal blocks, one per rank",
+       [](comm_view w) {
+         ints buffer(uz(w.size()) + 1, 1);
+         w.alltoall_in_place(buffer);
+       }},
+      {"allgatherv with a layout of one block too many", MPI_ERR_ARG,
+       "the block_layout (recvcounts) has",
+       [](comm_view w) {
+         const thinmpi::block_layout one_more(ints(uz(w.size()) + 1, 0));
+         ints all(100);
+         w.allgatherv(0, all, one_more);
+       }},
+      {"allgather_in_place uneven", MPI_ERR_COUNT, "equal blocks, one per rank",
+       [](comm_view w) {
+         ints buffer(uz(w.size()) + 1, 1);
+         w.allgather_in_place(buffer);
+       }},
+      {"bcast exchanging counts from root -1", MPI_ERR_ROOT, "MPI_Bcast(root -1)",
+       [](comm_view w) {
+         ints values(3, 1);
+         w.bcast(values, -1, thinmpi::exchange_counts);
+       }},
+      {"sparse_exchange to a rank outside", MPI_ERR_RANK,
+       "message 1 is for rank -4, which is not a rank of this communicator of",
+       [](comm_view w) {
+         const std::vector<std::pair<int, ints>> out{{0, {1}}, {-4, {2}}};
+         static_cast<void>(w.sparse_exchange(out, 1000));
+       }},
+      {"sparse_exchange with a negative tag", MPI_ERR_TAG, "tag -3 is negative",
+       [](comm_view w) {
+         static_cast<void>(w.sparse_exchange(std::vector<std::pair<int, ints>>{}, -3));
+       }},
+      {"split with a negative color", MPI_ERR_ARG, "color -2 is negative",
+       [](comm_view w) { static_cast<void>(w.split(-2)); }},
+      {"subset with a rank outside", MPI_ERR_RANK, "is outside this communicator of",
+       [](comm_view w) {
+         static_cast<void>(w.subset({0, w.size() + 4}));
+       }},
+  };
+  auto world = thinmpi::world();
+  for (const alike_call& c : calls) {
+    SCOPED_TRACE(c.name);
+    try {
+      c.call(world);
+      ADD_FAILURE() << "no error";
+    } catch (const thinmpi::mpi_error& e) {
+      EXPECT_EQ(e.error_class(), c.error_class) << e.what();
+      EXPECT_NE(std::string(e.what()).find(c.says), std::string::npos) << e.what();
+    }
+    expect_communicator_goes_on(world, 0);
+  }
+}
+
+// Checked: a root outside the communicator, passed by every rank or by the last rank only, in
+// every rooted form (support/rooted_operations.hpp) and the serialized ones: every rank throws
+// MPI_ERR_ROOT; a rank that passed the root names it (the error's peer() and "(root R"), the
+// others name the rank that found it; the communicator goes on. (Unchecked, MPI checks the root
+// on the ranks that pass it and those ranks end the job: root_only_abort.*_root_outside_*.)
+TEST(RootsOutsideTheCommunicator, EveryRankThrowsMpiErrRoot) {
+  auto world = thinmpi::world();
+  const int last = world.size() - 1;
+  std::vector<thinmpi_test::collective_operation> ops = thinmpi_test::rooted_operations();
+  using strings = std::vector<std::string>;
+  ops.push_back({"bcast of serialized", true, [](thinmpi::comm_view c, int root, int) {
+                   strings names{"a", "bc"};
+                   c.bcast(thinmpi::serialized(names), root, thinmpi::exchange_counts);
+                 }});
+  ops.push_back({"gatherv of serialized", true, [](thinmpi::comm_view c, int root, int) {
+                   const strings names{"a", "bc"};
+                   static_cast<void>(
+                       c.gatherv(thinmpi::serialized(names), root, thinmpi::exchange_counts));
+                 }});
+  ops.push_back({"scatterv of serialized", true, [](thinmpi::comm_view c, int root, int n) {
+                   const strings names(uz(n), "x");
+                   static_cast<void>(
+                       c.scatterv(thinmpi::serialized(names), root, thinmpi::exchange_counts));
+                 }});
+  for (const auto& op : ops) {
+    for (const int outside : {world.size(), world.size() + 5, -7}) {
+      for (const bool every_rank : {true, false}) {
+        SCOPED_TRACE(std::string(op.name) + " with root " + std::to_string(outside) +
+                     (every_rank ? " on every rank" : " on the last rank"));
+        const bool mine = every_rank || world.rank() == last;
+        const int root = mine ? outside : 0;
+        try {
+          op.call(world, root, world.size());
+          ADD_FAILURE() << "no error";
+        } catch (const thinmpi::mpi_error& e) {
+          const std::string what = e.what();
+          EXPECT_EQ(e.error_class(), MPI_ERR_ROOT) << what;
+          EXPECT_EQ(e.peer(), root) << what;
+          EXPECT_NE(what.find("(root " + std::to_string(root)), std::string::npos) << what;
+          const std::string says = mine ? "is not a rank of this communicator"
+                                        : "rank " + std::to_string(last) + " found an error";
+          EXPECT_NE(what.find(says), std::string::npos) << what;
+        }
+      }
+    }
+    expect_communicator_goes_on(world, 0);
+  }
 }
 
 #else
@@ -217,125 +403,5 @@ TEST(RootOnlyErrors, TooSmallRootBuffersCompleteIntoScratchThenThrowOnTheRoot) {
 }
 
 #endif
-
-/// An error every rank sees alike: arguments MPI requires to be the same on every rank.
-struct alike_call {
-  const char* name;
-  int error_class;
-  const char* says;  ///< part of every rank's sentence
-  void (*call)(thinmpi::comm_view world);
-};
-
-// Arguments every rank gives alike (MPI requires it) and gets wrong alike: every rank throws
-// the same class before MPI is called, in either mode (checked, after the agreement), and the
-// communicator goes on. The sentences are singular where the count is one.
-TEST(AlikeErrors, EveryRankThrowsAndTheCommunicatorGoesOn) {
-  using thinmpi::comm_view;
-  const std::vector<alike_call> calls{
-      {"allgatherv recvcounts of one entry", MPI_ERR_ARG, "recvcounts has 1 entry;",
-       [](comm_view w) {
-         std::vector<int> into(8);
-         w.allgatherv(std::vector<int>(1, 5), into, std::vector<int>{1});
-       }},
-      {"reduce_scatter counts one too many", MPI_ERR_ARG, "recvcounts has",
-       [](comm_view w) {
-         std::vector<int> into(2);
-         w.reduce_scatter(std::vector<int>(2 * uz(w.size()), 1), into,
-                          std::vector<int>(uz(w.size()) + 1, 2), std::plus<>{});
-       }},
-      {"reduce_scatter counts adding up to less", MPI_ERR_COUNT, "the counts add up to",
-       [](comm_view w) {
-         std::vector<int> into(2);
-         w.reduce_scatter(std::vector<int>(2 * uz(w.size()) + 1, 1), into,
-                          std::vector<int>(uz(w.size()), 2), std::plus<>{});
-       }},
-      {"reduce_scatter_block uneven", MPI_ERR_COUNT, "equal blocks, one per rank",
-       [](comm_view w) {
-         std::vector<int> into(2);
-         w.reduce_scatter_block(std::vector<int>(2 * uz(w.size()) + 1, 1), into, std::plus<>{});
-       }},
-      {"alltoall uneven", MPI_ERR_COUNT, "equal blocks, one per rank",
-       [](comm_view w) {
-         std::vector<int> into(8);
-         w.alltoall(std::vector<int>(uz(w.size()) + 1, 1), into);
-       }},
-      {"allgather_in_place uneven", MPI_ERR_COUNT, "equal blocks, one per rank",
-       [](comm_view w) {
-         std::vector<int> buffer(uz(w.size()) + 1, 1);
-         w.allgather_in_place(buffer);
-       }},
-      {"bcast exchanging counts from root -1", MPI_ERR_ROOT, "MPI_Bcast(root -1, 3 x MPI_INT",
-       [](comm_view w) {
-         std::vector<int> values(3, 1);
-         w.bcast(values, -1, thinmpi::exchange_counts);
-       }},
-  };
-  auto world = thinmpi::world();
-  for (const alike_call& c : calls) {
-    SCOPED_TRACE(c.name);
-    try {
-      c.call(world);
-      ADD_FAILURE() << "no error";
-    } catch (const thinmpi::mpi_error& e) {
-      EXPECT_EQ(e.error_class(), c.error_class) << e.what();
-      EXPECT_NE(std::string(e.what()).find(c.says), std::string::npos) << e.what();
-    }
-    expect_communicator_goes_on(world, 0);
-  }
-}
-
-// bcast(container, root, exchange_counts) names the user's call and container, and MPI's
-// reason, when the size broadcast fails: not the size message.
-TEST(AlikeErrors, BcastExchangingCountsNamesTheUsersCall) {
-  auto world = thinmpi::world();
-  std::vector<int> values(3, 1);
-  try {
-    world.bcast(values, world.size(), thinmpi::exchange_counts);
-    ADD_FAILURE() << "no error";
-  } catch (const thinmpi::mpi_error& e) {
-    const std::string what = e.what();
-    EXPECT_NE(what.find("broadcasting the size first, as bcast(container, root, "
-                        "thinmpi::exchange_counts) does"),
-              std::string::npos)
-        << what;
-    EXPECT_EQ(what.find("MPI_UNSIGNED_LONG_LONG"), std::string::npos) << what;
-  }
-}
-
-// A root outside the communicator is wrong on every rank alike: every rank throws
-// MPI_ERR_ROOT (MPI's own check), in either mode, and the communicator goes on.
-TEST(RootOnlyErrors, RootOutsideTheCommunicatorThrowsOnEveryRank) {
-  auto world = thinmpi::world();
-  for (const int root : {-1, world.size()}) {
-    std::vector<int> into(3 * uz(world.size()));
-    std::vector<int> mine(3);
-    const std::vector<int> counts(uz(world.size()), 3);
-    const std::vector<std::pair<const char*, void (*)(thinmpi::comm_view, int, std::vector<int>&,
-                                                      std::vector<int>&, const std::vector<int>&)>>
-        calls{
-            {"gather", [](thinmpi::comm_view w, int r, std::vector<int>& in, std::vector<int>& m,
-                          const std::vector<int>&) { w.gather(m, in, r); }},
-            {"gatherv", [](thinmpi::comm_view w, int r, std::vector<int>& in, std::vector<int>& m,
-                           const std::vector<int>& c) { w.gatherv(m, in, c, r); }},
-            {"scatter", [](thinmpi::comm_view w, int r, std::vector<int>& in, std::vector<int>& m,
-                           const std::vector<int>&) { w.scatter(in, m, r); }},
-            {"scatterv exchanging counts",
-             [](thinmpi::comm_view w, int r, std::vector<int>& in, std::vector<int>&,
-                const std::vector<int>& c) {
-               static_cast<void>(w.scatterv(in, c, r, thinmpi::exchange_counts));
-             }},
-        };
-    for (const auto& [name, call] : calls) {
-      SCOPED_TRACE(name);
-      try {
-        call(world, root, into, mine, counts);
-        ADD_FAILURE() << "no error for root " << root;
-      } catch (const thinmpi::mpi_error& e) {
-        EXPECT_EQ(e.error_class(), MPI_ERR_ROOT) << e.what();
-      }
-      expect_communicator_goes_on(world, 0);
-    }
-  }
-}
 
 }  // namespace

@@ -299,20 +299,9 @@ TEST(Reduce, AllFormsMatchC) {
   }
 }
 
-TEST(Reduce, InvalidRootIsMpiErrRootNamingIt) {
-  auto world = thinmpi::world();
-  try {
-    static_cast<void>(world.reduce(1, std::plus<>{}, world.size()));
-    FAIL() << "expected thinmpi::mpi_error";
-  } catch (const thinmpi::mpi_error& e) {
-    EXPECT_EQ(e.error_class(), MPI_ERR_ROOT);
-    EXPECT_EQ(e.operation(), "MPI_Reduce");
-    EXPECT_EQ(e.peer(), world.size());
-    EXPECT_NE(std::string(e.what()).find("root " + std::to_string(world.size())), std::string::npos)
-        << e.what();
-  }
-  EXPECT_EQ(world.allreduce(1, std::plus<>{}), world.size());  // still usable
-}
+// A root outside the communicator: the job ends (root_only_abort.reduce_root_outside_on_one);
+// checked, every rank throws MPI_ERR_ROOT naming it (RootsOutsideTheCommunicator in
+// collectives_consistency_checked_test).
 
 TEST(Reduce, RootReceiveTooSmall) {
   auto world = thinmpi::world();

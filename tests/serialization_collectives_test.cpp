@@ -136,30 +136,9 @@ TEST(SerializedAlltoallv, EachRankGetsWhatEveryRankSentIt) {
     EXPECT_EQ(inbox[uz(from)], strings_between(from, world.rank()));
 }
 
-TEST(SerializedCollectives, AnInvalidRootIsMpisErrorNamingTheRoot) {
-  auto world = thinmpi::world();
-  const int bad = world.size();
-  strings names = strings_of(world.rank());
-  const auto expect_root_error = [bad](auto&& call) {
-    try {
-      call();
-      ADD_FAILURE() << "no error for root " << bad;
-    } catch (const thinmpi::mpi_error& e) {
-      EXPECT_EQ(e.error_class(), MPI_ERR_ROOT) << e.what();
-      EXPECT_EQ(e.peer(), bad) << e.what();
-      EXPECT_NE(std::string(e.what()).find("(root " + std::to_string(bad)), std::string::npos)
-          << e.what();
-    }
-  };
-  expect_root_error([&] { world.bcast(serialized(names), bad, exchange_counts); });
-  expect_root_error(
-      [&] { static_cast<void>(world.gatherv(serialized(names), bad, exchange_counts)); });
-  expect_root_error([&] {
-    static_cast<void>(world.scatterv(serialized(std::vector<strings>{}), bad, exchange_counts));
-  });
-  world.bcast(serialized(names), 0, exchange_counts);  // the communicator still works
-  EXPECT_EQ(names, strings_of(0));
-}
+// A root outside the communicator: the job ends; checked, every rank throws MPI_ERR_ROOT naming
+// it (RootsOutsideTheCommunicator in collectives_consistency_checked_test sweeps the serialized
+// bcast, gatherv and scatterv too).
 
 /// Calls `call`, which must throw an mpi_error whose message contains `expected`.
 template <class Call>

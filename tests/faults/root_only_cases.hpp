@@ -1,8 +1,10 @@
 #pragma once
 // Rooted collectives called on every rank with an argument only the root can see is wrong
 // (include/thinmpi/collectives/detail/root_checks.hpp), and the other collectives with an
-// argument only one rank has wrong (root_only_local_cases.hpp, and the neighborhood collectives
-// in root_only_neighbor_cases.hpp). Each case is what every rank
+// argument only one rank has wrong (root_only_local_cases.hpp, the neighborhood collectives
+// in root_only_neighbor_cases.hpp, and the arguments every rank must pass alike, the sparse
+// exchange and the communicator constructors in root_only_alike_cases.hpp). Each case is what
+// every rank
 // calls; the root (the rank with the bad argument) is the last rank, so that a root mixed up
 // with rank 0 shows. Shared by
 // collectives_consistency_test.cpp (the checked mode, where every rank throws, and the cases
@@ -24,6 +26,7 @@ struct bad_call {
   int error_class;              ///< the class the root throws
   const char* root_says;        ///< part of the root's sentence
   void (*call)(thinmpi::comm_view world, int root);
+  bool on_every_rank = false;  ///< every rank passes the bad argument, not only the root
 };
 
 inline std::size_t uz(int n) {
@@ -157,21 +160,24 @@ inline const std::vector<bad_call>& rooted_cases() {
 
 }  // namespace root_only
 
+#include "faults/root_only_alike_cases.hpp"
 #include "faults/root_only_local_cases.hpp"
 #include "faults/root_only_neighbor_cases.hpp"
-#include "faults/root_only_topology_cases.hpp"
 #include "faults/root_only_rma_cases.hpp"
+#include "faults/root_only_topology_cases.hpp"
 
 namespace root_only {
 
 /// The rooted cases, then the rank-local ones of the other collectives, then the neighborhood
-/// collectives' (all rank-local), then one-sided communication's (root_only_rma_cases.hpp).
+/// collectives' (all rank-local), then the alike, sparse-exchange and constructor cases, then
+/// one-sided communication's (root_only_rma_cases.hpp).
 inline const std::vector<bad_call>& cases() {
   static const std::vector<bad_call> all = [] {
     std::vector<bad_call> every = rooted_cases();
     every.insert(every.end(), local_cases().begin(), local_cases().end());
     every.insert(every.end(), neighbor_cases().begin(), neighbor_cases().end());
     every.insert(every.end(), topology_cases().begin(), topology_cases().end());
+    every.insert(every.end(), alike_cases().begin(), alike_cases().end());
     every.insert(every.end(), rma_cases().begin(), rma_cases().end());
     return every;
   }();

@@ -1,7 +1,10 @@
 #pragma once
 /// \file
 /// bcast, ibcast and bcast_init: the root's buffer into every rank's (MPI_Bcast), and the
-/// form that broadcasts the size first for a container whose size only the root knows.
+/// form that broadcasts the size first for a container whose size only the root knows. A root
+/// outside the communicator (MPI's check, on the ranks that pass it) or a count past INT_MAX of
+/// the nonblocking forms ends the job; checked collectives agree on both first, so that every
+/// rank throws (detail/root_checks.hpp).
 
 #include <cstddef>
 #include <memory>
@@ -13,6 +16,7 @@
 #include "thinmpi/collectives/detail/collective_call.hpp"
 #include "thinmpi/collectives/detail/collective_state.hpp"
 #include "thinmpi/collectives/detail/persistent_calls.hpp"
+#include "thinmpi/collectives/detail/root_checks.hpp"
 #include "thinmpi/collectives/exchange_counts.hpp"
 #include "thinmpi/core/concepts.hpp"
 #include "thinmpi/core/detail/buffers.hpp"
@@ -51,8 +55,10 @@ class collective_bcast {
     } else {
       detail::require_receivable<Buffer&&>();
       const detail::mutable_buffer b = detail::recv_buffer(buffer);
-      detail::check_collective(detail::bcast(b.data, b.count, b.type, root, comm()),
-                               {"MPI_Bcast", comm(), root}, b.count, b.type);
+      const detail::collective_call call{"MPI_Bcast", comm(), root};
+      detail::agree_if_checked(call);
+      detail::check_collective(detail::bcast(b.data, b.count, b.type, root, comm()), call, b.count,
+                               b.type);
     }
   }
   /// Broadcasts a std::vector or std::string whose size only the root knows: the size first
@@ -62,6 +68,7 @@ class collective_bcast {
   ///     world.bcast(name, 0, thinmpi::exchange_counts);  // 2 MPI calls
   template <resizable_payload Container>
   void bcast(Container& container, int root, exchange_counts_t) const {
+    detail::agree_if_checked({"MPI_Bcast", comm(), root});
     unsigned long long size = container.size();
     if (const int rc = MPI_Bcast(&size, 1, MPI_UNSIGNED_LONG_LONG, root, comm()); rc != MPI_SUCCESS)
         [[unlikely]] {
@@ -92,7 +99,8 @@ class collective_bcast {
     const detail::mutable_buffer b = detail::recv_buffer(kept->payload.get());
     kept->count = b.count;
     kept->type = b.type;
-    detail::check_int_count(kept->call, b.count, b.type);
+    detail::alike_checks(kept->call, [&] { detail::check_int_count(kept->call, b.count, b.type); });
+    detail::agree_if_checked(kept->call);
     MPI_Request handle = MPI_REQUEST_NULL;
     detail::check_collective(
         MPI_Ibcast(b.data, detail::to_int(b.count), b.type, root, comm(), &handle), kept->call,
@@ -110,7 +118,8 @@ class collective_bcast {
     const detail::mutable_buffer b = detail::recv_buffer(buffer);
     kept->count = b.count;
     kept->type = b.type;
-    detail::check_int_count(kept->call, b.count, b.type);
+    detail::alike_checks(kept->call, [&] { detail::check_int_count(kept->call, b.count, b.type); });
+    detail::agree_if_checked(kept->call);
     MPI_Request handle = MPI_REQUEST_NULL;
     detail::check_collective(
         detail::persistent_call<detail::persistent_collective::bcast>(
@@ -122,8 +131,8 @@ class collective_bcast {
  private:
   [[nodiscard]] MPI_Comm comm() const noexcept { return static_cast<const Comm&>(*this).native(); }
   /// The size broadcast of bcast(container, root, exchange_counts) failed: the error names the
-  /// user's call and container (this rank's elements), not the size message (the same on every
-  /// rank: a root outside the communicator fails everywhere).
+  /// user's call and container (this rank's elements), not the size message (a root outside
+  /// the communicator: raise_collective ends the job with this text).
   [[noreturn, gnu::cold, gnu::noinline]] static void size_failed(
       int rc, const detail::collective_call& call, std::size_t count, MPI_Datatype type) {
     detail::raise_collective(rc, call, count, type,

@@ -257,11 +257,13 @@ class collective_gather {
     using state = detail::gathered_state<E>;
     auto kept =
         std::make_unique<state>(state{{"MPI_Igather", comm(), root}, out.count, out.type, {}});
-    // The same count on every rank: every rank sees this error alike.
-    detail::check_int_count(kept->call, out.count, out.type);
+    // The same count on every rank (MPI requires it): an alike check.
+    detail::alike_checks(kept->call,
+                         [&] { detail::check_int_count(kept->call, out.count, out.type); });
     if (detail::rank_in(comm()) == root) {
       kept->result.emplace(out.count * static_cast<std::size_t>(detail::size_of(comm())));
     }
+    detail::agree_if_checked(kept->call);
     void* into = kept->result ? kept->result->data() : nullptr;
     MPI_Request handle = MPI_REQUEST_NULL;
     detail::check_collective(

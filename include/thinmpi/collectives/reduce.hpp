@@ -98,7 +98,7 @@ class collective_reduce {
     void* out = detail::root_target(recv, in.count, call, [&](std::size_t room) {
       detail::reduce_root_too_small(call, in.data, in.count, in.type, bound.get(), room);
     });
-    detail::agree_if_checked(call);
+    detail::agree_on_reduction(call, in.count, in.type);
     detail::check_collective(
         MPI_Reduce(in.data, out, detail::reduction_count(in.count, call, in.type), in.type,
                    bound.get(), root, comm()),
@@ -124,7 +124,7 @@ class collective_reduce {
       out = detail::recv_buffer(*result).data;
     }
     const auto bound = detail::bind_op<detail::element_t<Send>>(op);
-    detail::agree_if_checked(call);  // checked: as every form of MPI_Reduce does
+    detail::agree_on_reduction(call, in.count, in.type);  // checked: as every form does
     detail::check_collective(
         MPI_Reduce(in.data, out, detail::reduction_count(in.count, call, in.type), in.type,
                    bound.get(), root, comm()),
@@ -142,7 +142,7 @@ class collective_reduce {
     const detail::mutable_buffer io = detail::recv_buffer(buffer);
     const void* in = detail::rank_in(comm()) == root ? MPI_IN_PLACE : io.data;
     const auto bound = detail::bind_op<detail::element_t<Buffer>>(op);
-    detail::agree_if_checked(call);
+    detail::agree_on_reduction(call, io.count, io.type);
     detail::check_collective(
         MPI_Reduce(in, io.data, detail::reduction_count(io.count, call, io.type), io.type,
                    bound.get(), root, comm()),
@@ -190,9 +190,10 @@ class collective_reduce {
         {"MPI_Ireduce", comm(), root}, detail::held(std::forward<Send>(send)),
         detail::held(std::forward<Recv>(recv)), std::move(op),
         [root](auto& s, MPI_Request* request) {
-          const auto [in, out] = detail::rooted_buffers(s, true, detail::ireduce_part(s, root));
-          return MPI_Ireduce(in, out, detail::reduction_count(s.count, s.call, s.type), s.type,
-                             s.bound.get(), root, s.call.comm, request);
+          const detail::reduction_args a =
+              detail::rooted_buffers(s, true, detail::ireduce_part(s, root));
+          return MPI_Ireduce(a.in, a.out, a.count, a.type, s.bound.get(), root, s.call.comm,
+                             request);
         });
   }
 
@@ -208,10 +209,10 @@ class collective_reduce {
         {"MPI_Ireduce", comm(), root}, detail::held(std::forward<Send>(send)),
         detail::held<result_type>(std::move(result)), std::move(op),
         [root, is_root](auto& s, MPI_Request* request) {
-          const auto [in, out] = detail::rooted_buffers(s, is_root, detail::ireduce_part(s, root));
-          return MPI_Ireduce(in, is_root ? out : nullptr,
-                             detail::reduction_count(s.count, s.call, s.type), s.type,
-                             s.bound.get(), root, s.call.comm, request);
+          const detail::reduction_args a =
+              detail::rooted_buffers(s, is_root, detail::ireduce_part(s, root));
+          return MPI_Ireduce(a.in, is_root ? a.out : nullptr, a.count, a.type, s.bound.get(), root,
+                             s.call.comm, request);
         });
   }
 
@@ -222,14 +223,14 @@ class collective_reduce {
     detail::require_reduction<Buffer, Op>();
     detail::require_writable<Buffer>();
     const bool is_root = detail::rank_in(comm()) == root;
-    return detail::start_reduction(
-        {"MPI_Ireduce", comm(), root}, detail::no_send{},
-        detail::held(std::forward<Buffer>(buffer)), std::move(op),
-        [root, is_root](auto& s, MPI_Request* request) {
-          const auto [in, out] = detail::rooted_buffers(s, is_root, detail::ireduce_part(s, root));
-          return MPI_Ireduce(in, out, detail::reduction_count(s.count, s.call, s.type), s.type,
-                             s.bound.get(), root, s.call.comm, request);
-        });
+    return detail::start_reduction({"MPI_Ireduce", comm(), root}, detail::no_send{},
+                                   detail::held(std::forward<Buffer>(buffer)), std::move(op),
+                                   [root, is_root](auto& s, MPI_Request* request) {
+                                     const detail::reduction_args a = detail::rooted_buffers(
+                                         s, is_root, detail::ireduce_part(s, root));
+                                     return MPI_Ireduce(a.in, a.out, a.count, a.type, s.bound.get(),
+                                                        root, s.call.comm, request);
+                                   });
   }
 
   /// A persistent allreduce of send into recv (MPI-4 MPI_Allreduce_init; Open MPI 4.1:
@@ -266,10 +267,10 @@ class collective_reduce {
     return detail::start_reduction<persistent_request>(
         {"MPI_Reduce_init", comm(), root}, detail::held(send), detail::held(recv), std::move(op),
         [root](auto& s, MPI_Request* request) {
-          const auto [in, out] = detail::rooted_buffers(s, true, detail::no_completion{});
+          const detail::reduction_args a = detail::rooted_buffers(s, true, detail::no_completion{});
           return detail::persistent_call<detail::persistent_collective::reduce>(
-              in, out, detail::reduction_count(s.count, s.call, s.type), s.type, s.bound.get(),
-              root, s.call.comm, MPI_INFO_NULL, request);
+              a.in, a.out, a.count, a.type, s.bound.get(), root, s.call.comm, MPI_INFO_NULL,
+              request);
         });
   }
 
@@ -296,12 +297,14 @@ void reduce_local(const In& in, InOut&& inout, Op op) {
                                  ", in holds " + std::to_string(source.count) +
                                  "; reduce_local needs the same number in both");
   }
+  // Not reduction_count: no other rank takes part, so a count past INT_MAX throws here.
+  if (!detail::fits_int(source.count)) [[unlikely]] {
+    detail::raise_too_many(call.operation, call.comm, call.root, source.count, source.type);
+  }
   const auto bound = detail::bind_op<detail::element_t<In>>(op);
-  detail::check_collective(
-      MPI_Reduce_local(source.data, target.data,
-                       detail::reduction_count(source.count, call, source.type), source.type,
-                       bound.get()),
-      call, source.count, source.type);
+  detail::check_collective(MPI_Reduce_local(source.data, target.data, detail::to_int(source.count),
+                                            source.type, bound.get()),
+                           call, source.count, source.type);
 }
 
 }  // namespace thinmpi

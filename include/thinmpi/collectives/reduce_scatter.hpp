@@ -55,9 +55,12 @@ namespace detail {
 /// Checks the counts of a reduce_scatter against the communicator (one per rank, none
 /// negative: the checks of every v-collective, detail/displacements.hpp) and the send buffer
 /// (their sum), before MPI is called, and returns this rank's count. The counts and the send
-/// count are the same on every rank (MPI requires it), and so are these checks.
-[[nodiscard]] inline std::size_t scatter_count(std::span<const int> counts, std::size_t sent,
-                                               const collective_call& call, MPI_Datatype type) {
+/// count are the same on every rank (MPI requires it), and so are these checks. Always inlined:
+/// clang 14 stopped inlining it once alike_checks had its handler (14 instructions a call).
+[[nodiscard, gnu::always_inline]] inline std::size_t scatter_count(std::span<const int> counts,
+                                                                   std::size_t sent,
+                                                                   const collective_call& call,
+                                                                   MPI_Datatype type) {
   alike_checks(call, [&] {
     const std::size_t total = counts_total(call, counts, size_of(call.comm), "recvcounts");
     if (total != sent) [[unlikely]] {
@@ -80,8 +83,9 @@ template <class State, class Into>
     reduction_too_small(s.call, room, block, in.type, "this rank's block of the result",
                         scratch_part(into, in.data));
   });
+  const int count = reduction_count(block, s.call, in.type);
   agree_if_checked(s.call);
-  return {in.data, out, reduction_count(block, s.call, in.type), in.type};
+  return {in.data, out, count, in.type};
 }
 
 /// A nonblocking or persistent reduce_scatter's buffers, checked against counts, which the
@@ -98,8 +102,9 @@ template <class State, class Into>
     reduction_too_small(s.call, room, mine, in.type, "recvcounts[rank]",
                         scratch_part(into, in.data));
   });
+  const int count = reduction_count(in.count, s.call, in.type);
   agree_if_checked(s.call);
-  return {in.data, out, reduction_count(in.count, s.call, in.type), in.type};
+  return {in.data, out, count, in.type};
 }
 
 }  // namespace detail
@@ -130,7 +135,7 @@ class collective_reduce_scatter {
     void* out = detail::reduction_target(recv, block, [&](std::size_t room) {
       block_too_small(call.comm, in.data, in.type, bound.get(), block, room);
     });
-    detail::agree_if_checked(call);
+    detail::agree_on_reduction(call, block, in.type);
     detail::check_collective(
         MPI_Reduce_scatter_block(in.data, out, detail::reduction_count(block, call, in.type),
                                  in.type, bound.get(), comm()),
@@ -165,7 +170,7 @@ class collective_reduce_scatter {
     const detail::mutable_buffer io = detail::recv_buffer(buffer);
     const std::size_t block = detail::block_of(io.count, detail::size_of(comm()), call, io.type);
     const auto bound = detail::bind_op<detail::element_t<Buffer>>(op);
-    detail::agree_if_checked(call);
+    detail::agree_on_reduction(call, block, io.type);
     detail::check_collective(MPI_Reduce_scatter_block(MPI_IN_PLACE, io.data,
                                                       detail::reduction_count(block, call, io.type),
                                                       io.type, bound.get(), comm()),

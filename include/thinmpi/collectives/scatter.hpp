@@ -172,8 +172,9 @@ class collective_scatter {
     const detail::mutable_buffer in = detail::recv_buffer(kept->payload.get());
     kept->count = in.count;
     kept->type = in.type;
-    // The same count on every rank: every rank sees this error alike.
-    detail::check_int_count(kept->call, in.count, in.type);
+    // The same count on every rank (MPI requires it): an alike check.
+    detail::alike_checks(kept->call,
+                         [&] { detail::check_int_count(kept->call, in.count, in.type); });
     const detail::const_buffer out = root_blocks(send, kept->call, in);
     detail::agree_if_checked(kept->call);
     MPI_Request handle = MPI_REQUEST_NULL;

@@ -15,10 +15,17 @@
 /// communicator, and two exchanges in a row need different tags (alternate two), as a rank
 /// that has finished one exchange may send the next one's messages while another rank is
 /// still receiving the first.
+///
+/// A bad destination or tag on one rank ends the job (the others are in the exchange already);
+/// built with THINMPI_CHECKED_COLLECTIVES=1 the ranks agree first and every rank throws
+/// (detail/nbx.hpp). A message that is not whole elements of this rank's payload type (ranks
+/// that passed different types) is received anyway, so that no sender waits, and this rank
+/// throws MPI_ERR_TYPE once the exchange is over.
 
 #include <algorithm>
 #include <cstddef>
 #include <exception>
+#include <optional>
 #include <ranges>
 #include <span>
 #include <string>
@@ -34,6 +41,7 @@
 #include "thinmpi/core/detail/buffers.hpp"
 #include "thinmpi/core/detail/large_count.hpp"
 #include "thinmpi/core/detail/mpi.hpp"
+#include "thinmpi/core/detail/raise.hpp"
 #include "thinmpi/core/detail/serialized_hook.hpp"
 #include "thinmpi/core/detail/status_bytes.hpp"
 
@@ -63,6 +71,23 @@ template <class M>
 using message_payload_t =
     std::remove_cvref_t<decltype(std::get<1>(std::declval<std::ranges::range_value_t<M>>()))>;
 
+/// A message list whose payloads can be sent: what sparse_exchange and sparse_exchange_into
+/// take (other than thinmpi::serialized(messages)).
+template <class M>
+concept exchangeable = message_list<M> && payload<message_payload_t<M>>;
+
+/// Fails to compile with one sentence naming the fix (the list's, or the payload's:
+/// require_sendable) unless M is exchangeable. The forms call it in a branch of their own, so
+/// that nothing else is instantiated for M and the sentence is the first error.
+template <class M>
+consteval void require_exchangeable() {
+  if constexpr (!message_list<M>) {
+    require_message_list<M>();
+  } else {
+    require_sendable<message_payload_t<M>>();
+  }
+}
+
 /// What a received payload becomes: the sent type if it can be resized (std::vector,
 /// std::string), a std::vector of its elements otherwise (spans, arrays, scalars, views).
 template <class P>
@@ -84,27 +109,30 @@ struct serialized_family<S<X>> {
   using of = S<V>;
 };
 
-/// The number of E a matched message holds; throws MPI_ERR_TYPE unless they are whole.
-template <class E>
-std::size_t message_count(const MPI_Status& status, MPI_Comm comm, int tag) {
-  const std::size_t bytes = status_bytes(status);
-  if (bytes % wire_size<E>() != 0) [[unlikely]] {
-    raise(MPI_ERR_TYPE,
-          error_site{.operation = "thinmpi::sparse_exchange",
-                     .comm = comm,
-                     .peer_role = "source",
-                     .peer = status.MPI_SOURCE,
-                     .tag = tag,
-                     .type = datatype_of<E>(),
-                     .incoming_bytes = bytes,
-                     .problem = "the message of " + std::to_string(bytes) +
-                                " bytes is not a whole number of elements: did every rank "
-                                "pass the same payload type?"});
+/// Runs a user callback for each message, keeping the first exception it throws: the rank
+/// goes on receiving (without calling it again) until the exchange ends, so that no other rank
+/// is left waiting, then rethrows.
+class callback_guard {
+ public:
+  template <class Call>
+  void operator()(Call&& call) {
+    if (failure_) return;
+    try {
+      call();
+    } catch (...) {
+      failure_ = std::current_exception();
+    }
   }
-  return bytes / wire_size<E>();
-}
+  void rethrow() const {
+    if (failure_) std::rethrow_exception(failure_);
+  }
 
-/// Receives the matched message, `count` elements, at `into` (MPI_Mrecv).
+ private:
+  std::exception_ptr failure_;
+};
+
+/// Receives the matched message, `count` elements, at `into` (MPI_Mrecv; a failure ends the
+/// job: raise_nbx).
 template <class E>
 void receive_matched_at(E* into, std::size_t count, MPI_Message& message, const MPI_Status& status,
                         MPI_Comm comm, int tag) {
@@ -116,12 +144,56 @@ void receive_matched_at(E* into, std::size_t count, MPI_Message& message, const 
   }
 }
 
-/// Receives the matched message into `into`, resized to its count (MPI_Mrecv).
+/// A matched message that is not whole elements of this rank's payload type (the sender passed
+/// another type): received as bytes into nothing kept, so that the sender's MPI_Issend
+/// completes and the exchange goes on; `guard` keeps MPI_ERR_TYPE, thrown when it is over.
+template <class E>
+[[gnu::cold, gnu::noinline]] void receive_partial(std::size_t bytes, MPI_Message& message,
+                                                  const MPI_Status& status, MPI_Comm comm, int tag,
+                                                  callback_guard& guard) {
+  std::vector<std::byte> dropped(bytes);
+  receive_matched_at(dropped.data(), bytes, message, status, comm, tag);
+  guard([&] {
+    raise(MPI_ERR_TYPE,
+          error_site{.operation = "thinmpi::sparse_exchange",
+                     .comm = comm,
+                     .peer_role = "source",
+                     .peer = status.MPI_SOURCE,
+                     .tag = tag,
+                     .type = datatype_of<E>(),
+                     .incoming_bytes = bytes,
+                     .problem = "the message of " + std::to_string(bytes) +
+                                " bytes is not a whole number of elements: did every rank "
+                                "pass the same payload type?"});
+  });
+}
+
+/// The number of E a matched message holds; where they are not whole, the message is received
+/// and dropped (receive_partial) and the result is empty.
+template <class E>
+std::optional<std::size_t> message_count(MPI_Message& message, const MPI_Status& status,
+                                         MPI_Comm comm, int tag, callback_guard& guard) {
+  const std::size_t bytes = status_bytes(status);
+  if (bytes % wire_size<E>() != 0) [[unlikely]] {
+    receive_partial<E>(bytes, message, status, comm, tag, guard);
+    return std::nullopt;
+  }
+  return bytes / wire_size<E>();
+}
+
+/// Receives the matched message into `into`, resized to its count (MPI_Mrecv); false where it
+/// was not whole elements (message_count).
 template <class Buffer>
-void receive_matched(Buffer& into, MPI_Message& message, const MPI_Status& status, MPI_Comm comm,
-                     int tag) {
-  into.resize(message_count<std::ranges::range_value_t<Buffer>>(status, comm, tag));
+bool receive_matched(Buffer& into, MPI_Message& message, const MPI_Status& status, MPI_Comm comm,
+                     int tag, callback_guard& guard) {
+  const auto count =
+      message_count<std::ranges::range_value_t<Buffer>>(message, status, comm, tag, guard);
+  if (!count) [[unlikely]] {
+    return false;
+  }
+  into.resize(*count);
   receive_matched_at(into.data(), into.size(), message, status, comm, tag);
+  return true;
 }
 
 /// Where sparse_exchange_into's place(source, count) puts a message: the first element of the
@@ -150,28 +222,6 @@ E* room_for(Room&& room, std::size_t count, MPI_Comm comm, int source, int tag) 
   }
   return std::ranges::data(room);
 }
-
-/// Runs a user callback for each message, keeping the first exception it throws: the rank
-/// goes on receiving (without calling it again) until the exchange ends, so that no other rank
-/// is left waiting, then rethrows.
-class callback_guard {
- public:
-  template <class Call>
-  void operator()(Call&& call) {
-    if (failure_) return;
-    try {
-      call();
-    } catch (...) {
-      failure_ = std::current_exception();
-    }
-  }
-  void rethrow() const {
-    if (failure_) std::rethrow_exception(failure_);
-  }
-
- private:
-  std::exception_ptr failure_;
-};
 
 /// The wire form of a plain payload: itself (checked sendable, with the one-sentence fix).
 struct payload_as_given {
@@ -203,23 +253,35 @@ class collective_sparse_exchange {
   template <class Messages>
   [[nodiscard]] auto sparse_exchange(const Messages& messages, int tag) const {
     if constexpr (detail::serialized_payload<Messages>) {
-      using value = detail::message_payload_t<typename Messages::thinmpi_serialized_value>;
-      std::vector<std::pair<int, value>> got;
-      detail::callback_guard guard;  // a value that does not decode is thrown at the end
-      exchange_serialized(messages, tag, guard, [&](int source, value&& data) {
-        got.emplace_back(source, std::move(data));
-      });
-      guard.rethrow();
-      return by_source(std::move(got));
+      using list = typename Messages::thinmpi_serialized_value;
+      if constexpr (!detail::message_list<list>) {
+        detail::require_message_list<list>();  // the one sentence, the first error
+        return std::vector<std::pair<int, int>>{};
+      } else {
+        using value = detail::message_payload_t<list>;
+        std::vector<std::pair<int, value>> got;
+        detail::callback_guard guard;  // a value that does not decode is thrown at the end
+        exchange_serialized(messages, tag, guard, [&](int source, value&& data) {
+          got.emplace_back(source, std::move(data));
+        });
+        guard.rethrow();
+        return by_source(std::move(got));
+      }
+    } else if constexpr (!detail::exchangeable<Messages>) {
+      detail::require_exchangeable<Messages>();  // the one sentence, the first error
+      return std::vector<std::pair<int, int>>{};
     } else {
-      detail::require_message_list<Messages>();
       using block = typename detail::received_block<detail::message_payload_t<Messages>>::type;
       std::vector<std::pair<int, block>> got;
+      detail::callback_guard guard;  // a message of another type is thrown at the end
       exchange(messages, tag, detail::payload_as_given{},
                [&](MPI_Message& message, const MPI_Status& status) {
                  block& data = got.emplace_back(status.MPI_SOURCE, block{}).second;
-                 detail::receive_matched(data, message, status, comm(), tag);
+                 if (!detail::receive_matched(data, message, status, comm(), tag, guard)) {
+                   got.pop_back();
+                 }
                });
+      guard.rethrow();
       return by_source(std::move(got));
     }
   }
@@ -232,17 +294,24 @@ class collective_sparse_exchange {
   void sparse_exchange(const Messages& messages, int tag, Receive&& receive) const {
     detail::callback_guard guard;
     if constexpr (detail::serialized_payload<Messages>) {
-      using value = detail::message_payload_t<typename Messages::thinmpi_serialized_value>;
-      exchange_serialized(messages, tag, guard,
-                          [&](int source, value&& data) { receive(source, std::move(data)); });
+      using list = typename Messages::thinmpi_serialized_value;
+      if constexpr (!detail::message_list<list>) {
+        detail::require_message_list<list>();  // the one sentence, the first error
+      } else {
+        using value = detail::message_payload_t<list>;
+        exchange_serialized(messages, tag, guard,
+                            [&](int source, value&& data) { receive(source, std::move(data)); });
+      }
+    } else if constexpr (!detail::exchangeable<Messages>) {
+      detail::require_exchangeable<Messages>();  // the one sentence, the first error
     } else {
-      detail::require_message_list<Messages>();
       using element = detail::element_t<detail::message_payload_t<Messages>>;
       std::vector<element, default_init_allocator<element>> scratch;
       exchange(messages, tag, detail::payload_as_given{},
                [&](MPI_Message& message, const MPI_Status& status) {
-                 detail::receive_matched(scratch, message, status, comm(), tag);
-                 guard([&] { receive(status.MPI_SOURCE, std::span<const element>(scratch)); });
+                 if (detail::receive_matched(scratch, message, status, comm(), tag, guard)) {
+                   guard([&] { receive(status.MPI_SOURCE, std::span<const element>(scratch)); });
+                 }
                });
     }
     guard.rethrow();
@@ -264,33 +333,38 @@ class collective_sparse_exchange {
   ///     });
   template <class Messages, class Place>
   void sparse_exchange_into(const Messages& messages, int tag, Place&& place) const {
-    detail::require_message_list<Messages>();
-    using element = detail::element_t<detail::message_payload_t<Messages>>;
-    detail::callback_guard guard;
-    std::vector<element, default_init_allocator<element>> scratch;  // once place has failed
-    exchange(messages, tag, detail::payload_as_given{},
-             [&](MPI_Message& message, const MPI_Status& status) {
-               const std::size_t count = detail::message_count<element>(status, comm(), tag);
-               element* into = nullptr;
-               guard([&] {
-                 into = detail::room_for<element>(place(status.MPI_SOURCE, count), count, comm(),
-                                                  status.MPI_SOURCE, tag);
+    if constexpr (!detail::exchangeable<Messages>) {
+      detail::require_exchangeable<Messages>();  // the one sentence, the first error
+    } else {
+      using element = detail::element_t<detail::message_payload_t<Messages>>;
+      detail::callback_guard guard;
+      std::vector<element, default_init_allocator<element>> scratch;  // once place has failed
+      exchange(messages, tag, detail::payload_as_given{},
+               [&](MPI_Message& message, const MPI_Status& status) {
+                 const auto count =
+                     detail::message_count<element>(message, status, comm(), tag, guard);
+                 if (!count) return;
+                 element* into = nullptr;
+                 guard([&] {
+                   into = detail::room_for<element>(place(status.MPI_SOURCE, *count), *count,
+                                                    comm(), status.MPI_SOURCE, tag);
+                 });
+                 if (into == nullptr) {
+                   scratch.resize(*count);
+                   into = scratch.data();
+                 }
+                 detail::receive_matched_at(into, *count, message, status, comm(), tag);
                });
-               if (into == nullptr) {
-                 scratch.resize(count);
-                 into = scratch.data();
-               }
-               detail::receive_matched_at(into, count, message, status, comm(), tag);
-             });
-    guard.rethrow();
+      guard.rethrow();
+    }
   }
 
  private:
   [[nodiscard]] MPI_Comm comm() const noexcept { return static_cast<const Comm&>(*this).native(); }
 
-  /// The protocol over `messages`: checks every dest, then one MPI_Issend of wire(payload,
-  /// index) per message, then the probe loop, in which on_message(MPI_Message&, const
-  /// MPI_Status&) receives each message that arrives.
+  /// The protocol over `messages`: checks every dest (and, checked, agrees), then one
+  /// MPI_Issend of wire(payload, index) per message, then the probe loop, in which
+  /// on_message(MPI_Message&, const MPI_Status&) receives each message that arrives.
   template <class Messages, class Wire, class OnMessage>
   void exchange(const Messages& messages, int tag, Wire wire, OnMessage&& on_message) const {
     detail::nbx_exchange nbx(comm(), tag, static_cast<const Comm&>(*this).size());
@@ -298,6 +372,7 @@ class collective_sparse_exchange {
     for (const auto& message : messages) {
       nbx.check_dest(static_cast<int>(std::get<0>(message)), index++);
     }
+    nbx.agree();
     nbx.reserve(index);
     index = 0;
     for (const auto& message : messages) {
@@ -328,11 +403,12 @@ class collective_sparse_exchange {
           return encoded[index];
         },
         [&](MPI_Message& message, const MPI_Status& status) {
-          detail::receive_matched(scratch, message, status, comm(), tag);
-          guard([&] {
-            on_value(status.MPI_SOURCE,
-                     family::template of<value>::decode(scratch, comm(), status));
-          });
+          if (detail::receive_matched(scratch, message, status, comm(), tag, guard)) {
+            guard([&] {
+              on_value(status.MPI_SOURCE,
+                       family::template of<value>::decode(scratch, comm(), status));
+            });
+          }
         });
   }
 

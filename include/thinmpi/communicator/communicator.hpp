@@ -11,6 +11,7 @@
 #include <initializer_list>
 #include <optional>
 #include <span>
+#include <string>
 #include <type_traits>
 #include <utility>
 
@@ -18,6 +19,8 @@
 #include "thinmpi/collectives/alltoall.hpp"
 #include "thinmpi/collectives/barrier.hpp"
 #include "thinmpi/collectives/bcast.hpp"
+#include "thinmpi/collectives/detail/collective_call.hpp"
+#include "thinmpi/collectives/detail/root_checks.hpp"
 #include "thinmpi/collectives/gather.hpp"
 #include "thinmpi/collectives/reduce.hpp"
 #include "thinmpi/collectives/reduce_scatter.hpp"
@@ -99,12 +102,15 @@ class comm_view : public p2p_send<comm_view>,
   /// A new communicator with the same ranks (MPI_Comm_dup): the only way thinmpi duplicates.
   [[nodiscard]] communicator dup() const;
   /// Ranks with the same color form a new communicator, ordered by key then old rank; a rank
-  /// passing thinmpi::undefined gets the null communicator.
+  /// passing thinmpi::undefined gets the null communicator. A negative color other than
+  /// undefined on one rank ends the job (the others are in MPI_Comm_split); built with
+  /// THINMPI_CHECKED_COLLECTIVES=1 the ranks agree first and every rank throws MPI_ERR_ARG.
   [[nodiscard]] communicator split(int color, int key = 0) const;
   /// The ranks that share memory with this one (MPI_COMM_TYPE_SHARED).
   [[nodiscard]] communicator split_shared(int key = 0) const;
   /// A communicator of the listed ranks, in that order (collective over this communicator);
-  /// ranks not listed get the null communicator.
+  /// ranks not listed get the null communicator. A rank outside the communicator, or listed
+  /// twice, ends the job as a bad color in split() does (checked: every rank throws).
   [[nodiscard]] communicator subset(std::span<const int> ranks) const;
   /// subset({0, 2, 4})
   [[nodiscard]] communicator subset(std::initializer_list<int> ranks) const;
@@ -208,7 +214,30 @@ inline communicator comm_view::dup() const {
   return communicator::adopt(out);
 }
 
+namespace detail {
+
+/// A communicator constructor's argument that only this rank sees is wrong: the others are in
+/// the constructor's collective call (or will be), so the job ends; checked collectives agree
+/// first and every rank throws (collectives/detail/root_checks.hpp).
+[[noreturn, gnu::cold, gnu::noinline]] inline void constructor_fails(const char* operation,
+                                                                     MPI_Comm comm, int code,
+                                                                     const std::string& problem) {
+  failed_check(collective_call{operation, comm}, [&] {
+    raise(code, error_site{.operation = operation, .comm = comm, .problem = problem});
+  });
+}
+
+}  // namespace detail
+
 inline communicator comm_view::split(int color, int key) const {
+  // MPI checks the color too, on this rank alone: the others would wait in MPI_Comm_split.
+  if (color < 0 && color != undefined) [[unlikely]] {
+    detail::constructor_fails("MPI_Comm_split", comm_, MPI_ERR_ARG,
+                              "color " + std::to_string(color) +
+                                  " is negative; pass a color of 0 or more, or "
+                                  "thinmpi::undefined for no new communicator");
+  }
+  detail::agree_if_checked({"MPI_Comm_split", comm_});
   MPI_Comm out = MPI_COMM_NULL;
   detail::check(MPI_Comm_split(comm_, color, key, &out), "MPI_Comm_split", comm_);
   return communicator::adopt(out);
@@ -227,13 +256,16 @@ inline communicator comm_view::subset(std::span<const int> ranks) const {
   detail::check(MPI_Comm_group(comm_, &all), "MPI_Comm_group", comm_);
   const int rc = MPI_Group_incl(all, static_cast<int>(ranks.size()), ranks.data(), &chosen);
   MPI_Group_free(&all);
-  if (rc != MPI_SUCCESS) {
-    detail::raise(rc, detail::error_site{.operation = "MPI_Group_incl",
-                                         .comm = comm_,
-                                         .count = ranks.size(),
-                                         .problem = "a listed rank is outside the communicator "
-                                                    "or listed twice"});
+  if (rc != MPI_SUCCESS) [[unlikely]] {
+    // Local to this rank: the others would wait in MPI_Comm_create.
+    detail::constructor_fails(
+        "MPI_Group_incl", comm_, rc,
+        "one of the " + detail::counted(ranks.size(), "listed rank", "listed ranks") +
+            " is outside this communicator of " +
+            detail::counted(static_cast<std::size_t>(size()), "rank", "ranks") +
+            ", or listed twice");
   }
+  detail::agree_if_checked({"MPI_Comm_create", comm_});
   MPI_Comm out = MPI_COMM_NULL;
   const int created = MPI_Comm_create(comm_, chosen, &out);
   MPI_Group_free(&chosen);

@@ -8,6 +8,12 @@
 /// (MPI_Ibarrier). When that barrier completes, every rank's sends have been matched, so no
 /// message of the exchange is left to receive. O(messages) calls per rank; no rank learns who
 /// sends to it from a count exchange over all ranks.
+///
+/// Its arguments are each rank's own (its destinations, like a v-collective's counts) or must
+/// be alike (the tag), and the other ranks enter the protocol without looking at them: a bad
+/// one ends the job (checked collectives: the ranks agree first, and every rank throws;
+/// detail/root_checks.hpp). Once a rank is in the protocol, the others wait for its messages
+/// and its barrier, so an MPI call that fails there ends the job too (raise_nbx).
 
 #include <array>
 #include <cstddef>
@@ -16,6 +22,8 @@
 #include <utility>
 #include <vector>
 
+#include "thinmpi/collectives/detail/collective_call.hpp"
+#include "thinmpi/collectives/detail/root_checks.hpp"
 #include "thinmpi/core/detail/buffers.hpp"
 #include "thinmpi/core/detail/large_count.hpp"
 #include "thinmpi/core/detail/mpi.hpp"
@@ -23,15 +31,25 @@
 
 namespace thinmpi::detail {
 
-/// The exchange's failed MPI call, with its peer and tag.
+/// The exchange as a collective call, for end_job and the agreement of checked collectives.
+inline collective_call nbx_call(MPI_Comm comm) noexcept {
+  return {"thinmpi::sparse_exchange", comm};
+}
+
+/// The exchange's failed MPI call, with its peer and tag. The other ranks are in the protocol
+/// and would wait for this rank's messages or barrier: the job ends with the error.
 [[noreturn, gnu::cold, gnu::noinline]] inline void raise_nbx(int code, const char* operation,
                                                              MPI_Comm comm, int peer, int tag,
                                                              const char* peer_role = "dest") {
-  raise(code, error_site{.operation = operation,
-                         .comm = comm,
-                         .peer_role = peer_role,
-                         .peer = peer == MPI_ANY_SOURCE ? std::optional<int>() : peer,
-                         .tag = tag});
+  try {
+    raise(code, error_site{.operation = operation,
+                           .comm = comm,
+                           .peer_role = peer_role,
+                           .peer = peer == MPI_ANY_SOURCE ? std::optional<int>() : peer,
+                           .tag = tag});
+  } catch (const mpi_error& error) {
+    end_job(nbx_call(comm), error);
+  }
 }
 
 /// Input that the exchange rejects before any MPI call: a bad tag or destination.
@@ -41,21 +59,43 @@ namespace thinmpi::detail {
         error_site{
             .operation = "thinmpi::sparse_exchange", .comm = comm, .problem = std::move(problem)});
 }
+/// Such input on this rank: the others enter the protocol regardless, so the job ends
+/// (checked collectives: the ranks agree, and every rank throws).
+[[noreturn, gnu::cold, gnu::noinline]] inline void nbx_input_fails(int code, MPI_Comm comm,
+                                                                   const std::string& problem) {
+  failed_check(nbx_call(comm), [&] { raise_nbx_input(code, comm, problem); });
+}
+
+/// MPI_TAG_UB (an attribute of MPI_COMM_WORLD, the same for every communicator).
+inline int largest_tag() {
+  int* value = nullptr;
+  int found = 0;
+  check(MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &value, &found), "MPI_Comm_get_attr");
+  return found != 0 && value != nullptr ? *value : 32767;
+}
 
 /// One rank's side of one sparse exchange. Move-less: it lives in the call that runs it.
 class nbx_exchange {
  public:
-  /// An exchange on comm with tag; throws (before any MPI call) for the null communicator or a
-  /// negative tag (MPI_ANY_TAG would match other traffic).
+  /// An exchange on comm with tag; throws (before any MPI call) for the null communicator. A
+  /// negative tag (MPI_ANY_TAG would match other traffic) ends the job (nbx_input_fails);
+  /// checked collectives also compare the tag with MPI_TAG_UB here (unchecked, MPI does, and
+  /// the job ends: raise_nbx).
   nbx_exchange(MPI_Comm comm, int tag, int ranks) : comm_(comm), tag_(tag), ranks_(ranks) {
     if (comm == MPI_COMM_NULL) [[unlikely]] {
       raise_nbx_input(MPI_ERR_COMM, comm, "the communicator is the null communicator");
     }
     if (tag < 0) [[unlikely]] {
-      raise_nbx_input(MPI_ERR_TAG, comm,
+      nbx_input_fails(MPI_ERR_TAG, comm,
                       "tag " + std::to_string(tag) +
-                          " is negative; give the exchange a tag of "
-                          "its own (0 or more)");
+                          " is negative; give the exchange a tag of its own (0 or more)");
+    }
+    if constexpr (checked_collectives) {
+      if (const int most = largest_tag(); tag > most) [[unlikely]] {
+        nbx_input_fails(MPI_ERR_TAG, comm,
+                        "tag " + std::to_string(tag) + " is above MPI_TAG_UB, " +
+                            std::to_string(most) + "; give the exchange a smaller tag");
+      }
     }
   }
   nbx_exchange(const nbx_exchange&) = delete;
@@ -79,16 +119,16 @@ class nbx_exchange {
     }
   }
 
-  /// Throws (MPI_ERR_RANK, before any MPI call) unless dest is a rank of the communicator or
-  /// thinmpi::proc_null; `index` is the message's place in the caller's list.
+  /// Ends the job (MPI_ERR_RANK, before any MPI call; checked collectives: every rank throws)
+  /// unless dest is a rank of the communicator or thinmpi::proc_null; `index` is the message's
+  /// place in the caller's list.
   void check_dest(int dest, std::size_t index) const {
     if ((dest < 0 || dest >= ranks_) && dest != MPI_PROC_NULL) [[unlikely]] {
-      raise_nbx_input(MPI_ERR_RANK, comm_,
-                      "message " + std::to_string(index) + " is for rank " + std::to_string(dest) +
-                          ", which is not a rank of this communicator of " +
-                          std::to_string(ranks_));
+      dest_fails(dest, index);
     }
   }
+  /// After every check: checked collectives agree here (every rank throws if one failed).
+  void agree() const { agree_if_checked(nbx_call(comm_)); }
 
   /// Starts the synchronous send of out to dest (MPI_Issend; any count, large_count.hpp); at
   /// most as many sends as reserve() made room for.
@@ -129,6 +169,12 @@ class nbx_exchange {
   [[nodiscard]] int tag() const noexcept { return tag_; }
 
  private:
+  [[noreturn, gnu::cold, gnu::noinline]] void dest_fails(int dest, std::size_t index) const {
+    nbx_input_fails(MPI_ERR_RANK, comm_,
+                    "message " + std::to_string(index) + " is for rank " + std::to_string(dest) +
+                        ", which is not a rank of this communicator of " +
+                        counted(static_cast<std::size_t>(ranks_), "rank", "ranks"));
+  }
   bool sends_completed() {
     int done = 0;
     const int rc = MPI_Testall(static_cast<int>(sent_), sends_, &done, MPI_STATUSES_IGNORE);

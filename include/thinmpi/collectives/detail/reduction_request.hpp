@@ -118,8 +118,9 @@ template <class State, class Into>
     const mutable_buffer io = recv_buffer(s.recv.get());
     s.count = io.count;
     s.type = io.type;
+    const int count = reduction_count(io.count, s.call, io.type);
     agree_if_checked(s.call);
-    return {MPI_IN_PLACE, io.data, reduction_count(io.count, s.call, io.type), io.type};
+    return {MPI_IN_PLACE, io.data, count, io.type};
   } else {
     const const_buffer in = send_buffer(s.send.get());
     s.count = in.count;
@@ -128,8 +129,9 @@ template <class State, class Into>
       reduction_too_small(s.call, room, in.count, in.type, "the reduction's result",
                           scratch_part(into, in.data));
     });
+    const int count = reduction_count(in.count, s.call, in.type);
     agree_if_checked(s.call);
-    return {in.data, out, reduction_count(in.count, s.call, in.type), in.type};
+    return {in.data, out, count, in.type};
   }
 }
 
@@ -235,18 +237,19 @@ template <class Recv, class TooSmall>
   return reduction_target(recv, count, std::forward<TooSmall>(too_small));
 }
 
-/// A reduction to root's send side and receive address on this rank, in place or not; sets
-/// the state's count and type for its error report. A root recv too small: `into` as for
+/// A reduction to root's send side, receive address and count on this rank, in place or not;
+/// sets the state's count and type for its error report. A root recv too small: `into` as for
 /// all_args (ireduce posts into scratch and waits; reduce_init ends the job). Checked: the
 /// ranks agree here.
 template <class State, class Into>
-[[nodiscard]] std::pair<const void*, void*> rooted_buffers(State& s, bool is_root, Into into) {
+[[nodiscard]] reduction_args rooted_buffers(State& s, bool is_root, Into into) {
   if constexpr (std::is_same_v<decltype(s.send), no_send>) {
     const mutable_buffer io = recv_buffer(s.recv.get());
     s.count = io.count;
     s.type = io.type;
+    const int count = reduction_count(io.count, s.call, io.type);
     agree_if_checked(s.call);
-    return {is_root ? MPI_IN_PLACE : io.data, io.data};
+    return {is_root ? MPI_IN_PLACE : io.data, io.data, count, io.type};
   } else {
     const const_buffer in = send_buffer(s.send.get());
     s.count = in.count;
@@ -256,8 +259,9 @@ template <class State, class Into>
       reduction_too_small(s.call, room, in.count, in.type, "the reduction's result",
                           scratch_part(into, in.data));
     });
+    const int count = reduction_count(in.count, s.call, in.type);
     agree_if_checked(s.call);
-    return {in.data, out};
+    return {in.data, out, count, in.type};
   }
 }
 

@@ -8,12 +8,16 @@
 ///     layout known), completes the collective into scratch, then throws;
 ///   - otherwise (the root cannot know what the others send, or they would receive data that is
 ///     not this call's) ends the job: the error's text on stderr in one write, then MPI_Abort.
+/// An argument MPI requires to be the same on every rank (allgatherv's recvcounts, a root, a
+/// reduction's count: alike_checks) is no different: a rank that finds it wrong cannot know
+/// that the others passed the same, and any that did not are in the collective, so the job
+/// ends too (a root outside the communicator, which MPI checks itself: raise_collective).
 /// Built with THINMPI_CHECKED_COLLECTIVES=1 (CMake option THINMPI_CHECKED_COLLECTIVES), the
 /// ranks agree on their arguments first instead (one MPI_Allreduce of MPI_2INT with MPI_MAXLOC:
-/// failed_check on a rank that found an error, agree_if_checked on every other rank): an error
-/// any rank finds is an mpi_error on every rank, no rank enters the collective, and the
-/// communicator goes on. Errors every rank sees alike (a root outside the communicator) need
-/// neither: every rank throws. Unchecked, a passing check costs what it cost before.
+/// failed_check on a rank that found an error, agree_if_checked on every other rank, which
+/// also checks the root): an error any rank finds is an mpi_error on every rank, no rank enters
+/// the collective, and the communicator goes on. Unchecked, a passing check costs what it cost
+/// before: a comparison inline, its failure out of line.
 ///
 ///     if (is_root && room < needed) [[unlikely]] {
 ///       failed_check(call, [=] { raise_room(...); }, [=] { return receive_into_scratch(); });
@@ -23,7 +27,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <cstdio>
 #include <cstdlib>
 #include <exception>
 #include <limits>
@@ -37,6 +40,7 @@
 #include "thinmpi/collectives/detail/collective_buffers.hpp"
 #include "thinmpi/collectives/detail/collective_call.hpp"
 #include "thinmpi/collectives/detail/displacements.hpp"
+#include "thinmpi/core/detail/comm_queries.hpp"
 #include "thinmpi/core/detail/mpi.hpp"
 #include "thinmpi/core/detail/raise.hpp"
 #include "thinmpi/core/error.hpp"
@@ -53,23 +57,6 @@ namespace thinmpi::detail {
 
 /// Whether this program agrees on collective arguments first (THINMPI_CHECKED_COLLECTIVES).
 inline constexpr bool checked_collectives = THINMPI_CHECKED_COLLECTIVES != 0;
-
-/// Ends the job for an error the other ranks of `call` cannot see: they are inside the
-/// collective, and leaving would strand them or hand them data that is not this call's. The
-/// text goes to stderr in one write (a launcher may end the job as soon as MPI_Abort is called).
-/// `note` (if any) follows the error's text: why the rank could not complete into scratch.
-[[noreturn, gnu::cold, gnu::noinline]] inline void end_job(const collective_call& call,
-                                                           const mpi_error& error,
-                                                           const std::string& note = {}) noexcept {
-  const std::string text = std::string(error.what()) + note +
-                           "; the other ranks are in the collective and cannot be told, so the "
-                           "job is aborted (MPI_Abort; THINMPI_CHECKED_COLLECTIVES=1 makes every "
-                           "rank throw instead)\n";
-  std::fwrite(text.data(), 1, text.size(), stderr);
-  std::fflush(stderr);
-  MPI_Abort(call.comm == MPI_COMM_NULL ? MPI_COMM_WORLD : call.comm, 1);
-  std::abort();  // MPI_Abort does not return
-}
 
 /// The most a scratch receive allocates: the count it is sized by is what the caller claims (a
 /// root's recvcounts, a neighbor's), not what arrives, so a claim of gigabytes would otherwise
@@ -113,10 +100,23 @@ class scratch_refusal {
 /// call, that rank and the class.
 [[noreturn, gnu::cold, gnu::noinline]] inline void raise_found_elsewhere(
     const collective_call& call, int error_class, int rank) {
-  raise_collective(error_class, call, std::nullopt, MPI_DATATYPE_NULL,
-                   "rank " + std::to_string(rank) + " found an error in its arguments (" +
-                       error_class_name(error_class) +
-                       "); no rank entered the collective (checked collectives)");
+  // raise(), not raise_collective: an agreed MPI_ERR_ROOT is thrown, not the end of the job.
+  raise(error_class,
+        collective_site(call, std::nullopt, MPI_DATATYPE_NULL,
+                        "rank " + std::to_string(rank) + " found an error in its arguments (" +
+                            error_class_name(error_class) +
+                            "); no rank entered the collective (checked collectives)"));
+}
+
+/// Checked mode: a root outside the communicator, this rank's own error before the agreement
+/// (unchecked, MPI finds it: raise_collective).
+[[noreturn, gnu::cold, gnu::noinline]] inline void raise_root_outside(const collective_call& call,
+                                                                      int ranks) {
+  raise(MPI_ERR_ROOT,
+        collective_site(call, std::nullopt, MPI_DATATYPE_NULL,
+                        "root " + std::to_string(call.root.value_or(-1)) +
+                            " is not a rank of this communicator of " +
+                            counted(static_cast<std::size_t>(ranks), "rank", "ranks")));
 }
 
 /// What the rank whose check failed does: call it, with closures that capture by value, from
@@ -157,9 +157,17 @@ template <class Raise>
 
 /// Every rank whose checks passed calls this before entering the collective. Unchecked it is
 /// nothing. Checked, the ranks agree (one MPI_Allreduce of MPI_2INT with MPI_MAXLOC, matched by
-/// failed_check on a rank whose check failed) and this rank throws if any other rank failed.
+/// failed_check on a rank whose check failed) and this rank throws if any other rank failed. A
+/// rooted call's root is checked here (MPI_Comm_size, local), so that a root outside the
+/// communicator on one rank is an error on every rank, not MPI's on that rank alone.
 [[gnu::always_inline]] inline void agree_if_checked(const collective_call& call) {
   if constexpr (checked_collectives) {
+    if (call.root) {
+      const int ranks = size_of(call.comm);
+      if (*call.root < 0 || *call.root >= ranks) [[unlikely]] {
+        failed_check(call, [&] { raise_root_outside(call, ranks); });
+      }
+    }
     const auto [worst_class, rank] = agree_on_arguments(call, 0);
     if (worst_class != 0) [[unlikely]] {
       raise_found_elsewhere(call, worst_class, rank);
@@ -192,18 +200,34 @@ template <class Checks>
   }
 }
 
+/// The failure of an alike check, unchecked: the job ends (end_job with alike_note). It takes
+/// the error alone (MPI_Abort on MPI_COMM_WORLD, which ends the job as the call's communicator
+/// would), so that the handler keeps nothing of the call alive on the hot path (GCC 12 spent a
+/// register move on it in allgatherv's layout check). Called from the handler: an error of the
+/// communicator itself (the null communicator, whose size a check asked for) is rethrown, as
+/// every operation on it throws; no collective began on it.
+[[noreturn, gnu::cold, gnu::noinline]] inline void alike_check_fails(const mpi_error& error) {
+  if (error.error_class() == MPI_ERR_COMM) throw;
+  end_job(collective_call{"", MPI_COMM_WORLD}, error, alike_note);
+}
+
 /// Checks every rank makes alike, on arguments MPI requires to be the same on every rank (the
-/// recvcounts of allgatherv and reduce_scatter, a reduction's count): unchecked, a failure
-/// throws on every rank as it is, with no cost on the hot path; checked, it goes through the
-/// agreement like any other, so that a rank whose arguments differ from the others' (against
-/// MPI's rule) leaves none of them waiting there.
+/// recvcounts of allgatherv and reduce_scatter, the block of alltoall): a rank that finds one
+/// wrong cannot know that the others passed the same, and any that did not are in the
+/// collective. Unchecked, a failure ends the job (alike_check_fails); the checks stay inline
+/// (a comparison, a cold call that throws) and the handler costs the passing path nothing.
+/// Checked, a failure goes through the agreement like any other: every rank throws.
 template <class Checks>
 [[gnu::always_inline]] inline void alike_checks(const collective_call& call, Checks&& checks) {
   if constexpr (checked_collectives) {
     local_checks(call, std::forward<Checks>(checks));
   } else {
     static_cast<void>(call);
-    checks();
+    try {
+      checks();
+    } catch (const mpi_error& error) {
+      alike_check_fails(error);
+    }
   }
 }
 
