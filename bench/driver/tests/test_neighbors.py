@@ -119,6 +119,23 @@ class Report(unittest.TestCase):
         self.assertEqual(rows["making the torus (cartesian_communicator) vs MPI_Cart_create"][3],
                          "no cells")
 
+    def test_cells_where_c_pairs_wrongly_are_reported_not_judged(self):
+        def cell(variant, mpi, ranks, ratio):
+            return {"api": "thinmpi", "op": variant.split("/")[0], "mpi": mpi, "ranks": ranks,
+                    "variant": "thinmpi/" + variant, "ratio": {"median": ratio}}
+        cells = [cell("neighbor_alltoallv/torus", "mpich", 2, 2.5),   # C wrong: not judged
+                 cell("neighbor_alltoallv/torus", "openmpi", 2, 1.0),  # blocking right there
+                 cell("neighbor_alltoall/ring", "mpich", 2, 1.6),      # graph, repeated
+                 cell("neighbor_alltoall/ring", "mpich", 4, 1.0),      # distinct at 4
+                 cell("neighbor_alltoall/torus", "mpich", 4, 1.01)]    # alltoall right there
+        rows = {r[0]: r for r in neighbor_report.targets_table(cells, []).rows}
+        judged = rows["neighborhood collectives (ring, torus) vs the same C call"]
+        self.assertEqual(judged[2:], ["1.000x", "3 of 3", "1.01x"])
+        wrong = [r for name, r in rows.items() if "pairs the blocks wrongly" in name][0]
+        self.assertEqual(wrong[1:], ["reported, not judged", "2.050x", "2 cells", "2.50x"])
+        self.assertEqual(neighbor_report._torus_dims(4), (2, 2))
+        self.assertEqual(neighbor_report._torus_dims(9), (3, 3))
+
     def test_sparse_table_has_a_row_per_api_and_build(self):
         table = neighbor_report.sparse_table(self.part()["sparse"])
         self.assertEqual(table.rows, [["c", "OpenMPI", "gcc", "4", "0.40x"],

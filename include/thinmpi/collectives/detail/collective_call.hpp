@@ -30,14 +30,20 @@ struct collective_call {
 /// collective, and leaving would strand them or hand them data that is not this call's. The
 /// text goes to stderr in one write (a launcher may end the job as soon as MPI_Abort is called).
 /// `note` (if any) follows the error's text: why the rank could not complete into scratch, or
-/// why it cannot know what the others passed.
+/// why it cannot know what the others passed. `checked_throws`: whether the checked build
+/// (THINMPI_CHECKED_COLLECTIVES=1) makes every rank throw instead, which the message then says;
+/// false where the job ends in every build (a failure found in a wait, inside MPI, or where no
+/// call of every rank exists to agree in).
 [[noreturn, gnu::cold, gnu::noinline]] inline void end_job(const collective_call& call,
                                                            const mpi_error& error,
-                                                           const std::string& note = {}) noexcept {
-  const std::string text = std::string(error.what()) + note +
-                           "; the other ranks are in the collective and cannot be told, so the "
-                           "job is aborted (MPI_Abort; THINMPI_CHECKED_COLLECTIVES=1 makes every "
-                           "rank throw instead)\n";
+                                                           const std::string& note = {},
+                                                           bool checked_throws = true) noexcept {
+  const std::string text =
+      std::string(error.what()) + note +
+      "; the other ranks are in the collective and cannot be told, so the job is aborted " +
+      (checked_throws
+           ? "(MPI_Abort; THINMPI_CHECKED_COLLECTIVES=1 makes every rank throw instead)\n"
+           : "(MPI_Abort, in every build)\n");
   std::fwrite(text.data(), 1, text.size(), stderr);
   std::fflush(stderr);
   MPI_Abort(call.comm == MPI_COMM_NULL ? MPI_COMM_WORLD : call.comm, 1);

@@ -115,7 +115,7 @@ struct count_exchange_state {
     try {
       raise_varying_past_int(layout, call, type);
     } catch (const mpi_error& error) {
-      end_job(call, error);
+      end_job(call, error, {}, false);  // found in a wait: no agreement is possible
     }
   }
   [[noreturn]] void raise(int rc) const {

@@ -48,7 +48,7 @@ inline collective_call nbx_call(MPI_Comm comm) noexcept {
                            .peer = peer == MPI_ANY_SOURCE ? std::optional<int>() : peer,
                            .tag = tag});
   } catch (const mpi_error& error) {
-    end_job(nbx_call(comm), error);
+    end_job(nbx_call(comm), error, {}, false);
   }
 }
 

@@ -64,7 +64,7 @@ inline std::string assertion_refused(int bits, const char* operation, const char
   try {
     raise_rma(code, where);
   } catch (const mpi_error& error) {
-    end_job(call, error, note);
+    end_job(call, error, note, false);
   }
   std::abort();  // raise_rma always throws
 }
