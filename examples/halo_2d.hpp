@@ -69,12 +69,14 @@ inline void exchange_halos(const grid& g, const borders& b) {
 }
 //> END
 
-/// One Jacobi sweep of the block from u into next; returns the sum of the changes.
-inline double sweep(const std::vector<double>& u, std::vector<double>& next, std::size_t n) {
-  const std::size_t w = n + 2;
+/// One Jacobi sweep of rows x cols cells (with their halo: a rank's block, or the whole plate
+/// by one process) from u into next; returns the sum of the changes.
+inline double sweep_cells(const std::vector<double>& u, std::vector<double>& next, std::size_t rows,
+                          std::size_t cols) {
+  const std::size_t w = cols + 2;
   double change = 0;
-  for (std::size_t i = 1; i <= n; ++i) {
-    for (std::size_t j = 1; j <= n; ++j) {
+  for (std::size_t i = 1; i <= rows; ++i) {
+    for (std::size_t j = 1; j <= cols; ++j) {
       const double v =
           0.25 * (u[(i - 1) * w + j] + u[(i + 1) * w + j] + u[i * w + j - 1] + u[i * w + j + 1]);
       const double d = v - u[i * w + j];
@@ -83,6 +85,11 @@ inline double sweep(const std::vector<double>& u, std::vector<double>& next, std
     }
   }
   return change;
+}
+
+/// One Jacobi sweep of the n x n block from u into next; returns the sum of the changes.
+inline double sweep(const std::vector<double>& u, std::vector<double>& next, std::size_t n) {
+  return sweep_cells(u, next, n, n);
 }
 
 /// Sets u to rows x cols cells (and their halo) whose first interior cell is the plate's
@@ -122,22 +129,10 @@ inline int solve(const grid& g, std::vector<double>& u, std::vector<double>& nex
   return sweeps;
 }
 
-/// One Jacobi sweep of a whole rows x cols plate (with its halo) by one process, from u into
-/// next, in the same order of operations as sweep(); returns the sum of the changes.
+/// sweep_cells of a whole rows x cols plate.
 inline double sweep_plate(const std::vector<double>& u, std::vector<double>& next, int rows,
                           int cols) {
-  const auto w = static_cast<std::size_t>(cols + 2);
-  double change = 0;
-  for (std::size_t i = 1; i <= static_cast<std::size_t>(rows); ++i) {
-    for (std::size_t j = 1; j <= static_cast<std::size_t>(cols); ++j) {
-      const double v =
-          0.25 * (u[(i - 1) * w + j] + u[(i + 1) * w + j] + u[i * w + j - 1] + u[i * w + j + 1]);
-      const double d = v - u[i * w + j];
-      change += d < 0 ? -d : d;
-      next[i * w + j] = v;
-    }
-  }
-  return change;
+  return sweep_cells(u, next, static_cast<std::size_t>(rows), static_cast<std::size_t>(cols));
 }
 
 /// The n x n block at block coordinates `at` of a whole plate of `cols` columns (with its halo).

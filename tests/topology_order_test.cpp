@@ -247,6 +247,21 @@ std::string where(const topology_case& c, const char* form) {
          std::to_string(thinmpi::world().rank()) + ": " + form;
 }
 
+/// Two rounds of a persistent alltoallv or alltoallw whose named buffers are `send` and `into`,
+/// each with the data of alltoallv_of(round), against the reference.
+template <class Request>
+void varying_rounds(const topology_case& c, Request& persistent, std::vector<int>& send,
+                    std::vector<int>& into, const char* form) {
+  for (int round = 0; round < 2; ++round) {
+    const auto r = alltoallv_of(c, round);
+    send = r.send;
+    std::fill(into.begin(), into.end(), sentinel);
+    persistent.start();
+    persistent.wait();
+    EXPECT_EQ(into, r.expected) << where(c, form) << ", round " << round;
+  }
+}
+
 /// Every form of the family on topology c, against the reference.
 void check_alltoall(const topology_case* c) {
   {
@@ -345,15 +360,7 @@ void check_alltoallv(const topology_case* c) {
     std::vector<int> persistent_into(d.expected.size(), sentinel);
     auto persistent = t.neighbor_alltoallv_init(send, d.sendcounts, d.sdispls, persistent_into,
                                                 d.recvcounts, d.rdispls);
-    for (int round = 0; round < 2; ++round) {
-      const auto r = alltoallv_of(*c, round);
-      send = r.send;
-      std::fill(persistent_into.begin(), persistent_into.end(), sentinel);
-      persistent.start();
-      persistent.wait();
-      EXPECT_EQ(persistent_into, r.expected)
-          << where(*c, "neighbor_alltoallv_init, round ") << round;
-    }
+    varying_rounds(*c, persistent, send, persistent_into, "neighbor_alltoallv_init");
   }
 }
 
@@ -387,15 +394,7 @@ void check_alltoallw(const topology_case* c) {
     std::vector<int> persistent_into(d.expected.size(), sentinel);
     auto persistent = t.neighbor_alltoallw_init(send, d.sendcounts, sdispls, stypes,
                                                 persistent_into, d.recvcounts, rdispls, rtypes);
-    for (int round = 0; round < 2; ++round) {
-      const auto r = alltoallv_of(*c, round);
-      send = r.send;
-      std::fill(persistent_into.begin(), persistent_into.end(), sentinel);
-      persistent.start();
-      persistent.wait();
-      EXPECT_EQ(persistent_into, r.expected)
-          << where(*c, "neighbor_alltoallw_init, round ") << round;
-    }
+    varying_rounds(*c, persistent, send, persistent_into, "neighbor_alltoallw_init");
   }
 }
 
