@@ -265,7 +265,13 @@ inline communicator comm_view::subset(std::span<const int> ranks) const {
             detail::counted(static_cast<std::size_t>(size()), "rank", "ranks") +
             ", or listed twice");
   }
-  detail::agree_if_checked({"MPI_Comm_create", comm_});
+  try {
+    // Checked, a rank whose list was fine throws here because another's was not.
+    detail::agree_if_checked({"MPI_Comm_create", comm_});
+  } catch (...) {
+    MPI_Group_free(&chosen);
+    throw;
+  }
   MPI_Comm out = MPI_COMM_NULL;
   const int created = MPI_Comm_create(comm_, chosen, &out);
   MPI_Group_free(&chosen);
