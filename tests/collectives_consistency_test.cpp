@@ -138,6 +138,92 @@ TEST(CheckedCollectives, EveryRankThrowsAndTheCommunicatorGoesOn) {
   }
 }
 
+// Checked: values MPI requires alike that no rank can check alone (a root, the size of a block
+// or a broadcast's buffer, a reduction's count) passed differently on the last rank. Unchecked,
+// MPI reports nothing for most of these (a broadcast from two roots returns data that is not
+// the call's; MPICH takes an alltoall whose blocks differ, reading past the smaller); checked,
+// the agreement carries each value's range and every rank throws the same error.
+struct differing_call {
+  const char* name;
+  int error_class;
+  const char* says;
+  void (*call)(thinmpi::comm_view world, int last);
+};
+
+int differs_on(thinmpi::comm_view w, int last, int good, int other) {
+  return w.rank() == last ? other : good;
+}
+
+TEST(CheckedCollectives, ValuesThatDifferBetweenRanksThrowOnEveryRank) {
+  using thinmpi::comm_view;
+  const std::vector<differing_call> cases{
+      {"bcast from another root", MPI_ERR_ROOT, "the ranks passed different roots (from 0 to 1)",
+       [](comm_view w, int last) {
+         int x = w.rank();
+         w.bcast(x, differs_on(w, last, 0, 1));
+       }},
+      {"reduce to another root", MPI_ERR_ROOT, "the ranks passed different roots (from 0 to 1)",
+       [](comm_view w, int last) {
+         std::vector<int> sum(1);
+         w.reduce(w.rank(), sum, std::plus<>{}, differs_on(w, last, 0, 1));
+       }},
+      {"gatherv with exchange_counts to another root", MPI_ERR_ROOT,
+       "the ranks passed different roots (from 0 to 1)",
+       [](comm_view w, int last) {
+         static_cast<void>(w.gatherv(std::vector<int>(2, w.rank()), differs_on(w, last, 0, 1),
+                                     thinmpi::exchange_counts));
+       }},
+      {"alltoall of other blocks", MPI_ERR_COUNT,
+       "the ranks passed different blocks, in bytes (from 4 to 8)",
+       [](comm_view w, int last) {
+         const std::vector<int> send(uz(w.size() * differs_on(w, last, 1, 2)), w.rank());
+         std::vector<int> into(send.size());
+         w.alltoall(send, into);
+       }},
+      {"ialltoall of other blocks", MPI_ERR_COUNT,
+       "the ranks passed different send buffers, in bytes",
+       [](comm_view w, int last) {
+         std::vector<int> into(uz(w.size() * 2));
+         w.ialltoall(std::vector<int>(uz(w.size() * differs_on(w, last, 1, 2)), w.rank()), into)
+             .wait();
+       }},
+      {"allgather of other blocks", MPI_ERR_COUNT,
+       "the ranks passed different blocks, in bytes (from 4 to 8)",
+       [](comm_view w, int last) {
+         std::vector<int> into(uz(w.size() * 2));
+         w.allgather(std::vector<int>(uz(differs_on(w, last, 1, 2)), w.rank()), into);
+       }},
+      {"bcast of a longer buffer", MPI_ERR_COUNT,
+       "the ranks passed different buffers, in bytes (from 12 to 16)",
+       [](comm_view w, int last) {
+         std::vector<int> v(uz(differs_on(w, last, 3, 4)), w.rank());
+         w.bcast(v, 0);
+       }},
+      {"allreduce of another count", MPI_ERR_COUNT,
+       "the ranks passed different counts, in bytes (from 8 to 12)",
+       [](comm_view w, int last) {
+         const std::vector<int> mine(uz(differs_on(w, last, 2, 3)), 1);
+         std::vector<int> sum(3);
+         w.allreduce(mine, sum, std::plus<>{});
+       }},
+  };
+  auto world = thinmpi::world();
+  const int last = world.size() - 1;
+  for (const differing_call& bad : cases) {
+    SCOPED_TRACE(bad.name);
+    try {
+      bad.call(world, last);
+      ADD_FAILURE() << "no error";
+    } catch (const thinmpi::mpi_error& e) {
+      const std::string what = e.what();
+      EXPECT_EQ(e.error_class(), bad.error_class) << what;
+      EXPECT_NE(what.find(bad.says), std::string::npos) << what;
+      EXPECT_NE(what.find("every rank must pass the same"), std::string::npos) << what;
+    }
+    expect_communicator_goes_on(world, last);
+  }
+}
+
 // Checked: a block_layout whose blocks are all alike checks what this rank sends against their
 // one count (without asking MPI for the rank); a rank that sends another count is an mpi_error
 // on every rank, the communicator goes on, and the right counts then pass.

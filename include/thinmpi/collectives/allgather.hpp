@@ -61,7 +61,7 @@ class collective_allgather {
     if (in.count < needed) [[unlikely]] {
       detail::allgather_room_fails(call.comm, send, into, needed);
     }
-    detail::agree_if_checked(call);
+    detail::agree_if_checked(call, {"blocks", out.count, out.type});
     detail::check_collective(detail::allgather(out, in.data, in.type, comm()), call, out.count,
                              out.type);
     detail::shrink_to(into, needed);
@@ -77,7 +77,7 @@ class collective_allgather {
     // Sized here to size() blocks, so it has room by construction: the room check of
     // allgather(send, into) would only ask MPI_Comm_size a second time.
     std::vector<detail::element_t<Send>> all(times_ranks(out.count));
-    detail::agree_if_checked(call);
+    detail::agree_if_checked(call, {"blocks", out.count, out.type});
     detail::check_collective(
         detail::allgather(out, all.data(), detail::recv_buffer(all).type, call.comm), call,
         out.count, out.type);
@@ -95,7 +95,7 @@ class collective_allgather {
     detail::alike_checks(call, [&] {
       block = detail::equal_blocks(call, in.count, in.type, times_ranks(1), "buffer");
     });
-    detail::agree_if_checked(call);
+    detail::agree_if_checked(call, {"blocks", block, in.type});
     const int rc = detail::counted_call<&MPI_Allgather, THINMPI_LARGE_COUNT_CALL(MPI_Allgather)>(
         detail::counts_at<1, 4>{}, MPI_IN_PLACE, std::size_t{0}, in.type, in.data, block, in.type,
         comm());
@@ -365,7 +365,7 @@ class collective_allgather {
     const std::size_t all = times_ranks(out.count);
     detail::check_local_room(state->call, state->in().count, all, out.type, "receive buffer",
                              "one block per rank");
-    detail::agree_if_checked(state->call);
+    detail::agree_if_checked(state->call, {"blocks", out.count, out.type});
     state->receive(all);
     return state;
   }

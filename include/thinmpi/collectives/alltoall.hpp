@@ -65,7 +65,7 @@ class collective_alltoall {
     if (in.count < out.count) [[unlikely]] {
       detail::alltoall_room_fails(call.comm, send, into, block);
     }
-    detail::agree_if_checked(call);
+    detail::agree_if_checked(call, {"blocks", block, out.type});
     const int rc = detail::alltoall(out.data, out.type, in.data, block, in.type, comm());
     detail::check_collective(rc, call, out.count, out.type);
     detail::shrink_to(into, out.count);
@@ -89,7 +89,7 @@ class collective_alltoall {
     detail::alike_checks(call, [&] {
       block = detail::equal_blocks(call, in.count, in.type, as_size(ranks()), "buffer");
     });
-    detail::agree_if_checked(call);
+    detail::agree_if_checked(call, {"blocks", block, in.type});
     const int rc = detail::alltoall(MPI_IN_PLACE, in.type, in.data, block, in.type, comm());
     detail::check_collective(rc, call, in.count, in.type);
   }
@@ -355,7 +355,7 @@ class collective_alltoall {
     });
     detail::check_local_room(state->call, state->in().count, out.count, out.type, "receive buffer",
                              "one block from each rank");
-    detail::agree_if_checked(state->call);
+    detail::agree_if_checked(state->call, {"send buffers", out.count, out.type});
     state->receive(out.count);
     return state;
   }

@@ -56,7 +56,7 @@ class collective_bcast {
       detail::require_receivable<Buffer&&>();
       const detail::mutable_buffer b = detail::recv_buffer(buffer);
       const detail::collective_call call{"MPI_Bcast", comm(), root};
-      detail::agree_if_checked(call);
+      detail::agree_if_checked(call, {"buffers", b.count, b.type});
       detail::check_collective(detail::bcast(b.data, b.count, b.type, root, comm()), call, b.count,
                                b.type);
     }
@@ -100,7 +100,7 @@ class collective_bcast {
     kept->count = b.count;
     kept->type = b.type;
     detail::alike_checks(kept->call, [&] { detail::check_int_count(kept->call, b.count, b.type); });
-    detail::agree_if_checked(kept->call);
+    detail::agree_if_checked(kept->call, {"buffers", b.count, b.type});
     MPI_Request handle = MPI_REQUEST_NULL;
     detail::check_collective(
         MPI_Ibcast(b.data, detail::to_int(b.count), b.type, root, comm(), &handle), kept->call,
@@ -119,7 +119,7 @@ class collective_bcast {
     kept->count = b.count;
     kept->type = b.type;
     detail::alike_checks(kept->call, [&] { detail::check_int_count(kept->call, b.count, b.type); });
-    detail::agree_if_checked(kept->call);
+    detail::agree_if_checked(kept->call, {"buffers", b.count, b.type});
     MPI_Request handle = MPI_REQUEST_NULL;
     detail::check_collective(
         detail::persistent_call<detail::persistent_collective::bcast>(

@@ -17,7 +17,7 @@
 /// (an epoch already open, an assertion a fence does not take, an epoch that has ended) or in
 /// an operation of the epoch (window_state::raise) ends the job; built with
 /// THINMPI_CHECKED_COLLECTIVES=1, the ranks agree before each fence instead (one MPI_Allreduce
-/// of MPI_2INT), so that every rank throws: the one that found the error at once, the others at
+/// of 5 long longs), so that every rank throws: the one that found the error at once, the others at
 /// their next fence, which then leaves the epoch's sequence of fences; the epoch's end (end() or
 /// the destructor) still closes it on every rank alike.
 
@@ -144,7 +144,7 @@ class [[nodiscard]] fence_epoch : public detail::epoch_base,
   void agree_to_close() const noexcept {
     if constexpr (detail::checked_collectives) {
       try {
-        while (detail::agree_on_arguments(state_->call("MPI_Win_fence"), 0).first != 0) {
+        while (detail::agree_on_arguments(state_->call("MPI_Win_fence"), 0).error_class != 0) {
         }
       } catch (...) {  // MPI failed: the fence reports it, or nothing more can be done
       }

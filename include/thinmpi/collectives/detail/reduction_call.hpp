@@ -116,7 +116,7 @@ consteval void require_named_buffer() {
     static_cast<void>(count);
     static_cast<void>(type);
   }
-  agree_if_checked(call);
+  agree_if_checked(call, {"counts", count, type});
 }
 
 /// Where a reduction of `count` elements writes in `recv`: checks the room before MPI is

@@ -13,11 +13,14 @@
 /// that the others passed the same, and any that did not are in the collective, so the job
 /// ends too (a root outside the communicator, which MPI checks itself: raise_collective).
 /// Built with THINMPI_CHECKED_COLLECTIVES=1 (CMake option THINMPI_CHECKED_COLLECTIVES), the
-/// ranks agree on their arguments first instead (one MPI_Allreduce of MPI_2INT with MPI_MAXLOC:
+/// ranks agree on their arguments first instead (one MPI_Allreduce of 5 long longs with MPI_MAX:
 /// failed_check on a rank that found an error, agree_if_checked on every other rank, which
 /// also checks the root): an error any rank finds is an mpi_error on every rank, no rank enters
-/// the collective, and the communicator goes on. Unchecked, a passing check costs what it cost
-/// before: a comparison inline, its failure out of line.
+/// the collective, and the communicator goes on. The same agreement compares what no single
+/// rank can check: the root and the size every rank must pass alike (alike_size), which differ
+/// between ranks in a wrong program with no error from MPI (a broadcast from two roots, an
+/// alltoall whose ranks send blocks of different sizes: data that is not the call's). Unchecked, a
+/// passing check costs what it cost before: a comparison inline, its failure out of line.
 ///
 ///     if (is_root && room < needed) [[unlikely]] {
 ///       failed_check(call, [=] { raise_room(...); }, [=] { return receive_into_scratch(); });
@@ -79,21 +82,64 @@ class scratch_refusal {
   std::size_t bytes_;
 };
 
-/// Checked mode: every rank tells the others the error class it found (0: none), one
-/// MPI_Allreduce of MPI_2INT with MPI_MAXLOC; returns {class, rank} of the worst (the lowest
-/// rank among equals), {0, ...} when no rank found one.
-[[gnu::noinline]] inline std::pair<int, int> agree_on_arguments(const collective_call& call,
-                                                                int found_class) {
-  struct class_and_rank {
-    int error_class;
-    int rank;
-  };
-  class_and_rank mine{found_class, 0};
-  check(MPI_Comm_rank(call.comm, &mine.rank), "MPI_Comm_rank", call.comm);
-  class_and_rank worst{0, 0};
-  check(MPI_Allreduce(&mine, &worst, 1, MPI_2INT, MPI_MAXLOC, call.comm),
+/// What the checked agreement returns: the worst error class any rank found (0: none) and the
+/// lowest rank that found it; the smallest and largest root the ranks passed (a rooted call's);
+/// the smallest and largest alike value (alike_size, in bytes).
+struct agreement {
+  int error_class;
+  int rank;
+  long long root_low;
+  long long root_high;
+  long long alike_low;
+  long long alike_high;
+};
+
+/// Checked mode: every rank tells the others the error class it found (0: none), its root and
+/// its alike value: one MPI_Allreduce of 5 MPI_LONG_LONG with MPI_MAX (the class and the rank
+/// in one key, so that the lowest rank wins among equals; each value and its negation, so that
+/// the maximum of both gives the range).
+[[gnu::noinline]] inline agreement agree_on_arguments(const collective_call& call, int found_class,
+                                                      long long alike = 0) {
+  int rank = 0;
+  check(MPI_Comm_rank(call.comm, &rank), "MPI_Comm_rank", call.comm);
+  const long long root = call.root.value_or(0);
+  constexpr long long lowest_rank_first = std::numeric_limits<int>::max();
+  const long long mine[5] = {
+      (static_cast<long long>(found_class) << 32) | (lowest_rank_first - rank), root, -root, alike,
+      -alike};
+  long long most[5] = {};
+  check(MPI_Allreduce(mine, most, 5, MPI_LONG_LONG, MPI_MAX, call.comm),
         "MPI_Allreduce (checked collectives: the ranks agree on their arguments)", call.comm);
-  return {worst.error_class, worst.rank};
+  return {static_cast<int>(most[0] >> 32),
+          static_cast<int>(lowest_rank_first - (most[0] & 0xffffffffLL)),
+          -most[2],
+          most[1],
+          -most[4],
+          most[3]};
+}
+
+/// A size MPI requires to be the same on every rank and only the checked build compares
+/// between ranks (agree_if_checked): an alltoall's or allgather's block, a broadcast's buffer,
+/// a reduction's count. `what` names it in the error ("blocks"); compared in bytes.
+struct alike_size {
+  const char* what = nullptr;
+  std::size_t count = 0;
+  MPI_Datatype type = MPI_DATATYPE_NULL;
+};
+
+/// Checked mode: the ranks passed different roots, or different alike sizes; every rank throws
+/// this, with the range.
+[[noreturn, gnu::cold, gnu::noinline]] inline void raise_values_differ(const collective_call& call,
+                                                                       int error_class,
+                                                                       const std::string& what,
+                                                                       long long low,
+                                                                       long long high) {
+  raise(error_class,
+        collective_site(call, std::nullopt, MPI_DATATYPE_NULL,
+                        "the ranks passed different " + what + " (from " + std::to_string(low) +
+                            " to " + std::to_string(high) +
+                            "); every rank must pass the same (MPI requires it); no rank "
+                            "entered the collective (checked collectives)"));
 }
 
 /// Checked mode, on a rank that found nothing: another rank did; this rank's error names the
@@ -156,11 +202,13 @@ template <class Raise>
 }
 
 /// Every rank whose checks passed calls this before entering the collective. Unchecked it is
-/// nothing. Checked, the ranks agree (one MPI_Allreduce of MPI_2INT with MPI_MAXLOC, matched by
-/// failed_check on a rank whose check failed) and this rank throws if any other rank failed. A
-/// rooted call's root is checked here (MPI_Comm_size, local), so that a root outside the
-/// communicator on one rank is an error on every rank, not MPI's on that rank alone.
-[[gnu::always_inline]] inline void agree_if_checked(const collective_call& call) {
+/// nothing. Checked, the ranks agree (agree_on_arguments, matched by failed_check on a rank
+/// whose check failed) and this rank throws if any other rank failed. A rooted call's root is
+/// checked here (MPI_Comm_size, local), so that a root outside the communicator on one rank is
+/// an error on every rank, not MPI's on that rank alone; then every rank throws MPI_ERR_ROOT
+/// if the ranks passed different roots, MPI_ERR_COUNT if they passed different `alike` sizes.
+[[gnu::always_inline]] inline void agree_if_checked(const collective_call& call,
+                                                    alike_size alike = {}) {
   if constexpr (checked_collectives) {
     if (call.root) {
       const int ranks = size_of(call.comm);
@@ -168,12 +216,26 @@ template <class Raise>
         failed_check(call, [&] { raise_root_outside(call, ranks); });
       }
     }
-    const auto [worst_class, rank] = agree_on_arguments(call, 0);
-    if (worst_class != 0) [[unlikely]] {
-      raise_found_elsewhere(call, worst_class, rank);
+    long long bytes = 0;
+    if (alike.what != nullptr) {
+      int type_size = 0;
+      check(MPI_Type_size(alike.type, &type_size), "MPI_Type_size", call.comm);
+      bytes = static_cast<long long>(alike.count) * type_size;
+    }
+    const agreement agreed = agree_on_arguments(call, 0, bytes);
+    if (agreed.error_class != 0) [[unlikely]] {
+      raise_found_elsewhere(call, agreed.error_class, agreed.rank);
+    }
+    if (agreed.root_low != agreed.root_high) [[unlikely]] {
+      raise_values_differ(call, MPI_ERR_ROOT, "roots", agreed.root_low, agreed.root_high);
+    }
+    if (agreed.alike_low != agreed.alike_high) [[unlikely]] {
+      raise_values_differ(call, MPI_ERR_COUNT, std::string(alike.what) + ", in bytes",
+                          agreed.alike_low, agreed.alike_high);
     }
   } else {
     static_cast<void>(call);
+    static_cast<void>(alike);
   }
 }
 
