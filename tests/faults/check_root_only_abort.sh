@@ -10,7 +10,7 @@ shift 2
 [ "${1:-}" = "--" ] && shift
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-export THINMPI_ABORT_LOG_DIR=$work
+export THINMPI_FAULT_LOG_DIR=$work
 start=$(date +%s)
 timeout -k 5 "$bound" "$@" >"$work/out" 2>&1
 rc=$?

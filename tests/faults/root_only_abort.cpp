@@ -4,8 +4,8 @@
 // and checks the end. A rank that throws, or passes the barrier after the call, is the failure
 // ("root_only_abort:" lines).
 //
-// With THINMPI_ABORT_LOG_DIR set, each rank's stderr goes to <dir>/rank<r>.stderr: MPICH's
-// launcher can end the job before it forwards the aborting rank's last words.
+// With THINMPI_FAULT_LOG_DIR set, each rank's stderr goes to <dir>/rank<r>.stderr: MPICH's
+// launcher can end the job before it forwards the aborting rank's last words (fault_log.hpp).
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -14,28 +14,14 @@
 #include <cstdlib>
 #include <string>
 
+#include "faults/fault_log.hpp"
 #include "faults/root_only_cases.hpp"
 #include "thinmpi/thinmpi.hpp"
-
-namespace {
-
-void stderr_to_log(int rank) {
-  const char* dir = std::getenv("THINMPI_ABORT_LOG_DIR");
-  if (dir == nullptr || *dir == '\0') return;
-  const std::string path = std::string(dir) + "/rank" + std::to_string(rank) + ".stderr";
-  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-  if (fd >= 0) {
-    ::dup2(fd, STDERR_FILENO);
-    ::close(fd);
-  }
-}
-
-}  // namespace
 
 int main(int argc, char** argv) {
   thinmpi::environment env(argc, argv);
   auto world = thinmpi::world();
-  stderr_to_log(world.rank());
+  fault_log::send_stderr_to_file(world.rank());
   const root_only::bad_call* bad = argc > 1 ? root_only::find(argv[1]) : nullptr;
   if (bad == nullptr) {
     std::fprintf(stderr, "root_only_abort: no case named %s\n", argc > 1 ? argv[1] : "(none)");
