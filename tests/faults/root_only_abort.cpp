@@ -7,12 +7,7 @@
 // With THINMPI_FAULT_LOG_DIR set, each rank's stderr goes to <dir>/rank<r>.stderr: MPICH's
 // launcher can end the job before it forwards the aborting rank's last words (fault_log.hpp).
 
-#include <fcntl.h>
-#include <unistd.h>
-
 #include <cstdio>
-#include <cstdlib>
-#include <string>
 
 #include "faults/fault_log.hpp"
 #include "faults/root_only_cases.hpp"
