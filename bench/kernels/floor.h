@@ -8,6 +8,7 @@
 #define WB_FLOOR_H
 
 #include <mpi.h>
+#include <stddef.h>
 
 /* The floor of one measurement: one-way microseconds, half a round trip of the cache line. */
 typedef struct wb_floor {
@@ -25,5 +26,17 @@ void* wb_floor_open(MPI_Comm comm);
 wb_floor wb_floor_measure(void* floor, long round_trips, long blocks);
 /* Unmaps the segment (its name is unlinked as soon as both ranks have mapped it). */
 void wb_floor_close(void* floor);
+
+/* The floor of a message of `bytes` bytes (the node suite's, node_floor.c): the same ping-pong
+ * with the payload copied into the segment before the line moves and out of it after, by both
+ * ranks. Up to WB_FLOOR_INLINE_BYTES the payload shares the line with the counter, so one line
+ * moves each way; above, it follows the line. Collective on a two-rank `comm`; NULL on failure
+ * of either rank. */
+enum { WB_FLOOR_INLINE_BYTES = 56 };
+void* wb_floor_open_payload(MPI_Comm comm, size_t bytes);
+/* `round_trips` round trips carrying `bytes` bytes: rank 0 sends `sent` and receives into
+ * `received`; rank 1 receives into `received` and sends it back. No timing, no MPI. */
+void wb_floor_payload_round_trips(void* floor, const unsigned char* sent, unsigned char* received,
+                                  long trips);
 
 #endif /* WB_FLOOR_H */

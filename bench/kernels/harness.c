@@ -1,10 +1,14 @@
 /* wb_kernels: the ping-pong harness of wrapper-bench (one binary per MPI implementation x
- * compiler).
+ * compiler). Built again with WB_NODE as wb_node, the node suite's harness: the node variants
+ * (c_node.c, thinmpi_node.cpp) beside the point-to-point ones, on 2 ranks or on pairs of ranks
+ * (0-1, 2-3, ...) that run the same blocks at the same time.
  *
  *   wb_kernels --list                 one JSON line per variant compiled in
  *   wb_kernels --info                 one JSON line: MPI library, compilers, Boost version
  *   mpiexec -n 2 wb_kernels --variants c/int_buffer,boost/vector --count N
  *       [--iterations I] [--warmup W] [--blocks B] [--audit K] [--instructions K]
+ *   mpiexec -n 2 wb_kernels --variants ... --counts N:I,N:I,... [--blocks B]
+ *       the timed blocks at several counts in one process, I round trips at count N
  *
  * Timed mode runs the variants in interleaved blocks (block b of every variant, then block b+1),
  * so that every ratio is measured side by side; audit mode runs K round trips of each variant
@@ -19,8 +23,8 @@
 #include "harness_run.h"
 
 static const char usage[] =
-    "usage: wb_kernels --list | --info | --variants NAMES --count N [--iterations I] "
-    "[--warmup W] [--blocks B] [--audit K] [--instructions K]\n";
+    "usage: wb_kernels --list | --info | --variants NAMES (--count N [--iterations I] "
+    "[--warmup W] | --counts N:I,...) [--blocks B] [--audit K] [--instructions K]\n";
 
 /* The C compiler of the C kernels and of this harness. */
 static const char* c_compiler(void) {
@@ -78,6 +82,8 @@ static int parse(int argc, char** argv, wb_run_options* options) {
       options->variants = argv[i + 1];
     else if (strcmp(key, "--count") == 0)
       options->count = (size_t)value;
+    else if (strcmp(key, "--counts") == 0)
+      options->counts = argv[i + 1];
     else if (strcmp(key, "--iterations") == 0)
       options->iterations = value;
     else if (strcmp(key, "--warmup") == 0)
@@ -94,12 +100,25 @@ static int parse(int argc, char** argv, wb_run_options* options) {
   return argc % 2 == 1 && options->variants && options->count > 0 && options->warmup >= 0;
 }
 
-/* Runs the measurement that the options ask for; returns the exit status. */
-static int measure(const wb_run_options* options) {
-  const wb_variant* selected[WB_MAX_VARIANTS];
-  int size = 0;
+/* The communicator of this rank's pair: the world at 2 ranks; wb_node splits an even number of
+ * ranks into pairs. MPI_COMM_NULL when the rank count does not fit. */
+static MPI_Comm pair_of_ranks(void) {
+  int size = 0, rank = 0;
   MPI_Comm_size(MPI_COMM_WORLD, &size);
-  if (size != 2) return fputs("wb_kernels: run me with exactly 2 ranks\n", stderr), 2;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (size == 2) return MPI_COMM_WORLD;
+#ifdef WB_NODE
+  MPI_Comm pair = MPI_COMM_NULL;
+  if (size % 2 == 0) MPI_Comm_split(MPI_COMM_WORLD, rank / 2, rank, &pair);
+  return pair;
+#else
+  return MPI_COMM_NULL;
+#endif
+}
+
+/* Runs the measurement of one count; returns the exit status. */
+static int measure_count(const wb_run_options* options) {
+  const wb_variant* selected[WB_MAX_VARIANTS];
   size_t n = wb_select_variants(options, selected);
   if (n == 0) return 2;
   int wrong = options->instructions > 0 ? wb_run_instructions(options, selected, n)
@@ -109,10 +128,33 @@ static int measure(const wb_run_options* options) {
   return wrong ? 3 : 0;
 }
 
+/* Runs the measurement that the options ask for, at each of --counts in turn; returns the
+ * exit status of the first that failed. */
+static int measure(wb_run_options* options) {
+  options->pair = pair_of_ranks();
+  if (options->pair == MPI_COMM_NULL)
+    return fputs("wb_kernels: run me with exactly 2 ranks (wb_node: an even number)\n", stderr), 2;
+  if (!options->counts) return measure_count(options);
+  long blocks = options->blocks;
+  for (const char* next = options->counts; *next;) {
+    char* end = NULL;
+    options->count = (size_t)strtoul(next, &end, 10);
+    options->iterations = *end == ':' ? strtol(end + 1, &end, 10) : 0;
+    if (options->count == 0 || options->iterations < 1 || (*end && *end != ','))
+      return fputs("wb_kernels: --counts wants N:I,N:I,...\n", stderr), 2;
+    options->warmup = options->iterations / 10;
+    options->blocks = blocks < options->iterations ? blocks : options->iterations;
+    int status = measure_count(options);
+    if (status != 0) return status;
+    next = *end ? end + 1 : end;
+  }
+  return 0;
+}
+
 int main(int argc, char** argv) {
   if (argc == 2 && strcmp(argv[1], "--list") == 0) return print_list(), 0;
   if (argc == 2 && strcmp(argv[1], "--info") == 0) return print_info(), 0;
-  wb_run_options options = {NULL, 1, 10000, 1000, 10, 0, 0};
+  wb_run_options options = {NULL, 1, 10000, 1000, 10, 0, 0, NULL, MPI_COMM_NULL};
   if (!parse(argc, argv, &options)) return fputs(usage, stderr), 2;
   MPI_Init(&argc, &argv);
   int status = measure(&options);

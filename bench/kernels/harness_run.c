@@ -12,11 +12,19 @@
 size_t wb_all_variants(const wb_variant** out, size_t capacity) {
   size_t (*tables[])(const wb_variant**) = {
       wb_c_variants,
+#ifdef WB_NODE
+      wb_c_node_variants,
+#endif
 #ifdef WB_HAVE_BOOST
-      wb_boost_variants,   wb_boost_serial_variants,
+      wb_boost_variants,
+      wb_boost_serial_variants,
 #endif
 #ifdef WB_HAVE_THINMPI
-      wb_thinmpi_variants, wb_thinmpi_serial_variants,
+      wb_thinmpi_variants,
+      wb_thinmpi_serial_variants,
+#endif
+#ifdef WB_HAVE_THINMPI_NODE
+      wb_thinmpi_node_variants,
 #endif
 #ifdef WB_HAVE_KAMPING
       wb_kamping_variants,
@@ -89,7 +97,7 @@ static int setup_all(const wb_run_options* options, const wb_variant** selected,
                      void** states) {
   int failed = 0, any_failed = 0;
   for (size_t i = 0; i < n; ++i) {
-    states[i] = selected[i]->setup(MPI_COMM_WORLD, options->count);
+    states[i] = selected[i]->setup(options->pair, options->count);
     if (!states[i]) failed = 1;
   }
   MPI_Allreduce(&failed, &any_failed, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
@@ -105,7 +113,7 @@ static int verify_and_teardown(const wb_variant* v, void* state) {
   return any_wrong;
 }
 
-/* Seconds for `iterations` round trips of v, started together on both ranks. */
+/* Seconds for `iterations` round trips of v, started together on every rank. */
 static double timed(const wb_variant* v, void* state, long iterations) {
   MPI_Barrier(MPI_COMM_WORLD);
   double start = MPI_Wtime();
@@ -125,6 +133,9 @@ static void print_head(const wb_variant* v, const wb_run_options* options) {
   wb_json_field_number(stdout, "count", (double)options->count, 0);
   wb_json_field_number(stdout, "bytes", (double)(options->count * v->element_bytes), 0);
   wb_json_field_number(stdout, "warmup", (double)options->warmup, 0);
+  int ranks = 0;
+  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  wb_json_field_number(stdout, "ranks", (double)ranks, 0);
 }
 
 /* Writes `"key": value, ` or `"key": null, ` when the floor could not be measured. */
@@ -157,11 +168,23 @@ static void print_timing(const wb_variant* v, const wb_run_options* options,
 }
 
 /* The floor of this process now: the cache-line ping-pong, with no MPI on its path. */
-static wb_floor floor_now(void) {
-  void* floor = wb_floor_open(MPI_COMM_WORLD);
+static wb_floor floor_now(MPI_Comm pair) {
+  void* floor = wb_floor_open(pair);
   wb_floor measured = wb_floor_measure(floor, WB_FLOOR_ROUND_TRIPS, WB_FLOOR_BLOCKS);
   wb_floor_close(floor);
   return measured;
+}
+
+/* Each block's seconds on world rank 0: the largest of the pairs' first ranks (one pair: its
+ * own). The second rank of a pair times the same round trips and leaves them out. */
+static void slowest_pair(const wb_run_options* options, double* seconds, size_t n) {
+  int ranks = 0, pair_rank = 0;
+  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  if (ranks == 2) return;
+  MPI_Comm_rank(options->pair, &pair_rank);
+  int cells = (int)(n * (size_t)options->blocks);
+  if (pair_rank != 0) memset(seconds, 0, (size_t)cells * sizeof *seconds);
+  MPI_Allreduce(MPI_IN_PLACE, seconds, cells, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
 }
 
 int wb_run_blocks(const wb_run_options* options, const wb_variant** selected, size_t n) {
@@ -169,7 +192,7 @@ int wb_run_blocks(const wb_run_options* options, const wb_variant** selected, si
   if (options->blocks < 1 || options->blocks > 1024 || options->iterations < options->blocks)
     return fputs("wb_kernels: need 1 <= blocks <= min(1024, iterations)\n", stderr), 1;
   if (setup_all(options, selected, n, states)) return 1;
-  wb_floor floors[2] = {floor_now(), {-1.0, -1.0}};
+  wb_floor floors[2] = {floor_now(options->pair), {-1.0, -1.0}};
   double* seconds = calloc(n * (size_t)options->blocks, sizeof *seconds);
   for (size_t i = 0; i < n; ++i)
     selected[i]->round_trips(states[i], options->warmup);
@@ -181,7 +204,8 @@ int wb_run_blocks(const wb_run_options* options, const wb_variant** selected, si
       seconds[i * (size_t)options->blocks + (size_t)b] = timed(selected[i], states[i], in_block);
     }
   }
-  floors[1] = floor_now();
+  floors[1] = floor_now(options->pair);
+  slowest_pair(options, seconds, n);
   int any_wrong = 0;
   for (size_t i = 0; i < n; ++i) {
     int wrong = verify_and_teardown(selected[i], states[i]);

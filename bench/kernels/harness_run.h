@@ -14,17 +14,24 @@ typedef struct wb_run_options {
   long blocks;          /* interleaved blocks */
   long audit;           /* > 0: audit mode, this many round trips inside each counting window */
   long instructions;    /* > 0: callgrind mode, windows of this many and twice as many trips */
+  const char* counts;   /* "N:I,N:I,...": one process runs count N with I round trips (warm-up
+                           I/10, blocks min(B, I)) for each pair in turn; NULL: count alone */
+  MPI_Comm pair;        /* the two ranks of this rank's ping-pong (MPI_COMM_WORLD at 2 ranks;
+                           wb_node at 4 ranks: 0-1 and 2-3); the variants, the floor and the
+                           payload checks live on it, the blocks start together on the world */
 } wb_run_options;
 
-/* Every variant compiled into this harness (C, then Boost.MPI, then thinmpi); returns how many. */
+/* Every variant compiled into this harness (C, then Boost.MPI, then thinmpi; wb_node: the
+ * node suite's, node_harness.c); returns how many. */
 size_t wb_all_variants(const wb_variant** out, size_t capacity);
 
 /* Resolves options->variants into `selected`; on error returns 0 and writes a message to stderr.
  * "all" selects every variant whose max_count admits options->count. */
 size_t wb_select_variants(const wb_run_options* options, const wb_variant** selected);
 
-/* Runs the selected variants in interleaved blocks; rank 0 prints one JSON line per variant.
- * Returns 0 when every payload verified. */
+/* Runs the selected variants in interleaved blocks; rank 0 prints one JSON line per variant
+ * (with several pairs, each block's time is the slowest pair's). Returns 0 when every payload
+ * verified. */
 int wb_run_blocks(const wb_run_options* options, const wb_variant** selected, size_t n);
 
 /* Runs options->audit round trips of each variant inside MPI_Pcontrol(1, "api/payload") ...

@@ -40,6 +40,9 @@ size_t wb_mpl_variants(const wb_variant** table);
 /* The serialization suite's C++ kernels (thinmpi_serial_kernels.cpp, boost_serial.cpp). */
 size_t wb_thinmpi_serial_variants(const wb_variant** table);
 size_t wb_boost_serial_variants(const wb_variant** table);
+/* The node suite's (c_node.c, thinmpi_node.cpp), in wb_node only (the node harness). */
+size_t wb_c_node_variants(const wb_variant** table);
+size_t wb_thinmpi_node_variants(const wb_variant** table);
 
 #ifdef __cplusplus
 }

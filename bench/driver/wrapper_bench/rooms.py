@@ -8,6 +8,7 @@ from .suites.go import ROOM as GO
 from .suites.hosts import ROOM as HOSTS
 from .suites.instructions import ROOM as INSTRUCTIONS
 from .suites.neighbors import ROOM as NEIGHBORS
+from .suites.node import ROOM as NODE
 from .suites.osu import ROOM as OSU
 from .suites.p2p import ROOM as P2P
 from .suites.peers import ROOM as PEERS
@@ -15,7 +16,7 @@ from .suites.rma import ROOM as RMA
 from .suites.serialization import ROOM as SERIALIZATION
 from .suites.timing import ROOM as TIMING
 
-ROOMS = (P2P, FLOOR, GO, OSU, SERIALIZATION, AUDIT, COLLECTIVES, NEIGHBORS, RMA, INSTRUCTIONS,
-         HOSTS, PEERS, TIMING)
+ROOMS = (P2P, FLOOR, GO, OSU, SERIALIZATION, AUDIT, COLLECTIVES, NEIGHBORS, RMA, NODE,
+         INSTRUCTIONS, HOSTS, PEERS, TIMING)
 # The suites that run by default (--suites), in the order of their jobs.
 SUITES = tuple(suite for room in ROOMS for suite in room.suites)
