@@ -90,6 +90,7 @@ class Cells(unittest.TestCase):
 
     def test_crossover_of_the_ring_and_the_default_path(self):
         found = {c["variant"]: c for c in self.part["crossovers"]}
+        self.assertEqual(found[ns.RING]["losses"], [16384, 65536])
         self.assertEqual((found[ns.RING]["last_win"], found[ns.RING]["first_loss"]),
                          (4096, 16384))
         self.assertEqual((found[ns.KNOWN]["last_win"], found[ns.KNOWN]["first_loss"]),

@@ -78,12 +78,16 @@ def crossover_table(part):
             e["variant"] != ns.RING)):
         loss = entry["first_loss"]
         ratio = next((r for s, r in entry["ratios"] if s == loss), None)
+        losses = ", ".join(f"{size_label(s)} ({times(r)})" for s, r in entry["ratios"]
+                           if s in entry.get("losses", ()))
         rows.append([MPI_NAMES.get(entry["mpi"], entry["mpi"]), entry["compiler"],
                      "ring only" if entry["variant"] == ns.RING else "default",
                      _size_or_none(entry["last_win"]),
-                     f"{_size_or_none(loss)}" + (f" ({times(ratio)})" if ratio else "")])
+                     f"{_size_or_none(loss)}" + (f" ({times(ratio)})" if ratio else ""),
+                     losses or "none"])
     return Table("node-crossover", "Where the channel stops beating C MPI (2 ranks)",
-                 ["MPI", "compiler", "channel", "beats C up to", "first size it loses"], rows,
+                 ["MPI", "compiler", "channel", "beats C up to", "first size it loses",
+                  "every size it loses at"], rows,
                  "A size is lost where the median of the per-process ratios to C's known count "
                  "is above 1.0. 'ring only' carries every payload through the ring "
                  "(mpi_from_bytes past every size): its first loss is the crossover that "

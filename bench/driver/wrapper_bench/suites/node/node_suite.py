@@ -232,15 +232,17 @@ def _cell(key, group, ratios, threshold):
 
 def crossover(cells, mpi, compiler, variant=RING):
     """Where `variant` stops beating C's known count on 2 ranks: {"last_win": the largest size
-    below the first loss, "first_loss": the smallest size whose median ratio is above 1.0}
-    (None where it never loses, or never wins)."""
+    below the first loss, "first_loss": the smallest size whose median ratio is above 1.0
+    (None where it never loses, or never wins), "losses": every size it loses at (C's own
+    eager-to-rendezvous step can make it win again above a loss)}."""
     ratios = sorted((c["bytes"], c["ratio_vs_c"]["median"]) for c in cells
                     if (c["mpi"], c["compiler"], c["ranks"], c["variant"]) ==
                     (mpi, compiler, 2, variant) and c["ratio_vs_c"])
     first_loss = next((size for size, ratio in ratios if ratio > 1.0), None)
     wins = [size for size, ratio in ratios if first_loss is None or size < first_loss]
     return {"variant": variant, "last_win": wins[-1] if wins else None,
-            "first_loss": first_loss, "ratios": ratios}
+            "first_loss": first_loss, "losses": [size for size, ratio in ratios if ratio > 1.0],
+            "ratios": ratios}
 
 
 def machine_mode(records):
