@@ -20,6 +20,7 @@ LAYERS = [
     ["serialization"],
     ["communicator"],
     ["framed", "topology", "rma"],
+    ["node"],
 ]
 INCLUDE = re.compile(r'^\s*#\s*include\s*"thinmpi/([^"]+)"', re.M)
 

@@ -15,6 +15,7 @@
 #include "thinmpi/core/views.hpp"
 #include "thinmpi/framed/channel.hpp"
 #include "thinmpi/framed/requests.hpp"
+#include "thinmpi/node/channel.hpp"
 #include "thinmpi/p2p/requests.hpp"
 #include "thinmpi/requests/collective_request.hpp"
 #include "thinmpi/requests/completion.hpp"

@@ -27,4 +27,19 @@ namespace thinmpi::detail {
 #endif
 }
 
+/// Makes `status` say `bytes` bytes were received and nothing was cancelled: a receive that MPI
+/// did not carry (node_channel's shared memory) reports its size as MPI's receives do.
+inline void set_status_bytes(MPI_Status& status, std::size_t bytes) noexcept {
+#if defined(OPEN_MPI)
+  status._ucount = bytes;
+  status._cancelled = 0;
+#elif defined(MPICH)
+  status.count_lo = static_cast<int>(static_cast<unsigned>(bytes & 0xffffffffU));
+  status.count_hi_and_cancelled = static_cast<int>((bytes >> 32) << 1);
+#else
+  MPI_Status_set_elements_x(&status, MPI_BYTE, static_cast<MPI_Count>(bytes));
+  MPI_Status_set_cancelled(&status, 0);
+#endif
+}
+
 }  // namespace thinmpi::detail
