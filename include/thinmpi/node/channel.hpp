@@ -48,6 +48,14 @@
 
 namespace thinmpi {
 
+namespace detail::node {
+#if defined(OPEN_MPI)
+inline constexpr std::size_t default_mpi_from_bytes = 24 * 1024;
+#else
+inline constexpr std::size_t default_mpi_from_bytes = 2 * 1024;
+#endif
+}  // namespace detail::node
+
 /// How a node_channel is made and how it waits. Each rank may pass its own.
 struct node_channel_options {
   /// Slots (64 bytes each) in this rank's inbound queue: a power of two, 8 to 2^20. The
@@ -57,10 +65,11 @@ struct node_channel_options {
   std::uint32_t queue_slots = 512;
   /// Payloads of this many bytes or more go by MPI (one MPI_Isend on the node communicator,
   /// announced by a header in the ring so that the order of messages holds); smaller ones
-  /// go through the ring. The default, 1 KiB, is where the ring stopped beating C MPI's
+  /// go through the ring. The default is where the ring stopped beating the MPI library's
   /// ping-pong on this project's machine (wrapper-bench's node suite; docs/library.md, "The
-  /// intra-node channel").
-  std::size_t mpi_from_bytes = 1024;
+  /// intra-node channel"): 24 KiB on Open MPI, whose messages above 4 KiB take its slower
+  /// rendezvous, 2 KiB on MPICH and others.
+  std::size_t mpi_from_bytes = detail::node::default_mpi_from_bytes;
   /// Ranks of one node with different groups do not share a channel's memory: they talk by
   /// MPI as ranks of different nodes do (to keep a channel within a socket, or to try the
   /// multi-node paths on one node).
