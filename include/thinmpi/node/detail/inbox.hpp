@@ -375,7 +375,7 @@ class inbox {
       ++pending_mpi_;
     } else {
       const std::size_t first = h.bytes < first_slot_payload ? h.bytes : first_slot_payload;
-      std::memcpy(a.bytes.data(), mine.body(head_) + sizeof h, first);
+      if (first != 0) std::memcpy(a.bytes.data(), mine.body(head_) + sizeof h, first);
     }
     ++head_;
     a.copied = 1;
