@@ -50,7 +50,7 @@ namespace thinmpi {
 
 namespace detail::node {
 #if defined(OPEN_MPI)
-inline constexpr std::size_t default_mpi_from_bytes = 24 * 1024;
+inline constexpr std::size_t default_mpi_from_bytes = 8 * 1024;
 #else
 inline constexpr std::size_t default_mpi_from_bytes = 2 * 1024;
 #endif
@@ -67,7 +67,7 @@ struct node_channel_options {
   /// announced by a header in the ring so that the order of messages holds); smaller ones
   /// go through the ring. The default is where the ring stopped beating the MPI library's
   /// ping-pong on this project's machine (wrapper-bench's node suite; docs/library.md, "The
-  /// intra-node channel"): 24 KiB on Open MPI, whose messages above 4 KiB take its slower
+  /// intra-node channel"): 8 KiB on Open MPI, whose messages above 4 KiB take its slower
   /// rendezvous, 2 KiB on MPICH and others.
   std::size_t mpi_from_bytes = detail::node::default_mpi_from_bytes;
   /// Ranks of one node with different groups do not share a channel's memory: they talk by
