@@ -14,9 +14,6 @@
 ///     channel.send(std::vector<double>(100, 1.0), 1, 7);
 ///     auto values = channel.recv<std::vector<double>>(0, 7);  // its size from the header
 
-#include <unistd.h>
-
-#include <algorithm>
 #include <bit>
 #include <chrono>
 #include <cstddef>

@@ -141,6 +141,23 @@ inline std::string remote_unfit(std::size_t arrived, std::size_t size, std::size
          " (the message was taken and dropped)";
 }
 
+/// Throws MPI_ERR_TRUNCATE for a message of `arrived` bytes from another node (status `got`)
+/// that does not fit `capacity` elements of `size` bytes (unknown_count: any number).
+[[noreturn]] inline void raise_remote_unfit(const framed_channel& remote, const status& got,
+                                            std::size_t arrived, std::size_t size,
+                                            std::size_t capacity, bool exact) {
+  raise(MPI_ERR_TRUNCATE,
+        error_site{.operation = "thinmpi::node_channel::recv",
+                   .comm = remote.comm().native(),
+                   .peer_role = "source",
+                   .peer = got.source(),
+                   .tag = got.tag(),
+                   .count = capacity == unknown_count ? std::nullopt
+                                                      : std::optional<std::size_t>(capacity),
+                   .incoming_bytes = arrived,
+                   .problem = remote_unfit(arrived, size, capacity, exact)});
+}
+
 /// Into memory the caller has: `capacity` elements of E at `data`; `exact`: the message
 /// must fill them.
 template <class E>
@@ -176,15 +193,7 @@ struct buffer_sink {
     const std::size_t arrived = got.value.size();
     const std::size_t count = arrived / sizeof(E);
     if (arrived % sizeof(E) != 0 || count > capacity || (exact && count != capacity)) {
-      raise(MPI_ERR_TRUNCATE,
-            error_site{.operation = "thinmpi::node_channel::recv",
-                       .comm = remote.comm().native(),
-                       .peer_role = "source",
-                       .peer = got.status.source(),
-                       .tag = got.status.tag(),
-                       .count = capacity,
-                       .incoming_bytes = arrived,
-                       .problem = remote_unfit(arrived, sizeof(E), capacity, exact)});
+      raise_remote_unfit(remote, got.status, arrived, sizeof(E), capacity, exact);
     }
     if (arrived != 0) std::memcpy(data, got.value.data(), arrived);
     return make_status(got.status.source(), got.status.tag(), arrived);
@@ -218,14 +227,7 @@ struct container_sink {
     auto got = remote.recv_with_status<std::vector<std::byte>>(source, tag_asked);
     const std::size_t arrived = got.value.size();
     if (arrived % sizeof(element) != 0) {
-      raise(MPI_ERR_TRUNCATE,
-            error_site{.operation = "thinmpi::node_channel::recv",
-                       .comm = remote.comm().native(),
-                       .peer_role = "source",
-                       .peer = got.status.source(),
-                       .tag = got.status.tag(),
-                       .incoming_bytes = arrived,
-                       .problem = remote_unfit(arrived, sizeof(element), unknown_count, false)});
+      raise_remote_unfit(remote, got.status, arrived, sizeof(element), unknown_count, false);
     }
     value = with_count<C>(arrived / sizeof(element));
     if (arrived != 0) std::memcpy(std::ranges::data(value), got.value.data(), arrived);
