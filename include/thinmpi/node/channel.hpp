@@ -106,7 +106,9 @@ class node_channel {
   /// queues, and, when some rank is on another node, one MPI_Comm_dup (plus the framed
   /// channel's own) for the messages between nodes.
   explicit node_channel(comm_view comm, const node_channel_options& options = {});
+  /// Takes the channel over; the moved-from one is closed and frees nothing.
   node_channel(node_channel&&) noexcept = default;
+  /// Closes this channel (collective, as the destructor), then takes `other` over.
   node_channel& operator=(node_channel&& other) noexcept {
     if (this != &other) {
       close();
