@@ -1,0 +1,71 @@
+# The io suite of wrapper-bench (included by bench/CMakeLists.txt after wb_kernels, whose C
+# objects (floor.c) and libwb_ckernels it builds on, and WbHarnessSuite.cmake, whose kernel check
+# it shares):
+#   wb_io         the io harness (kernels/io_harness.c): C MPI-IO (io_c.c), POSIX pwrite/pread
+#                 as the floor (io_posix.c) and thinmpi::file (thinmpi_io.cpp) side by side in
+#                 one process, each instance with a file of its own (io_layout.c, io_instance.c)
+#   wb_io.json    what the driver needs to know about it
+# The C and POSIX variants join libwb_ckernels too (io_bridge.c), for the mpi4py io kernel
+# (kernels/mpi4py_io.py), which measures mpi4py's MPI.File against them in its own process.
+add_library(wb_c_io OBJECT kernels/io_layout.c kernels/io_instance.c kernels/io_c.c
+                           kernels/io_posix.c)
+set_target_properties(wb_c_io PROPERTIES C_STANDARD 11 POSITION_INDEPENDENT_CODE ON)
+target_include_directories(wb_c_io PUBLIC kernels)
+target_link_libraries(wb_c_io PUBLIC MPI::MPI_C PRIVATE wb_c_warnings)
+
+target_sources(wb_ckernels PRIVATE kernels/io_bridge.c)
+target_link_libraries(wb_ckernels PRIVATE wb_c_io)
+
+add_executable(wb_io kernels/io_harness.c kernels/harness_json.c)
+set_target_properties(wb_io PROPERTIES C_STANDARD 11 LINKER_LANGUAGE CXX)
+target_link_libraries(wb_io PRIVATE wb_c_io wb_c_kernels MPI::MPI_C wb_c_warnings)
+
+set(WB_IO_THINMPI false)
+set(WB_IO_THINMPI_REASON "left out of this build (WB_WITH_THINMPI=OFF)")
+if(WB_WITH_THINMPI)
+  wb_try_thinmpi_kernel(WB_THINMPI_IO SOURCE thinmpi_io.cpp CHECK thinmpi_io_check
+                        WHAT "is thinmpi/io/file.hpp merged yet?")
+  set(WB_IO_THINMPI_REASON "${WB_THINMPI_IO_REASON}")
+  if(WB_THINMPI_IO)
+    add_library(wb_thinmpi_io OBJECT kernels/thinmpi_io.cpp)
+    target_include_directories(wb_thinmpi_io PRIVATE kernels)
+    target_link_libraries(wb_thinmpi_io PRIVATE thinmpi::thinmpi thinmpi_warnings)
+    target_link_libraries(wb_io PRIVATE wb_thinmpi_io thinmpi::thinmpi)
+    target_compile_definitions(wb_io PRIVATE WB_HAVE_THINMPI_IO)
+    set(WB_IO_THINMPI true)
+  else()
+    message(STATUS "wrapper-bench: no thinmpi io cells: ${WB_IO_THINMPI_REASON}")
+  endif()
+endif()
+
+file(
+  GENERATE
+  OUTPUT ${CMAKE_CURRENT_BINARY_DIR}/wb_io.json
+  CONTENT
+    "{
+  \"mpi\": \"${WB_MPI_VENDOR}\",
+  \"mpiexec\": \"${MPIEXEC_EXECUTABLE}\",
+  \"harness\": \"$<TARGET_FILE:wb_io>\",
+  \"audit_library\": \"$<TARGET_FILE:wb_audit>\",
+  \"c_kernels_library\": \"$<TARGET_FILE:wb_ckernels>\",
+  \"thinmpi\": ${WB_IO_THINMPI},
+  \"thinmpi_missing_reason\": \"${WB_IO_THINMPI_REASON}\"
+}
+")
+
+# Every variant a few calls at two sizes on 2 ranks (a 2x1 grid) and 3 (3x1, rows that do not
+# divide), in this build folder (the disk); each file is checked and deleted.
+if(THINMPI_BUILD_TESTS)
+  foreach(ranks 2 3)
+    set(name wb_io_smoke.${ranks}ranks)
+    add_test(NAME ${name} COMMAND ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${ranks}
+                                  $<TARGET_FILE:wb_io> --variants all --sizes 64:4,1048576:4
+                                  --warmup 1 --blocks 2 --dir ${CMAKE_CURRENT_BINARY_DIR})
+    if(WB_MPI_VENDOR STREQUAL "openmpi")
+      set_tests_properties(
+        ${name} PROPERTIES ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;\
+OMPI_MCA_rmaps_base_oversubscribe=1")
+    endif()
+    set_tests_properties(${name} PROPERTIES PROCESSORS ${ranks} TIMEOUT 120)
+  endforeach()
+endif()
