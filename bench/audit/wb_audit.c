@@ -15,6 +15,7 @@
 
 #include "wb_audit_calls.h"
 #include "wb_audit_coll_calls.h"
+#include "wb_audit_io_calls.h"
 #include "wb_audit_neighbor_calls.h"
 #include "wb_audit_rma_calls.h"
 
@@ -24,7 +25,8 @@
 enum {
   WB_SEND_CALLS(WB_ENUM_SEND) WB_SEND_CALLS_C(WB_ENUM_SEND) WB_CALLS(WB_ENUM) WB_CALLS_C(WB_ENUM)
       WB_COLL_CALLS(WB_ENUM) WB_PEER_CALLS(WB_ENUM_PEER) WB_TOPOLOGY_CALLS(WB_ENUM)
-          WB_RMA_CALLS(WB_ENUM) WB_RMA_CALLS_C(WB_ENUM) WB_CALL_COUNT
+          WB_RMA_CALLS(WB_ENUM) WB_RMA_CALLS_C(WB_ENUM) WB_IO_CALLS(WB_ENUM) WB_IO_CALLS_C(WB_ENUM)
+              WB_CALL_COUNT
 };
 
 #define WB_NAME_SEND(name, params, args, n, t) "MPI_" #name,
@@ -33,7 +35,8 @@ enum {
 static const char* const call_names[WB_CALL_COUNT] = {
     WB_SEND_CALLS(WB_NAME_SEND) WB_SEND_CALLS_C(WB_NAME_SEND) WB_CALLS(WB_NAME) WB_CALLS_C(WB_NAME)
         WB_COLL_CALLS(WB_NAME) WB_PEER_CALLS(WB_NAME_PEER) WB_TOPOLOGY_CALLS(WB_NAME)
-            WB_RMA_CALLS(WB_NAME) WB_RMA_CALLS_C(WB_NAME)};
+            WB_RMA_CALLS(WB_NAME) WB_RMA_CALLS_C(WB_NAME) WB_IO_CALLS(WB_NAME)
+                WB_IO_CALLS_C(WB_NAME)};
 
 static struct {
   int open;
@@ -97,6 +100,8 @@ WB_COLL_CALLS(WB_WRAP)
 WB_TOPOLOGY_CALLS(WB_WRAP)
 WB_RMA_CALLS(WB_WRAP)
 WB_RMA_CALLS_C(WB_WRAP)
+WB_IO_CALLS(WB_WRAP)
+WB_IO_CALLS_C(WB_WRAP)
 
 #define WB_WRAP_PEER(name, params, args, comm, reach) \
   int MPI_##name params {                             \

@@ -1,0 +1,74 @@
+/* The MPI-IO calls that wb_audit counts (the io suite), as X-macro lists:
+ * X(name, parameters, arguments), counted like WB_CALLS of wb_audit_calls.h. With them every
+ * ratio of the io suite is explained by the calls behind it: a thinmpi::file read or write
+ * should be exactly C's call (one MPI_File_write_at per write_at, ...).
+ * WB_IO_CALLS_C: the MPI-4 large-count forms, where mpi.h declares them (MPICH 4's ROMIO). */
+#ifndef WB_AUDIT_IO_CALLS_H
+#define WB_AUDIT_IO_CALLS_H
+
+#include <mpi.h>
+
+#define WB_IO_DATA_CALLS(X, count_type)                                                           \
+  X(File_write_at,                                                                                \
+    (MPI_File f, MPI_Offset o, const void* b, count_type n, MPI_Datatype t, MPI_Status* s),       \
+    (f, o, b, n, t, s))                                                                           \
+  X(File_read_at,                                                                                 \
+    (MPI_File f, MPI_Offset o, void* b, count_type n, MPI_Datatype t, MPI_Status* s),             \
+    (f, o, b, n, t, s))                                                                           \
+  X(File_write_at_all,                                                                            \
+    (MPI_File f, MPI_Offset o, const void* b, count_type n, MPI_Datatype t, MPI_Status* s),       \
+    (f, o, b, n, t, s))                                                                           \
+  X(File_read_at_all,                                                                             \
+    (MPI_File f, MPI_Offset o, void* b, count_type n, MPI_Datatype t, MPI_Status* s),             \
+    (f, o, b, n, t, s))                                                                           \
+  X(File_write, (MPI_File f, const void* b, count_type n, MPI_Datatype t, MPI_Status* s),         \
+    (f, b, n, t, s))                                                                              \
+  X(File_read, (MPI_File f, void* b, count_type n, MPI_Datatype t, MPI_Status* s),                \
+    (f, b, n, t, s))                                                                              \
+  X(File_write_shared, (MPI_File f, const void* b, count_type n, MPI_Datatype t, MPI_Status* s),  \
+    (f, b, n, t, s))                                                                              \
+  X(File_read_shared, (MPI_File f, void* b, count_type n, MPI_Datatype t, MPI_Status* s),         \
+    (f, b, n, t, s))                                                                              \
+  X(File_write_ordered, (MPI_File f, const void* b, count_type n, MPI_Datatype t, MPI_Status* s), \
+    (f, b, n, t, s))                                                                              \
+  X(File_read_ordered, (MPI_File f, void* b, count_type n, MPI_Datatype t, MPI_Status* s),        \
+    (f, b, n, t, s))
+
+#define WB_IO_CALLS(X)                                                                       \
+  WB_IO_DATA_CALLS(X, int)                                                                   \
+  X(File_open, (MPI_Comm c, const char* p, int m, MPI_Info i, MPI_File* f), (c, p, m, i, f)) \
+  X(File_close, (MPI_File * f), (f))                                                         \
+  X(File_delete, (const char* p, MPI_Info i), (p, i))                                        \
+  X(File_set_view,                                                                           \
+    (MPI_File f, MPI_Offset d, MPI_Datatype e, MPI_Datatype t, const char* r, MPI_Info i),   \
+    (f, d, e, t, r, i))                                                                      \
+  X(File_seek, (MPI_File f, MPI_Offset o, int w), (f, o, w))                                 \
+  X(File_seek_shared, (MPI_File f, MPI_Offset o, int w), (f, o, w))                          \
+  X(File_sync, (MPI_File f), (f))                                                            \
+  X(File_get_size, (MPI_File f, MPI_Offset * s), (f, s))
+
+#if MPI_VERSION >= 4
+#define WB_IO_CALLS_C(X)                                                                           \
+  X(File_write_at_c,                                                                               \
+    (MPI_File f, MPI_Offset o, const void* b, MPI_Count n, MPI_Datatype t, MPI_Status* s),         \
+    (f, o, b, n, t, s))                                                                            \
+  X(File_read_at_c,                                                                                \
+    (MPI_File f, MPI_Offset o, void* b, MPI_Count n, MPI_Datatype t, MPI_Status* s),               \
+    (f, o, b, n, t, s))                                                                            \
+  X(File_write_at_all_c,                                                                           \
+    (MPI_File f, MPI_Offset o, const void* b, MPI_Count n, MPI_Datatype t, MPI_Status* s),         \
+    (f, o, b, n, t, s))                                                                            \
+  X(File_read_at_all_c,                                                                            \
+    (MPI_File f, MPI_Offset o, void* b, MPI_Count n, MPI_Datatype t, MPI_Status* s),               \
+    (f, o, b, n, t, s))                                                                            \
+  X(File_write_shared_c, (MPI_File f, const void* b, MPI_Count n, MPI_Datatype t, MPI_Status* s),  \
+    (f, b, n, t, s))                                                                               \
+  X(File_write_ordered_c, (MPI_File f, const void* b, MPI_Count n, MPI_Datatype t, MPI_Status* s), \
+    (f, b, n, t, s))                                                                               \
+  X(File_read_ordered_c, (MPI_File f, void* b, MPI_Count n, MPI_Datatype t, MPI_Status* s),        \
+    (f, b, n, t, s))
+#else
+#define WB_IO_CALLS_C(X)
+#endif
+
+#endif /* WB_AUDIT_IO_CALLS_H */
