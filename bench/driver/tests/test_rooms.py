@@ -147,7 +147,7 @@ class Registry(unittest.TestCase):
     def test_each_suite_has_one_room(self):
         self.assertEqual(len(rooms.SUITES), len(set(rooms.SUITES)))
         self.assertEqual(rooms.SUITES, ("tiny", "sweep", "osu", "serialization", "audit",
-                                        "collectives", "neighbors", "rma", "node"))
+                                        "collectives", "neighbors", "rma", "node", "io"))
 
     def test_every_matrix_suite_has_its_counts(self):
         for suite in matrix.SUITE_JOBS:

@@ -53,7 +53,7 @@ def context_lines(context):
 ARTICLE = ("conclusions", "floor", "c_floor", "scalar", "raw_vs_vector", "cliff", "mpi4py", "go",
            "sweep", "structs", "osu", "hosts", "serialization", "path_audit", "symbols",
            "instructions", "targets")
-OTHERS = ("collectives", "neighbors", "rma", "node", "peers", "timings")
+OTHERS = ("collectives", "neighbors", "rma", "node", "io", "peers", "timings")
 LAST = ("missing",)
 
 

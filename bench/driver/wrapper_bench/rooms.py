@@ -7,6 +7,7 @@ from .suites.floor import ROOM as FLOOR
 from .suites.go import ROOM as GO
 from .suites.hosts import ROOM as HOSTS
 from .suites.instructions import ROOM as INSTRUCTIONS
+from .suites.io import ROOM as IO
 from .suites.neighbors import ROOM as NEIGHBORS
 from .suites.node import ROOM as NODE
 from .suites.osu import ROOM as OSU
@@ -16,7 +17,7 @@ from .suites.rma import ROOM as RMA
 from .suites.serialization import ROOM as SERIALIZATION
 from .suites.timing import ROOM as TIMING
 
-ROOMS = (P2P, FLOOR, GO, OSU, SERIALIZATION, AUDIT, COLLECTIVES, NEIGHBORS, RMA, NODE,
+ROOMS = (P2P, FLOOR, GO, OSU, SERIALIZATION, AUDIT, COLLECTIVES, NEIGHBORS, RMA, NODE, IO,
          INSTRUCTIONS, HOSTS, PEERS, TIMING)
 # The suites that run by default (--suites), in the order of their jobs.
 SUITES = tuple(suite for room in ROOMS for suite in room.suites)
