@@ -134,8 +134,8 @@ class Cells(unittest.TestCase):
 
     def test_machine_mode(self):
         self.assertEqual(self.part["mode"]["mode"], "fast")
-        slow = fixture_part(slow_rep=2)
-        self.assertEqual((slow["mode"]["mode"], slow["mode"]["slow"]), ("mixed", 2))  # the independent and collective processes of rep 2
+        slow = fixture_part(slow_rep=2)  # rep 2's independent and collective processes
+        self.assertEqual((slow["mode"]["mode"], slow["mode"]["slow"]), ("mixed", 2))
 
 
 class Report(unittest.TestCase):
