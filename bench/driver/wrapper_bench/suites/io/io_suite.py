@@ -57,8 +57,8 @@ class Counts:
     warmup: int = 10
 
 
-COUNTS = {"full": Counts(10000, 50, 200, 2000, 5, 20),
-          "quick": Counts(3000, 30, 60, 600, 3, 10),
+COUNTS = {"full": Counts(10000, 50, 200, 2000, 5, 30),
+          "quick": Counts(3000, 30, 60, 600, 3, 20),
           "smoke": Counts(20, 4, 4, 8, 1, 2, 1)}
 
 
@@ -244,7 +244,7 @@ def file_system_of(path):
 def disk_base(options):
     """A folder on the disk: the build prefix's folder ("build/" of "build/bench-"), else /tmp,
     where it is not tmpfs."""
-    for base in (Path(options.build_prefix + "x").parent, Path("/tmp")):
+    for base in (Path(options.build_prefix + "x").resolve().parent, Path("/tmp")):
         if base.is_dir() and file_system_of(base) not in ("tmpfs", "ramfs"):
             return base
     return None
