@@ -8,34 +8,36 @@
 
 #include <mpi.h>
 
-#define WB_IO_DATA_CALLS(X, count_type)                                                           \
-  X(File_write_at,                                                                                \
-    (MPI_File f, MPI_Offset o, const void* b, count_type n, MPI_Datatype t, MPI_Status* s),       \
-    (f, o, b, n, t, s))                                                                           \
-  X(File_read_at,                                                                                 \
-    (MPI_File f, MPI_Offset o, void* b, count_type n, MPI_Datatype t, MPI_Status* s),             \
-    (f, o, b, n, t, s))                                                                           \
-  X(File_write_at_all,                                                                            \
-    (MPI_File f, MPI_Offset o, const void* b, count_type n, MPI_Datatype t, MPI_Status* s),       \
-    (f, o, b, n, t, s))                                                                           \
-  X(File_read_at_all,                                                                             \
-    (MPI_File f, MPI_Offset o, void* b, count_type n, MPI_Datatype t, MPI_Status* s),             \
-    (f, o, b, n, t, s))                                                                           \
-  X(File_write, (MPI_File f, const void* b, count_type n, MPI_Datatype t, MPI_Status* s),         \
-    (f, b, n, t, s))                                                                              \
-  X(File_read, (MPI_File f, void* b, count_type n, MPI_Datatype t, MPI_Status* s),                \
-    (f, b, n, t, s))                                                                              \
-  X(File_write_shared, (MPI_File f, const void* b, count_type n, MPI_Datatype t, MPI_Status* s),  \
-    (f, b, n, t, s))                                                                              \
-  X(File_read_shared, (MPI_File f, void* b, count_type n, MPI_Datatype t, MPI_Status* s),         \
-    (f, b, n, t, s))                                                                              \
-  X(File_write_ordered, (MPI_File f, const void* b, count_type n, MPI_Datatype t, MPI_Status* s), \
-    (f, b, n, t, s))                                                                              \
-  X(File_read_ordered, (MPI_File f, void* b, count_type n, MPI_Datatype t, MPI_Status* s),        \
+/* The data calls, each as X(File_<call><suffix>, ...) with counts of `count_type`: once with
+ * int, once as the _c forms with MPI_Count. */
+#define WB_IO_DATA_CALLS(X, suffix, count_type)                                                    \
+  X(File_write_at##suffix,                                                                         \
+    (MPI_File f, MPI_Offset o, const void* b, count_type n, MPI_Datatype t, MPI_Status* s),        \
+    (f, o, b, n, t, s))                                                                            \
+  X(File_read_at##suffix,                                                                          \
+    (MPI_File f, MPI_Offset o, void* b, count_type n, MPI_Datatype t, MPI_Status* s),              \
+    (f, o, b, n, t, s))                                                                            \
+  X(File_write_at_all##suffix,                                                                     \
+    (MPI_File f, MPI_Offset o, const void* b, count_type n, MPI_Datatype t, MPI_Status* s),        \
+    (f, o, b, n, t, s))                                                                            \
+  X(File_read_at_all##suffix,                                                                      \
+    (MPI_File f, MPI_Offset o, void* b, count_type n, MPI_Datatype t, MPI_Status* s),              \
+    (f, o, b, n, t, s))                                                                            \
+  X(File_write##suffix, (MPI_File f, const void* b, count_type n, MPI_Datatype t, MPI_Status* s),  \
+    (f, b, n, t, s))                                                                               \
+  X(File_read##suffix, (MPI_File f, void* b, count_type n, MPI_Datatype t, MPI_Status* s),         \
+    (f, b, n, t, s))                                                                               \
+  X(File_write_shared##suffix,                                                                     \
+    (MPI_File f, const void* b, count_type n, MPI_Datatype t, MPI_Status* s), (f, b, n, t, s))     \
+  X(File_read_shared##suffix, (MPI_File f, void* b, count_type n, MPI_Datatype t, MPI_Status* s),  \
+    (f, b, n, t, s))                                                                               \
+  X(File_write_ordered##suffix,                                                                    \
+    (MPI_File f, const void* b, count_type n, MPI_Datatype t, MPI_Status* s), (f, b, n, t, s))     \
+  X(File_read_ordered##suffix, (MPI_File f, void* b, count_type n, MPI_Datatype t, MPI_Status* s), \
     (f, b, n, t, s))
 
 #define WB_IO_CALLS(X)                                                                       \
-  WB_IO_DATA_CALLS(X, int)                                                                   \
+  WB_IO_DATA_CALLS(X, , int)                                                                 \
   X(File_open, (MPI_Comm c, const char* p, int m, MPI_Info i, MPI_File* f), (c, p, m, i, f)) \
   X(File_close, (MPI_File * f), (f))                                                         \
   X(File_delete, (const char* p, MPI_Info i), (p, i))                                        \
@@ -48,25 +50,7 @@
   X(File_get_size, (MPI_File f, MPI_Offset * s), (f, s))
 
 #if MPI_VERSION >= 4
-#define WB_IO_CALLS_C(X)                                                                           \
-  X(File_write_at_c,                                                                               \
-    (MPI_File f, MPI_Offset o, const void* b, MPI_Count n, MPI_Datatype t, MPI_Status* s),         \
-    (f, o, b, n, t, s))                                                                            \
-  X(File_read_at_c,                                                                                \
-    (MPI_File f, MPI_Offset o, void* b, MPI_Count n, MPI_Datatype t, MPI_Status* s),               \
-    (f, o, b, n, t, s))                                                                            \
-  X(File_write_at_all_c,                                                                           \
-    (MPI_File f, MPI_Offset o, const void* b, MPI_Count n, MPI_Datatype t, MPI_Status* s),         \
-    (f, o, b, n, t, s))                                                                            \
-  X(File_read_at_all_c,                                                                            \
-    (MPI_File f, MPI_Offset o, void* b, MPI_Count n, MPI_Datatype t, MPI_Status* s),               \
-    (f, o, b, n, t, s))                                                                            \
-  X(File_write_shared_c, (MPI_File f, const void* b, MPI_Count n, MPI_Datatype t, MPI_Status* s),  \
-    (f, b, n, t, s))                                                                               \
-  X(File_write_ordered_c, (MPI_File f, const void* b, MPI_Count n, MPI_Datatype t, MPI_Status* s), \
-    (f, b, n, t, s))                                                                               \
-  X(File_read_ordered_c, (MPI_File f, void* b, MPI_Count n, MPI_Datatype t, MPI_Status* s),        \
-    (f, b, n, t, s))
+#define WB_IO_CALLS_C(X) WB_IO_DATA_CALLS(X, _c, MPI_Count)
 #else
 #define WB_IO_CALLS_C(X)
 #endif

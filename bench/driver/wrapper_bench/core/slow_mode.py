@@ -1,12 +1,14 @@
 """The slow-mode detector: which processes ran while the machine was slow, judged by the physical
 floor each kernel process measures beside its variants (bench/kernels/floor.c, no MPI; its
 records carry floor_before_us and floor_after_us). The floor room (suites/floor) applies it to
-the matrix's cells; a suite that launches its own processes (the node suite) states its mode
-with it too.
+the matrix's cells; a suite that launches its own processes (the node and io suites) states
+its mode with it too (machine_mode).
 
 A process whose floor is far above the run's fast floor ran while the machine was slow (a loaded
 host, two vCPUs sharing a core): everything it measured is slow by the same cause.
 """
+
+import statistics
 
 # The slow mode starts at twice the run's fast floor. On this kind of machine (2 vCPUs) the fast
 # mode (C one int one-way 0.15-0.31 us) had process floors of median 0.058 us, best 0.028 us
@@ -54,3 +56,17 @@ def is_slow(record, threshold):
     """Whether the process of `record` ran in the slow mode."""
     floor = process_floor(record)
     return floor is not None and threshold is not None and floor > threshold
+
+
+def machine_mode(records):
+    """The mode of a suite's processes: how many ran in the slow mode ("fast", "mixed" or
+    "slow"), the threshold and the median process floor; None when none measured its floor."""
+    threshold = slow_threshold(records)
+    found = processes(records)
+    if threshold is None:
+        return None
+    floors = [process_floor(r) for r in found.values()]
+    slow = sum(is_slow(r, threshold) for r in found.values())
+    return {"processes": len(found), "slow": slow, "threshold_us": threshold,
+            "median_floor_us": statistics.median(floors),
+            "mode": "fast" if slow == 0 else "mixed" if slow < len(found) else "slow"}

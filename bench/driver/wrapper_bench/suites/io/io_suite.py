@@ -23,7 +23,7 @@ from pathlib import Path
 from ...core.compare import spread
 from ...core.detect import json_lines, read_json
 from ...core.runner import Launcher, run_as_root
-from ...core.slow_mode import is_slow, process_floor, processes, slow_threshold
+from ...core.slow_mode import is_slow, machine_mode, slow_threshold
 
 MANIFEST = "wb_io.json"
 MPI4PY_KERNEL = Path(__file__).resolve().parents[4] / "kernels" / "mpi4py_io.py"
@@ -368,19 +368,6 @@ def _cell(key, group, ratios, threshold):
             "ratio_vs_c": spread(ratios["c"]), "ratio_vs_posix": spread(ratios["posix"]),
             "slow_reps": sum(is_slow(r, threshold) for r in group),
             "verified": all(r.get("verified") for r in group)}
-
-
-def machine_mode(records):
-    """The slow-mode detector (core/slow_mode.py) over the suite's processes."""
-    threshold = slow_threshold(records)
-    found = processes(records)
-    if threshold is None:
-        return None
-    floors = sorted(process_floor(r) for r in found.values())
-    slow = sum(is_slow(r, threshold) for r in found.values())
-    return {"processes": len(found), "slow": slow, "threshold_us": threshold,
-            "median_floor_us": floors[len(floors) // 2],
-            "mode": "fast" if slow == 0 else "mixed" if slow < len(found) else "slow"}
 
 
 def recompute(part):

@@ -9,17 +9,17 @@ slower pair's; on a 2-core machine those ranks are oversubscribed, so that run i
 """
 
 import os
-import statistics
 import subprocess
 import sys
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ...core import slow_mode
 from ...core.compare import process_value, spread
 from ...core.detect import binding_flags, json_lines, read_json
 from ...core.runner import run_as_root
-from ...core.slow_mode import is_slow, process_floor, processes, slow_threshold
+from ...core.slow_mode import is_slow, slow_threshold
 
 MANIFEST = "wb_node.json"
 SIZES = (1, 4, 8, 16, 32, 48, 64, 256, 1024, 4096, 16384, 65536, 262144, 1048576)
@@ -248,16 +248,7 @@ def crossover(cells, mpi, compiler, variant=RING):
 def machine_mode(records):
     """The slow-mode detector (core/slow_mode.py) over the 2-rank processes of the suite: how
     many ran in the slow mode, and the threshold."""
-    pairs = [r for r in records if r.get("ranks", 2) == 2]
-    threshold = slow_threshold(pairs)
-    found = processes(pairs)
-    if threshold is None:
-        return None
-    floors = sorted(process_floor(r) for r in found.values())
-    slow = sum(is_slow(r, threshold) for r in found.values())
-    return {"processes": len(found), "slow": slow, "threshold_us": threshold,
-            "median_floor_us": statistics.median(floors),
-            "mode": "fast" if slow == 0 else "mixed" if slow < len(found) else "slow"}
+    return slow_mode.machine_mode([r for r in records if r.get("ranks", 2) == 2])
 
 
 def recompute(part):
