@@ -19,7 +19,7 @@ LAYERS = [
     ["p2p", "collectives"],
     ["serialization"],
     ["communicator"],
-    ["framed", "topology", "rma"],
+    ["framed", "topology", "rma", "io"],
     ["node"],
 ]
 INCLUDE = re.compile(r'^\s*#\s*include\s*"thinmpi/([^"]+)"', re.M)

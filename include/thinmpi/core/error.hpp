@@ -140,6 +140,46 @@ inline std::string error_class_name(int error_class) {
       return "MPI_ERR_RMA_SHARED";
     case MPI_ERR_RMA_FLAVOR:
       return "MPI_ERR_RMA_FLAVOR";
+    case MPI_ERR_FILE:
+      return "MPI_ERR_FILE";
+    case MPI_ERR_NOT_SAME:
+      return "MPI_ERR_NOT_SAME";
+    case MPI_ERR_AMODE:
+      return "MPI_ERR_AMODE";
+    case MPI_ERR_UNSUPPORTED_DATAREP:
+      return "MPI_ERR_UNSUPPORTED_DATAREP";
+    case MPI_ERR_UNSUPPORTED_OPERATION:
+      return "MPI_ERR_UNSUPPORTED_OPERATION";
+    case MPI_ERR_NO_SUCH_FILE:
+      return "MPI_ERR_NO_SUCH_FILE";
+    case MPI_ERR_FILE_EXISTS:
+      return "MPI_ERR_FILE_EXISTS";
+    case MPI_ERR_BAD_FILE:
+      return "MPI_ERR_BAD_FILE";
+    case MPI_ERR_ACCESS:
+      return "MPI_ERR_ACCESS";
+    case MPI_ERR_NO_SPACE:
+      return "MPI_ERR_NO_SPACE";
+    case MPI_ERR_QUOTA:
+      return "MPI_ERR_QUOTA";
+    case MPI_ERR_READ_ONLY:
+      return "MPI_ERR_READ_ONLY";
+    case MPI_ERR_FILE_IN_USE:
+      return "MPI_ERR_FILE_IN_USE";
+    case MPI_ERR_DUP_DATAREP:
+      return "MPI_ERR_DUP_DATAREP";
+    case MPI_ERR_CONVERSION:
+      return "MPI_ERR_CONVERSION";
+    case MPI_ERR_IO:
+      return "MPI_ERR_IO";
+    case MPI_ERR_INFO:
+      return "MPI_ERR_INFO";
+    case MPI_ERR_INFO_KEY:
+      return "MPI_ERR_INFO_KEY";
+    case MPI_ERR_INFO_VALUE:
+      return "MPI_ERR_INFO_VALUE";
+    case MPI_ERR_INFO_NOKEY:
+      return "MPI_ERR_INFO_NOKEY";
     default:
       return "MPI error class " + std::to_string(error_class);
   }

@@ -18,7 +18,7 @@ namespace thinmpi::detail {
 
 /// Which MPI constructor a view's datatype comes from; part of the cache's key, so a strided
 /// shape and a one-dimensional sub-array shape with the same numbers stay apart.
-enum class view_kind { strided, subarray };
+enum class view_kind { strided, subarray, file_strided };
 
 /// The committed datatypes of views of E of one kind, one per Shape (a std::array of the
 /// view's extents): built on first use and then found, under a mutex, so that threads share
