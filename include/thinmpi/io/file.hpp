@@ -56,8 +56,7 @@ class file : public file_transfers<file>, public file_nonblocking<file>, public 
       site.problem = std::move(problem);
       detail::raise_io(MPI_ERR_AMODE, site);
     }
-    const int rc = MPI_File_open(comm.native(), s.path.c_str(), static_cast<int>(mode),
-                                 hints.native(), &s.handle);
+    const int rc = open_on(comm.native(), s, mode, hints);
     if (rc != MPI_SUCCESS) [[unlikely]] {
       s.handle = MPI_FILE_NULL;
       detail::raise_io(rc, s.site("MPI_File_open"));
@@ -187,8 +186,15 @@ class file : public file_transfers<file>, public file_nonblocking<file>, public 
     return static_cast<std::uint64_t>(bytes);
   }
 
-  /// Moves this rank's file pointer (MPI_File_seek).
+  /// Moves this rank's file pointer (MPI_File_seek). From the end, the end is found by
+  /// thinmpi (MPI_File_get_size and MPI_File_get_byte_offset, a binary search over the view)
+  /// and the seek is from the start: Open MPI 4.1.4 places MPI_SEEK_END at the end of the
+  /// view's first filetype, not of the file (open-mpi/ompi#8266, #12952).
   void seek(file_offset offset, seek_from from = seek_from::start) {
+    if (from == seek_from::end) {
+      offset += end_position("MPI_File_seek");
+      from = seek_from::start;
+    }
     check(MPI_File_seek(handle("MPI_File_seek"), offset, static_cast<int>(from)), "MPI_File_seek");
   }
   /// This rank's file pointer, in view elements (MPI_File_get_position).
@@ -199,6 +205,10 @@ class file : public file_transfers<file>, public file_nonblocking<file>, public 
   }
   /// Moves the shared file pointer (MPI_File_seek_shared, collective: every rank the same).
   void seek_shared(file_offset offset, seek_from from = seek_from::start) {
+    if (from == seek_from::end) {
+      offset += end_position("MPI_File_seek_shared");
+      from = seek_from::start;
+    }
     check(MPI_File_seek_shared(handle("MPI_File_seek_shared"), offset, static_cast<int>(from)),
           "MPI_File_seek_shared");
   }
@@ -232,6 +242,48 @@ class file : public file_transfers<file>, public file_nonblocking<file>, public 
                                                 "moved from, or closed)"});
   }
   [[nodiscard]] MPI_File handle(const char* operation) const { return live(operation).handle; }
+  /// MPI_File_open. Open MPI 4.1.4's OMPIO groups its aggregators by the Cartesian topology of
+  /// the communicator a file is opened on, and its collective reads and writes through a view
+  /// at a nonzero displacement then move wrong data in a third to three quarters of runs (a
+  /// 2 x 2 grid of ranks, a sub-array view at 16 or 4096 bytes; plain C the same; none on a
+  /// communicator without the topology). So there a file opened on a Cartesian communicator is
+  /// opened on a copy of it without the topology (one MPI_Comm_split, freed once the file is
+  /// open: MPI_File_open keeps a communicator of its own).
+  static int open_on(MPI_Comm comm, detail::file_state& s, file_mode mode, const info& hints) {
+#if defined(OPEN_MPI)
+    int topology = MPI_UNDEFINED;
+    MPI_Topo_test(comm, &topology);
+    if (topology == MPI_CART) {
+      MPI_Comm plain = MPI_COMM_NULL;
+      detail::check(MPI_Comm_split(comm, 0, s.rank, &plain), "MPI_Comm_split", comm);
+      const int rc =
+          MPI_File_open(plain, s.path.c_str(), static_cast<int>(mode), hints.native(), &s.handle);
+      MPI_Comm_free(&plain);
+      return rc;
+    }
+#endif
+    return MPI_File_open(comm, s.path.c_str(), static_cast<int>(mode), hints.native(), &s.handle);
+  }
+  /// The view offset of the end of the file: the first etype whose byte lies at or past it.
+  [[nodiscard]] file_offset end_position(const char* operation) const {
+    const MPI_File fh = handle(operation);
+    MPI_Offset file_bytes = 0;
+    check(MPI_File_get_size(fh, &file_bytes), "MPI_File_get_size");
+    const auto at_or_past_end = [&](MPI_Offset etypes) {
+      MPI_Offset byte = 0;
+      check(MPI_File_get_byte_offset(fh, etypes, &byte), "MPI_File_get_byte_offset");
+      return byte >= file_bytes;
+    };
+    MPI_Offset low = -1;  // before the end (the view's first etype may lie past it: then 0)
+    MPI_Offset high = file_bytes / static_cast<MPI_Offset>(state_->etype_bytes) + 1;
+    while (!at_or_past_end(high))  // a view whose first etype starts past byte 0
+      high *= 2;
+    while (high - low > 1) {
+      const MPI_Offset middle = low + (high - low) / 2;
+      (middle >= 0 && at_or_past_end(middle) ? high : low) = middle;
+    }
+    return high;
+  }
   void check(int rc, const char* operation) const {
     if (rc != MPI_SUCCESS) [[unlikely]] {
       detail::raise_io(rc, state_->site(operation));

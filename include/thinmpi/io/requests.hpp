@@ -40,6 +40,8 @@ struct io_transfer {
   io_plan plan_{};
   bool reading_ = false;
   std::size_t limit_ = unknown_count;  ///< a bounded read's elements before the end of the file
+  file_offset start_ = 0;              ///< where a read bounded `after` started
+  bool bound_after_ = false;
   std::size_t done_ = 0;
 
   MPI_Request& posted_handle() noexcept { return handle_; }
@@ -49,6 +51,7 @@ struct io_transfer {
     }
     if (reading_) {
       if constexpr (!std::is_const_v<std::remove_reference_t<decltype(buffer_.get())>>) {
+        if (bound_after_) limit_ = elements_before_end(*file_, site_, start_, plan_);
         done_ = finish_read(buffer_.get(), site_, plan_, status, limit_);
       }
     } else {
@@ -96,8 +99,12 @@ io_request<P> post_transfer(const std::shared_ptr<const file_state>& s, const ch
   t.site_ = transfer_site(*s, operation, where, t.plan_);
   t.file_ = s;
   t.reading_ = reading;
-  if constexpr (Count == read_count::bounded) {
-    t.limit_ = bound_read<P>(*s, t.site_, where, t.plan_);
+  if constexpr (Count != read_count::status) {
+    t.start_ = start_of(*s, t.site_, where);
+    t.bound_after_ = Count == read_count::after;
+  }
+  if constexpr (Count == read_count::before) {
+    t.limit_ = bound_read<P>(*s, t.site_, t.start_, t.plan_);
   }
   const int rc = io_call<Classic, Large>(s->handle, where, t.plan_.data, t.plan_.count,
                                          t.plan_.type, &t.handle_);
@@ -147,9 +154,9 @@ class file_nonblocking {
     detail::require_writable<Into>();
     return detail::post_transfer<&MPI_File_iread_at_all,
                                  THINMPI_LARGE_COUNT_CALL(MPI_File_iread_at_all),
-                                 detail::read_count::bounded>(shared("MPI_File_iread_at_all"),
-                                                              "MPI_File_iread_at_all", offset,
-                                                              std::forward<Into>(into), true);
+                                 detail::nonblocking_collective_read>(
+        shared("MPI_File_iread_at_all"), "MPI_File_iread_at_all", offset, std::forward<Into>(into),
+        true);
   }
   /// write as a request, at this rank's file pointer (MPI_File_iwrite).
   template <class P>
@@ -184,7 +191,7 @@ class file_nonblocking {
   [[nodiscard]] io_request<Into> iread_all(Into&& into) const {
     detail::require_writable<Into>();
     return detail::post_transfer<&MPI_File_iread_all, THINMPI_LARGE_COUNT_CALL(MPI_File_iread_all),
-                                 detail::read_count::bounded>(
+                                 detail::nonblocking_collective_read>(
         shared("MPI_File_iread_all"), "MPI_File_iread_all", detail::at_pointer{},
         std::forward<Into>(into), true);
   }

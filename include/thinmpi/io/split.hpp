@@ -45,6 +45,8 @@ class [[nodiscard]] io_split {
         plan_(other.plan_),
         end_(std::exchange(other.end_, nullptr)),
         limit_(other.limit_),
+        start_(other.start_),
+        bound_after_(other.bound_after_),
         reading_(other.reading_),
         uncaught_(other.uncaught_) {}
   io_split& operator=(io_split&&) = delete;
@@ -81,6 +83,7 @@ class [[nodiscard]] io_split {
     std::size_t done = plan_.elements;
     if (reading_) {
       if constexpr (!std::is_const_v<std::remove_reference_t<decltype(buffer_.get())>>) {
+        if (bound_after_) limit_ = detail::elements_before_end(*file_, site_, start_, plan_);
         done = detail::finish_read(buffer_.get(), site_, plan_, status, limit_);
       }
     } else {
@@ -102,8 +105,12 @@ class [[nodiscard]] io_split {
     split.plan_ = detail::plan_of(split.buffer_.get());
     detail::check_element(*file, operation, where, split.plan_);
     split.site_ = detail::transfer_site(*file, operation, where, split.plan_);
-    if constexpr (Count == detail::read_count::bounded) {
-      split.limit_ = detail::bound_read<P>(*file, split.site_, where, split.plan_);
+    if constexpr (Count != detail::read_count::status) {
+      split.start_ = detail::start_of(*file, split.site_, where);
+      split.bound_after_ = Count == detail::read_count::after;
+    }
+    if constexpr (Count == detail::read_count::before) {
+      split.limit_ = detail::bound_read<P>(*file, split.site_, split.start_, split.plan_);
     }
     const int rc = detail::io_call<Begin, Large>(file->handle, where, split.plan_.data,
                                                  split.plan_.count, split.plan_.type);
@@ -124,6 +131,8 @@ class [[nodiscard]] io_split {
   detail::io_plan plan_{};
   end_call end_ = nullptr;
   std::size_t limit_ = detail::unknown_count;
+  file_offset start_ = 0;
+  bool bound_after_ = false;
   bool reading_ = false;
   int uncaught_ = 0;
 };
@@ -150,7 +159,7 @@ class file_split {
     detail::require_writable<Into>();
     return io_split<Into>::template begin<&MPI_File_read_at_all_begin,
                                           THINMPI_LARGE_COUNT_CALL(MPI_File_read_at_all_begin),
-                                          detail::read_count::bounded>(
+                                          detail::nonblocking_collective_read>(
         shared("MPI_File_read_at_all_begin"), "MPI_File_read_at_all_begin", offset,
         std::forward<Into>(into), true,
         [](MPI_File f, void* b, MPI_Status* s) { return MPI_File_read_at_all_end(f, b, s); });
@@ -172,7 +181,7 @@ class file_split {
     detail::require_writable<Into>();
     return io_split<Into>::template begin<&MPI_File_read_all_begin,
                                           THINMPI_LARGE_COUNT_CALL(MPI_File_read_all_begin),
-                                          detail::read_count::bounded>(
+                                          detail::nonblocking_collective_read>(
         shared("MPI_File_read_all_begin"), "MPI_File_read_all_begin", detail::at_pointer{},
         std::forward<Into>(into), true,
         [](MPI_File f, void* b, MPI_Status* s) { return MPI_File_read_all_end(f, b, s); });

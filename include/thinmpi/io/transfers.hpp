@@ -59,8 +59,8 @@ class file_transfers {
   std::size_t read_at_all(file_offset offset, Into&& into) const {
     detail::require_receivable<Into>();
     return detail::read_with<&MPI_File_read_at_all, THINMPI_LARGE_COUNT_CALL(MPI_File_read_at_all),
-                             detail::read_count::bounded>(state("MPI_File_read_at_all"),
-                                                          "MPI_File_read_at_all", offset, into);
+                             detail::read_count::after>(state("MPI_File_read_at_all"),
+                                                        "MPI_File_read_at_all", offset, into);
   }
 
   /// Writes at this rank's file pointer and moves it on (MPI_File_write).
@@ -90,7 +90,7 @@ class file_transfers {
   std::size_t read_all(Into&& into) const {
     detail::require_receivable<Into>();
     return detail::read_with<&MPI_File_read_all, THINMPI_LARGE_COUNT_CALL(MPI_File_read_all),
-                             detail::read_count::bounded>(
+                             detail::read_count::after>(
         state("MPI_File_read_all"), "MPI_File_read_all", detail::at_pointer{}, into);
   }
 

@@ -112,21 +112,28 @@ inline void finish_write(const io_site& site, const io_plan& plan, const MPI_Sta
 ///
 /// MPI-4.0 section 14.4.3 says a read's status counts what was read, fewer elements at the end
 /// of the file. Collective reads that reach past the end report the count asked for instead,
-/// leaving stale data in the buffer as if it had been read: MPICH 4.0.2's read_at_all, read_all
-/// and their split forms (ROMIO, pmodels/mpich#1085), Open MPI 4.1.4's read_all (OMPIO,
-/// open-mpi/ompi#14015). Open MPI 4.1.4's nonblocking and split reads that reach past the end
-/// never complete (OMPIO's fbtl/posix progress retries the missing bytes forever). So those
-/// reads are `bounded`: before the call, thinmpi asks how many of the elements lie before the
-/// end of the file (MPI_File_get_size and MPI_File_get_byte_offset, both local, plus
-/// MPI_File_get_position for the individual pointer), reads no more into a contiguous target,
-/// and never reports more.
-enum class read_count { status, bounded };
+/// leaving stale data in the buffer as if it had been read: MPICH 4.0.2's read_at_all,
+/// read_all, their nonblocking and split forms (ROMIO, pmodels/mpich#1085), Open MPI 4.1.4's
+/// read_all (OMPIO, open-mpi/ompi#14015). And Open MPI 4.1.4's nonblocking and split reads
+/// that reach past the end never complete (OMPIO's fbtl/posix progress retries the missing
+/// bytes forever). So:
+/// - `after`: collective reads count at most the elements that lie before the end of the file
+///   once the read has completed (MPI_File_get_size and MPI_File_get_byte_offset, local calls,
+///   plus MPI_File_get_position before the read for the individual pointer);
+/// - `before`: on Open MPI, nonblocking and split reads ask the same before they are posted
+///   and read no more into a contiguous target. The file's size is then as this rank sees it:
+///   data other ranks wrote counts once MPI's consistency rules make it visible
+///   (MPI_File_sync, a barrier, MPI_File_sync), as it does for the read itself.
+enum class read_count { status, before, after };
 
-/// Whether a nonblocking or split read (not collective) needs the bound: on Open MPI.
 #if defined(OPEN_MPI)
-inline constexpr read_count nonblocking_read = read_count::bounded;
+/// An independent nonblocking or split read, or a read_ordered split.
+inline constexpr read_count nonblocking_read = read_count::before;
+/// A collective nonblocking or split read.
+inline constexpr read_count nonblocking_collective_read = read_count::before;
 #else
 inline constexpr read_count nonblocking_read = read_count::status;
+inline constexpr read_count nonblocking_collective_read = read_count::after;
 #endif
 
 /// The view offset a read at `where` starts from: `where`, or this rank's file pointer.
@@ -180,11 +187,11 @@ inline std::size_t elements_before_end(const file_state& s, const io_site& site,
   return low * s.etype_bytes / plan.element_bytes;
 }
 
-/// For a bounded read: the elements that can be read, and the target's MPI count cut to them
-/// where the target is contiguous (a view is read whole; its count is cut afterwards).
-template <class Into, class Where>
-std::size_t bound_read(const file_state& s, const io_site& site, Where where, io_plan& plan) {
-  const std::size_t can = elements_before_end(s, site, start_of(s, site, where), plan);
+/// For a read bounded `before`: the elements that can be read, and the target's MPI count cut
+/// to them where the target is contiguous (a view is read whole; its count is cut afterwards).
+template <class Into>
+std::size_t bound_read(const file_state& s, const io_site& site, file_offset start, io_plan& plan) {
+  const std::size_t can = elements_before_end(s, site, start, plan);
   if constexpr (!view_payload<std::remove_cvref_t<Into>>) {
     if (can < plan.elements) plan.count = can;
   }
@@ -238,15 +245,19 @@ template <auto Classic, auto Large, read_count Count, class Where, class Into>
 std::size_t read_with(const file_state& s, const char* operation, Where where, Into& into) {
   io_plan plan = plan_of(into);
   check_element(s, operation, where, plan);
-  std::size_t limit = unknown_count;
-  if constexpr (Count == read_count::bounded) {
-    limit = bound_read<Into>(s, transfer_site(s, operation, where, plan), where, plan);
+  file_offset start = 0;
+  if constexpr (Count != read_count::status) {
+    start = start_of(s, transfer_site(s, operation, where, plan), where);
   }
   MPI_Status status;
   const int rc =
       io_call<Classic, Large>(s.handle, where, plan.data, plan.count, plan.type, &status);
   if (rc != MPI_SUCCESS) [[unlikely]] {
     raise_io(rc, transfer_site(s, operation, where, plan));
+  }
+  std::size_t limit = unknown_count;
+  if constexpr (Count == read_count::after) {
+    limit = elements_before_end(s, transfer_site(s, operation, where, plan), start, plan);
   }
   return finish_read(into, transfer_site(s, operation, where, plan), plan, status, limit);
 }
