@@ -7,10 +7,11 @@
 /// a file's handle stays usable after an error wherever MPI allows (MPI-IO returns errors by
 /// default, MPI_ERRORS_RETURN, and thinmpi sets it on each file it opens).
 ///
+///     const int my_rows = rows / size, row0 = rank * my_rows;  // a block of rows a rank
 ///     thinmpi::file f(world, "field.bin", thinmpi::file_mode::write | thinmpi::file_mode::create);
 ///     f.set_view(thinmpi::file_subarray<double>({rows, cols}, {my_rows, cols}, {row0, 0}));
-///     f.write_at_all(0, local);  // every rank its block, one collective call each
-///     f.close();                 // or let the destructor close it
+///     f.write_at_all(0, std::span(field).first(std::size_t(my_rows * cols)));  // one call
+///     f.close();  // or let the destructor close it
 
 #include <cstdint>
 #include <exception>

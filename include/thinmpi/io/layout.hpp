@@ -4,10 +4,12 @@
 /// filetype), made from the shapes thinmpi's memory views already have. A layout of T is a
 /// filetype whose elements are T (predefined, or an aggregate struct's derived datatype):
 ///
-///     // rank's block of a rows x cols row-major array of doubles, one file for all ranks
+///     // a rank's rows of a rows x cols row-major array of doubles, one file for all ranks
+///     const int my_rows = rows / size, row0 = rank * my_rows;
 ///     auto block = thinmpi::file_subarray<double>({rows, cols}, {my_rows, cols}, {row0, 0});
+///     thinmpi::file f(world, "field.bin", thinmpi::file_mode::write | thinmpi::file_mode::create);
 ///     f.set_view(block);
-///     f.write_at_all(0, local);  // one MPI_File_write_at_all
+///     f.write_at_all(0, std::span(field).first(std::size_t(my_rows * cols)));
 ///
 /// file_subarray and file_strided build their datatype once per shape (the cache of
 /// core/views.hpp, freed at MPI_Finalize); file_darray builds one per call, freed with the last

@@ -7,8 +7,10 @@
 /// transferred; a buffer moved in is owned and wait() hands it back (a vector read into shrunk
 /// to what was read). The checks of the blocking forms run when the request completes.
 ///
+///     thinmpi::file f(world, "out.bin", thinmpi::file_mode::write | thinmpi::file_mode::create);
+///     std::vector<double> block(n, 1.0);
 ///     auto pending = f.iwrite_at(0, std::move(block));  // owned: nothing to keep alive
-///     compute();
+///     update(field);                                     // computation meanwhile
 ///     block = pending.wait();
 
 #include <cstddef>

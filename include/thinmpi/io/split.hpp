@@ -8,6 +8,8 @@
 /// is ended by its destructor (collective, errors dropped), except while an exception unwinds
 /// the stack, as ~file() explains.
 ///
+///     thinmpi::file f(world, "out.bin", thinmpi::file_mode::write | thinmpi::file_mode::create);
+///     std::vector<double> block(n, 1.0);
 ///     auto part = f.write_all_begin(std::move(block));  // computation may overlap the write
 ///     block = part.end();
 
@@ -38,6 +40,7 @@ class [[nodiscard]] io_split {
 
   /// No transfer.
   io_split() = default;
+  /// Takes the transfer over; the moved-from split has none (its destructor ends nothing).
   io_split(io_split&& other) noexcept
       : buffer_(std::move(other.buffer_)),
         file_(std::move(other.file_)),

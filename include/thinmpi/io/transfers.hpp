@@ -11,9 +11,11 @@
 /// as the bound shrinks to them, so no stale element stays; a scalar it could not fill, or a
 /// partial element, is an mpi_error (MPI_ERR_IO).
 ///
-///     std::vector<double> row(cols);
-///     f.write_at(file_offset{row_index} * cols, row);      // one MPI_File_write_at
-///     std::vector<double> back(cols);
+///     thinmpi::file f(world, "rows.bin", thinmpi::file_mode::read_write | thinmpi::file_mode::create);
+///     f.set_view(thinmpi::file_contiguous<double>());      // offsets count doubles
+///     std::vector<double> row(std::size_t(cols), 1.0);
+///     f.write_at(thinmpi::file_offset{rank} * cols, row);   // one MPI_File_write_at
+///     std::vector<double> back(row.size());
 ///     std::size_t got = f.read_at(0, back);                 // one MPI_File_read_at
 
 #include <cstddef>
