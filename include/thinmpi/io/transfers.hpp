@@ -11,7 +11,8 @@
 /// as the bound shrinks to them, so no stale element stays; a scalar it could not fill, or a
 /// partial element, is an mpi_error (MPI_ERR_IO).
 ///
-///     thinmpi::file f(world, "rows.bin", thinmpi::file_mode::read_write | thinmpi::file_mode::create);
+///     auto mode = thinmpi::file_mode::read_write | thinmpi::file_mode::create;
+///     thinmpi::file f(world, "rows.bin", mode);
 ///     f.set_view(thinmpi::file_contiguous<double>());      // offsets count doubles
 ///     std::vector<double> row(std::size_t(cols), 1.0);
 ///     f.write_at(thinmpi::file_offset{rank} * cols, row);   // one MPI_File_write_at
