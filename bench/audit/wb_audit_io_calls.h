@@ -47,7 +47,10 @@
   X(File_seek, (MPI_File f, MPI_Offset o, int w), (f, o, w))                                 \
   X(File_seek_shared, (MPI_File f, MPI_Offset o, int w), (f, o, w))                          \
   X(File_sync, (MPI_File f), (f))                                                            \
-  X(File_get_size, (MPI_File f, MPI_Offset * s), (f, s))
+  X(File_get_size, (MPI_File f, MPI_Offset * s), (f, s))                                     \
+  X(File_get_byte_offset, (MPI_File f, MPI_Offset o, MPI_Offset * d), (f, o, d))             \
+  X(File_get_position, (MPI_File f, MPI_Offset * o), (f, o))                                 \
+  X(File_get_position_shared, (MPI_File f, MPI_Offset * o), (f, o))
 
 #if MPI_VERSION >= 4
 #define WB_IO_CALLS_C(X) WB_IO_DATA_CALLS(X, _c, MPI_Count)
