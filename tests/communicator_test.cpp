@@ -4,6 +4,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstddef>
+#include <functional>
+#include <numeric>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -184,3 +188,116 @@ TEST(Communicator, WrappingAForeignCommunicatorMakesItReturnErrors) {
 }
 
 }  // namespace
+
+// Groups (communicator/group.hpp): each result is checked against the same set operation on
+// plain vectors of world ranks (the MPI standard's definitions: union keeps a's order then b's
+// new ranks, intersection and difference keep a's order), never only against MPI.
+namespace {
+
+std::vector<int> world_ranks_of(const thinmpi::group& g) {
+  const thinmpi::group all = thinmpi::world().group();
+  std::vector<int> mine(static_cast<std::size_t>(g.size()));
+  for (std::size_t i = 0; i < mine.size(); ++i)
+    mine[i] = static_cast<int>(i);
+  return g.translate(mine, all);
+}
+
+}  // namespace
+
+TEST(Group, SetOperationsMatchTheirDefinitions) {
+  auto world = thinmpi::world();
+  const int size = world.size();
+  const thinmpi::group all = world.group();
+  EXPECT_EQ(all.size(), size);
+  EXPECT_EQ(all.rank(), world.rank());
+  // a: the even ranks from the top down; b: ranks 0 and 1 (those that exist).
+  std::vector<int> a_ranks, b_ranks;
+  for (int r = size - 1; r >= 0; --r)
+    if (r % 2 == 0) a_ranks.push_back(r);
+  for (int r = 0; r < std::min(size, 2); ++r)
+    b_ranks.push_back(r);
+  const thinmpi::group a = all.include(a_ranks), b = all.include(b_ranks);
+  EXPECT_EQ(world_ranks_of(a), a_ranks);
+  std::vector<int> union_ranks = a_ranks, inter_ranks, diff_ranks;
+  for (const int r : b_ranks)
+    if (std::find(a_ranks.begin(), a_ranks.end(), r) == a_ranks.end()) union_ranks.push_back(r);
+  for (const int r : a_ranks) {
+    const bool in_b = std::find(b_ranks.begin(), b_ranks.end(), r) != b_ranks.end();
+    (in_b ? inter_ranks : diff_ranks).push_back(r);
+  }
+  EXPECT_EQ(world_ranks_of(a | b), union_ranks);
+  EXPECT_EQ(world_ranks_of(a & b), inter_ranks);
+  EXPECT_EQ(world_ranks_of(a - b), diff_ranks);
+  EXPECT_EQ(world_ranks_of(all.exclude(a_ranks)).size(),
+            static_cast<std::size_t>(size) - a_ranks.size());
+  // Ranges: every second rank from the last down, as include() of the same list.
+  const std::vector<thinmpi::rank_range> down{{size - 1, 0, -2}};
+  std::vector<int> down_ranks;
+  for (int r = size - 1; r >= 0; r -= 2)
+    down_ranks.push_back(r);
+  EXPECT_EQ(world_ranks_of(all.include_ranges(down)), down_ranks);
+  EXPECT_EQ(all.exclude_ranges(down).size(), size - static_cast<int>(down_ranks.size()));
+  // Comparison and membership.
+  EXPECT_EQ(all.compare(world.group()), thinmpi::group_relation::identical);
+  std::vector<int> reversed(static_cast<std::size_t>(size));
+  for (int r = 0; r < size; ++r)
+    reversed[static_cast<std::size_t>(r)] = size - 1 - r;
+  EXPECT_EQ(all.compare(all.include(reversed)),
+            size == 1 ? thinmpi::group_relation::identical : thinmpi::group_relation::similar);
+  EXPECT_EQ(a.contains_me(), world.rank() % 2 == 0);
+  EXPECT_EQ(thinmpi::group().size(), 0);
+  // translate: rank 0 of all is nowhere in (all - {0}).
+  const thinmpi::group rest = all - all.include(std::vector<int>{0});
+  EXPECT_EQ(all.translate(std::vector<int>{0}, rest), std::vector<int>{thinmpi::undefined});
+}
+
+TEST(Group, CommunicatorsFromAGroup) {
+  auto world = thinmpi::world();
+  const int size = world.size();
+  const thinmpi::group all = world.group();
+  std::vector<int> odd;
+  for (int r = size - 1; r >= 0; --r)
+    if (r % 2 == 1) odd.push_back(r);
+  const thinmpi::group odds = all.include(odd);
+  // create: collective over world; the ranks outside get the null communicator.
+  const thinmpi::communicator created = world.create(odds);
+  EXPECT_EQ(created.is_null(), world.rank() % 2 == 0);
+  if (!created.is_null()) {
+    EXPECT_EQ(created.size(), static_cast<int>(odd.size()));
+    // In the group's order: the highest odd rank first.
+    EXPECT_EQ(created.rank(),
+              static_cast<int>(std::find(odd.begin(), odd.end(), world.rank()) - odd.begin()));
+    EXPECT_EQ(created.allreduce(world.rank(), std::plus<>{}),
+              std::accumulate(odd.begin(), odd.end(), 0));
+  }
+  // create_group: only the group's ranks call it.
+  if (odds.contains_me()) {
+    const thinmpi::communicator made = world.create_group(odds, 7);
+    EXPECT_EQ(made.size(), static_cast<int>(odd.size()));
+    EXPECT_EQ(made.group().compare(odds), thinmpi::group_relation::identical);
+  } else {
+    EXPECT_TRUE(throws_mpi_error([&] { (void)world.create_group(odds, 7); }, MPI_ERR_GROUP,
+                                 "this rank is not in the group"));
+  }
+  world.barrier();
+}
+
+TEST(Group, BadRanksAreNamedBeforeMpiIsCalled) {
+  auto world = thinmpi::world();
+  const thinmpi::group all = world.group();
+  const int size = world.size();
+  EXPECT_TRUE(throws_mpi_error([&] { (void)all.include(std::vector<int>{size}); }, MPI_ERR_RANK,
+                               "rank " + std::to_string(size) + " is outside the group of"));
+  EXPECT_TRUE(throws_mpi_error(
+      [&] {
+        (void)all.exclude(std::vector<int>{0, 0});
+      },
+      MPI_ERR_RANK, "rank 0 is listed twice"));
+  EXPECT_TRUE(throws_mpi_error(
+      [&] {
+        (void)all.include_ranges(std::vector<thinmpi::rank_range>{{0, 1, 0}});
+      },
+      MPI_ERR_RANK, "is empty or never ends"));
+  EXPECT_TRUE(throws_mpi_error([&] { (void)all.translate(std::vector<int>{-1}, all); },
+                               MPI_ERR_RANK, "rank -1 is outside"));
+}

@@ -4,13 +4,16 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
+#include <functional>
 #include <numeric>
 #include <span>
 #include <string>
 #include <type_traits>
 #include <vector>
 
+#include "support/mpi_error_match.hpp"
 #include "support/ring.hpp"
 #include "thinmpi/thinmpi.hpp"
 
@@ -287,3 +290,105 @@ TEST(Nonblocking, PersistentBarrierRunsRounds) {
 }
 
 }  // namespace
+
+TEST(Nonblocking, WaitSomeAndTestSomeHandBackEveryCompletion) {
+  auto world = thinmpi::world();
+  const ring r(world);
+  // Kinds of three families in one set: a borrowed receive, an unknown-size receive, a
+  // nonblocking collective; each index must come back exactly once.
+  int into = -1;
+  auto fixed = world.irecv(into, r.prev(), 21);
+  auto unknown = world.irecv<std::vector<int>>(r.prev(), 22);
+  std::vector<int> total(1);
+  auto summed = world.iallreduce(std::vector<int>{r.rank}, total, std::plus<>{});
+  EXPECT_TRUE(thinmpi::test_some(fixed, unknown).empty());  // nobody has sent yet
+  world.barrier();
+  auto a = world.isend(r.rank, r.next(), 21);
+  auto b = world.isend(iota_from(r.rank, 5), r.next(), 22);
+  std::vector<int> seen(3, 0);
+  for (int done = 0; done < 3;) {
+    for (const std::size_t i : thinmpi::wait_some(fixed, unknown, summed)) {
+      ++seen[i];
+      ++done;
+    }
+  }
+  EXPECT_EQ(seen, (std::vector<int>{1, 1, 1}));
+  EXPECT_TRUE(thinmpi::wait_some(fixed, unknown, summed).empty());  // none active any more
+  EXPECT_EQ(into, r.prev());
+  EXPECT_EQ(unknown.wait(), iota_from(r.prev(), 5));
+  EXPECT_EQ(total[0], r.size * (r.size - 1) / 2);
+  // A range of one kind, completed by test_some as the messages come.
+  std::vector<std::vector<int>> inboxes(4, std::vector<int>(2));
+  std::vector<thinmpi::request> receives;
+  for (int i = 0; i < 4; ++i)
+    receives.push_back(world.irecv(inboxes[static_cast<std::size_t>(i)], r.prev(), 30 + i));
+  std::vector<thinmpi::owning_request<std::vector<int>>> sends;
+  for (int i = 3; i >= 0; --i)
+    sends.push_back(world.isend(iota_from(i, 2), r.next(), 30 + i));
+  std::vector<int> arrived(4, 0);
+  for (int done = 0; done < 4;) {
+    for (const std::size_t i : thinmpi::test_some(receives)) {
+      ++arrived[i];
+      ++done;
+    }
+  }
+  EXPECT_EQ(arrived, (std::vector<int>{1, 1, 1, 1}));
+  for (int i = 0; i < 4; ++i)
+    EXPECT_EQ(inboxes[static_cast<std::size_t>(i)], iota_from(i, 2));
+  thinmpi::wait_all(sends);
+  thinmpi::wait_all(a, b);
+}
+
+TEST(Nonblocking, PersistentSendAndReceiveRunRounds) {
+  auto world = thinmpi::world();
+  const ring r(world);
+  std::vector<int> out(6), in(6, -1);
+  auto sending = world.send_init(out, r.next(), 40);
+  auto receiving = world.recv_init(in, r.prev(), 40);
+  auto constant = world.ssend_init(iota_from(100, 3), r.next(), 41);  // owned, the same each round
+  std::array<int, 3> fixed{};
+  auto receiving_fixed = world.recv_init(std::span(fixed), r.prev(), 41);
+  for (int round = 0; round < 5; ++round) {
+    const std::vector<int> values = iota_from(round * 10 + r.rank, 6);
+    std::copy(values.begin(), values.end(), out.begin());  // each round sends what out holds
+    sending.start();
+    receiving.start();
+    receiving_fixed.start();
+    constant.start();
+    EXPECT_TRUE(receiving.active());
+    thinmpi::wait_all(sending, receiving, constant, receiving_fixed);
+    EXPECT_EQ(in, iota_from(round * 10 + r.prev(), 6));
+    EXPECT_EQ(fixed, (std::array<int, 3>{100, 101, 102}));
+    EXPECT_FALSE(receiving.active());
+  }
+  // Assigning a new vector moves the storage MPI was given: start() refuses, naming it.
+  out = iota_from(0, 6);
+  EXPECT_TRUE(thinmpi_test::throws_mpi_error([&] { sending.start(); }, MPI_ERR_BUFFER,
+                                             "the buffer given to MPI_Send_init has moved"));
+  // A round's wait() returns the elements that came: fewer than the buffer holds here.
+  std::vector<int> room(10, -1);
+  auto roomy = world.recv_init(room, r.prev(), 42);
+  roomy.start();
+  auto short_send = world.isend(iota_from(7, 4), r.next(), 42);
+  EXPECT_EQ(roomy.wait(), 4u);
+  EXPECT_EQ(std::vector<int>(room.begin(), room.begin() + 4), iota_from(7, 4));
+  short_send.wait();
+  // Too large a message: MPI_ERR_TRUNCATE naming the receive buffer, and the next round works.
+  auto too_big = world.isend(iota_from(0, 11), r.next(), 42);
+  roomy.start();
+  try {
+    roomy.wait();
+    ADD_FAILURE() << "the truncated round did not throw";
+  } catch (const thinmpi::mpi_error& e) {
+    EXPECT_EQ(e.error_class(), MPI_ERR_TRUNCATE);
+    EXPECT_NE(std::string(e.what()).find("MPI_Recv_init(source " + std::to_string(r.prev())),
+              std::string::npos)
+        << e.what();
+  }
+  too_big.wait();
+  auto fits = world.isend(iota_from(1, 10), r.next(), 42);
+  roomy.start();
+  EXPECT_EQ(roomy.wait(), 10u);
+  EXPECT_EQ(room, iota_from(1, 10));
+  fits.wait();
+}

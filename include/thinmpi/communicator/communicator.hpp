@@ -28,10 +28,12 @@
 #include "thinmpi/collectives/scatter.hpp"
 #include "thinmpi/collectives/sparse_exchange.hpp"
 #include "thinmpi/communicator/detail/no_neighborhood.hpp"
+#include "thinmpi/communicator/group.hpp"
 #include "thinmpi/core/detail/comm_queries.hpp"
 #include "thinmpi/core/detail/mpi.hpp"
 #include "thinmpi/core/detail/raise.hpp"
 #include "thinmpi/p2p/nonblocking.hpp"
+#include "thinmpi/p2p/persistent.hpp"
 #include "thinmpi/p2p/probe.hpp"
 #include "thinmpi/p2p/recv.hpp"
 #include "thinmpi/p2p/recv_reuse.hpp"
@@ -62,6 +64,7 @@ class comm_view : public p2p_send<comm_view>,
                   public p2p_sendrecv<comm_view>,
                   public p2p_probe<comm_view>,
                   public p2p_nonblocking<comm_view>,
+                  public p2p_persistent<comm_view>,
                   public collective_barrier<comm_view>,
                   public collective_bcast<comm_view>,
                   public collective_gather<comm_view>,
@@ -114,6 +117,16 @@ class comm_view : public p2p_send<comm_view>,
   [[nodiscard]] communicator subset(std::span<const int> ranks) const;
   /// subset({0, 2, 4})
   [[nodiscard]] communicator subset(std::initializer_list<int> ranks) const;
+  /// The group of this communicator's ranks (MPI_Comm_group; local).
+  [[nodiscard]] thinmpi::group group() const;
+  /// A communicator of the ranks of `g`, a group of this communicator's processes, in g's order
+  /// (MPI_Comm_create, collective over this communicator: every rank passes the same group);
+  /// ranks outside `g` get the null communicator.
+  [[nodiscard]] communicator create(const thinmpi::group& g) const;
+  /// A communicator of the ranks of `g` made by them alone (MPI_Comm_create_group: collective
+  /// over g's ranks only, the others do not call it); `tag` tells apart creations that run at
+  /// once. A rank outside `g` calling it is an mpi_error (MPI_ERR_GROUP) before MPI is called.
+  [[nodiscard]] communicator create_group(const thinmpi::group& g, int tag = 0) const;
 
  protected:
   MPI_Comm comm_ = MPI_COMM_NULL;  ///< the handle; communicator owns it, a view does not
@@ -281,6 +294,32 @@ inline communicator comm_view::subset(std::span<const int> ranks) const {
 
 inline communicator comm_view::subset(std::initializer_list<int> ranks) const {
   return subset(std::span<const int>(ranks.begin(), ranks.size()));
+}
+
+inline group comm_view::group() const {
+  MPI_Group g = MPI_GROUP_NULL;
+  detail::check(MPI_Comm_group(comm_, &g), "MPI_Comm_group", comm_);
+  return thinmpi::group::adopt(g);
+}
+
+inline communicator comm_view::create(const thinmpi::group& g) const {
+  MPI_Comm out = MPI_COMM_NULL;
+  detail::check(MPI_Comm_create(comm_, g.native(), &out), "MPI_Comm_create", comm_);
+  return communicator::adopt(out);
+}
+
+inline communicator comm_view::create_group(const thinmpi::group& g, int tag) const {
+  if (!g.contains_me()) [[unlikely]] {
+    detail::raise(MPI_ERR_GROUP,
+                  detail::error_site{.operation = "MPI_Comm_create_group",
+                                     .comm = comm_,
+                                     .problem = "this rank is not in the group; only the group's "
+                                                "ranks call create_group"});
+  }
+  MPI_Comm out = MPI_COMM_NULL;
+  detail::check(MPI_Comm_create_group(comm_, g.native(), tag, &out), "MPI_Comm_create_group",
+                comm_);
+  return communicator::adopt(out);
 }
 
 }  // namespace thinmpi

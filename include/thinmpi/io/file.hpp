@@ -20,6 +20,7 @@
 #include <utility>
 
 #include "thinmpi/communicator/communicator.hpp"
+#include "thinmpi/communicator/group.hpp"
 #include "thinmpi/core/datatype.hpp"
 #include "thinmpi/core/detail/mpi.hpp"
 #include "thinmpi/core/detail/raise.hpp"
@@ -107,6 +108,12 @@ class file : public file_transfers<file>, public file_nonblocking<file>, public 
   [[nodiscard]] MPI_File native() const noexcept { return state_ ? state_->handle : MPI_FILE_NULL; }
   /// Whether no file is open (default-constructed, moved from, or closed).
   [[nodiscard]] bool is_null() const noexcept { return native() == MPI_FILE_NULL; }
+  /// The group of ranks that opened the file (MPI_File_get_group; local).
+  [[nodiscard]] thinmpi::group group() const {
+    MPI_Group g = MPI_GROUP_NULL;
+    check(MPI_File_get_group(handle("MPI_File_get_group"), &g), "MPI_File_get_group");
+    return thinmpi::group::adopt(g);
+  }
   /// The name the file was opened with.
   [[nodiscard]] const std::string& path() const { return live("thinmpi::file::path").path; }
   /// The mode it was opened with (MPI_File_get_amode).

@@ -1,9 +1,9 @@
 #pragma once
 /// \file
-/// wait_all, wait_any, test_all and test_any over ranges of requests (or a few named ones of
-/// different kinds and families). Requests of unknown size (probing_request) take part: they
-/// are matched as the others progress, so wait_any() returns whichever message comes first;
-/// multi-stage requests count as completed once their last stage has.
+/// wait_all, wait_any, wait_some, test_all, test_any and test_some over ranges of requests (or a
+/// few named ones of different kinds and families). Requests of unknown size (probing_request) take
+/// part: they are matched as the others progress, so wait_any() returns whichever message comes
+/// first; multi-stage requests count as completed once their last stage has.
 
 #include <array>
 #include <cstddef>
@@ -206,6 +206,44 @@ inline bool test_all(std::span<const request_ref> refs) {
   return all_done;
 }
 
+/// MPI_Waitsome (every request has its handle and `block`) or MPI_Testsome over the handles;
+/// hands each completion back to its request and returns the indices of those that completed
+/// (none if none is active). A request still waiting for its message makes a blocking call
+/// test in a loop, as any_completed does; one that posted a further stage is not counted yet.
+inline std::vector<std::size_t> some_completed(std::span<const request_ref> refs, bool block) {
+  std::vector<MPI_Request> handles;
+  std::vector<int> indices(refs.size());
+  std::vector<MPI_Status> statuses(refs.size());
+  while (true) {
+    const bool unmatched = gather(refs, handles);
+    const int n = static_cast<int>(handles.size());
+    int outcount = 0;
+    const bool wait = block && !unmatched;
+    const int rc =
+        wait ? MPI_Waitsome(n, handles.data(), &outcount, indices.data(), statuses.data())
+             : MPI_Testsome(n, handles.data(), &outcount, indices.data(), statuses.data());
+    if (failed_as_a_whole(rc)) raise_completion(rc, wait ? "MPI_Waitsome" : "MPI_Testsome");
+    std::vector<std::size_t> done;
+    if (outcount == MPI_UNDEFINED) {
+      if (!unmatched) return done;  // nothing active
+      outcount = 0;
+    }
+    std::exception_ptr first_error;
+    for (int k = 0; k < outcount; ++k) {
+      const auto i = static_cast<std::size_t>(indices[static_cast<std::size_t>(k)]);
+      const MPI_Status& status = statuses[static_cast<std::size_t>(k)];
+      try {
+        finish_one(refs[i], handles[i], rc == MPI_SUCCESS ? MPI_SUCCESS : status.MPI_ERROR, status);
+      } catch (...) {
+        if (!first_error) first_error = std::current_exception();
+      }
+      if (!refs[i].active()) done.push_back(i);
+    }
+    if (first_error) std::rethrow_exception(first_error);
+    if (!done.empty() || !block) return done;
+  }
+}
+
 }  // namespace detail
 
 /// A thinmpi request of any family: request, `owning_request<B>`, `probing_request<C>`, and the
@@ -250,6 +288,31 @@ bool test_all(Range&& requests) {
 template <request_type... R>
 bool test_all(R&... requests) {
   return detail::test_all(detail::named_refs(requests...));
+}
+
+/// Blocks until at least one request completes, then returns the indices of every request
+/// that has completed by then (MPI_Waitsome), in no particular order; empty if none is active.
+/// A request that failed throws, after the others completed with it are handed back.
+template <request_range Range>
+std::vector<std::size_t> wait_some(Range&& requests) {
+  return detail::some_completed(detail::refs_of(requests), true);
+}
+/// wait_some() over named requests of different kinds; the indices are argument positions.
+template <request_type... R>
+std::vector<std::size_t> wait_some(R&... requests) {
+  return detail::some_completed(detail::named_refs(requests...), true);
+}
+
+/// The indices of the requests that have completed now, possibly none (MPI_Testsome); never
+/// blocks.
+template <request_range Range>
+std::vector<std::size_t> test_some(Range&& requests) {
+  return detail::some_completed(detail::refs_of(requests), false);
+}
+/// test_some() over named requests of different kinds.
+template <request_type... R>
+std::vector<std::size_t> test_some(R&... requests) {
+  return detail::some_completed(detail::named_refs(requests...), false);
 }
 
 /// The index of a request that completed now, if any (MPI_Testany); never blocks.

@@ -1,12 +1,18 @@
 #pragma once
 /// \file
-/// thinmpi::persistent_request: a persistent collective (MPI-4 `..._init`), set up once and
-/// started many times. Like collective_request it owns, in one block whose address never
-/// changes, everything MPI reads or writes (buffers, counts, the op); the MPI request is freed
-/// when the persistent_request is destroyed, after an active round has completed.
+/// thinmpi::persistent_request: a persistent collective (MPI-4 `..._init`) or point-to-point
+/// operation (p2p/persistent.hpp), set up once and started many times. Like collective_request it
+/// owns, in one block whose address never changes, everything MPI reads or writes (buffers, counts,
+/// the op); the MPI request is freed when the persistent_request is destroyed, after an active
+/// round has completed.
 ///
 /// The block is a State with:
 ///   [[noreturn]] void raise(int rc) const   throws the mpi_error of a failed round
+///   void check_start()                      (optional) throws if a round cannot start (a
+///                                           borrowed buffer that moved)
+///   MPI_Request renew() noexcept            (optional) the persistent request set up again
+///   void finish(int rc, const MPI_Status&)  (optional) ends a round from its status, throwing
+///                                           if it failed, in place of raise(rc)
 ///   R take()                                hands back the round's result (void for none);
 ///                                           for a request that keeps its buffers between
 ///                                           rounds, a view or a copy, as the family documents
@@ -36,9 +42,17 @@ struct persistent_rounds {
     idle_ = MPI_REQUEST_NULL;
     return started_ ? handle_ : idle_;
   }
-  void complete_stage(int rc, const MPI_Status&) {
+  void complete_stage(int rc, const MPI_Status& status) {
     started_ = false;
-    if (rc != MPI_SUCCESS) [[unlikely]] {
+    if constexpr (requires { state_->renew(); }) {
+      // Open MPI 4.1.4 frees a persistent request whose round failed (MPI_Wait leaves
+      // MPI_REQUEST_NULL, and the next MPI_Start is MPI_ERR_REQUEST; MPICH keeps it, as MPI
+      // says): set it up again, so that the next start() works on both.
+      if (rc != MPI_SUCCESS && handle_ == MPI_REQUEST_NULL) handle_ = state_->renew();
+    }
+    if constexpr (requires { state_->finish(rc, status); }) {
+      state_->finish(rc, status);  // a round that reads its status (a persistent receive)
+    } else if (rc != MPI_SUCCESS) [[unlikely]] {
       state_->raise(rc);
     }
   }
@@ -75,6 +89,7 @@ class [[nodiscard]] persistent_request
   /// Starts a round (MPI_Start). Every rank must start its rounds in the same order.
   void start() {
     auto& rounds = this->kind();
+    if constexpr (requires { rounds.state_->check_start(); }) rounds.state_->check_start();
     if (rounds.started_) {
       rounds.state_->raise(MPI_ERR_REQUEST);  // MPI_Start of an active request is erroneous
     }

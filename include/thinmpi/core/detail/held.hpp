@@ -43,16 +43,9 @@ class held {
 
   /// Holds nothing (a request that was never posted).
   held() = default;
-  /// Points to a named payload; moves in any other.
-  explicit held(P&& payload) {
-    if constexpr (by_address) {
-      object_ = std::addressof(payload);
-    } else if constexpr (boxed) {
-      object_ = std::make_unique<object_type>(std::move(payload));
-    } else {
-      object_ = std::move(payload);
-    }
-  }
+  /// Points to a named payload; moves in any other. (Initialized, not assigned: a
+  /// std::span of static extent has no empty state to assign to.)
+  explicit held(P&& payload) : object_(stored(std::forward<P>(payload))) {}
   held(held&&) noexcept = default;
   held& operator=(held&&) noexcept = default;
   held(const held&) = delete;
@@ -85,6 +78,16 @@ class held {
   using storage =
       std::conditional_t<by_address, std::remove_reference_t<P>*,
                          std::conditional_t<boxed, std::unique_ptr<object_type>, object_type>>;
+
+  static storage stored(P&& payload) {
+    if constexpr (by_address) {
+      return std::addressof(payload);
+    } else if constexpr (boxed) {
+      return std::make_unique<object_type>(std::move(payload));
+    } else {
+      return storage(std::move(payload));
+    }
+  }
 
   storage object_{};
 };

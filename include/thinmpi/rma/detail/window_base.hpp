@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "thinmpi/collectives/detail/root_checks.hpp"
+#include "thinmpi/communicator/group.hpp"
 #include "thinmpi/core/concepts.hpp"
 #include "thinmpi/core/datatype.hpp"
 #include "thinmpi/core/detail/mpi.hpp"
@@ -166,6 +167,15 @@ class window_base : public no_operations<outside_epoch>, public no_requests<outs
   [[nodiscard]] int rank() const { return live("thinmpi::window::rank").rank; }
   /// The number of ranks in the window's group.
   [[nodiscard]] int size() const { return live("thinmpi::window::size").size; }
+  /// The window's group (MPI_Win_get_group; local).
+  [[nodiscard]] thinmpi::group group() const {
+    const window_state& state = live("MPI_Win_get_group");
+    MPI_Group g = MPI_GROUP_NULL;
+    if (const int rc = MPI_Win_get_group(state.win, &g); rc != MPI_SUCCESS) [[unlikely]] {
+      raise_rma(rc, state.site("MPI_Win_get_group"));
+    }
+    return thinmpi::group::adopt(g);
+  }
   /// The window's memory model (MPI_WIN_MODEL).
   [[nodiscard]] memory_model model() const {
     const window_state& state = live("MPI_Win_get_attr");
