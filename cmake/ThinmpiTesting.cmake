@@ -82,8 +82,9 @@ endfunction()
 # elsewhere, so the other presets pay nothing). More ranks than the 1-4 every suite runs at is
 # where the MPI libraries change algorithm: non-powers of two past 4, deeper trees, more
 # neighbours. Oversubscribed on a small machine; MPICH 4.0 (ch4:ucx) busy-polls while it waits
-# and never yields (MPIR_CVAR_POLLS_BEFORE_YIELD=1 changed nothing), so its 24 launches take
-# about 3 minutes on 2 cores, Open MPI's under one. ctest runs one wide launch at a time.
+# and never yields (MPIR_CVAR_POLLS_BEFORE_YIELD=1 changed nothing): its 24 launches took
+# about 3 minutes on 2 cores, so mpich-clang runs the 12 at 8 ranks only (about one minute);
+# Open MPI's 24 take under one. ctest runs one wide launch at a time.
 set(THINMPI_WIDE_RANKS "" CACHE STRING
     "rank counts above 4 at which the collective, topology, sparse-exchange and one-sided suites also run")
 function(thinmpi_add_wide_launches)
