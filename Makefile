@@ -46,7 +46,7 @@ bench-test:
 	  --build-prefix build/ --compiler clang --api c,thinmpi --suites audit,collectives,neighbors,rma \
 	  --out build/bench-smoke-clang --strict
 
-# A longer run of the serialization decoder's fuzz target (ctest runs it for 25 s per clang
+# A longer run of the serialization decoder's fuzz target (ctest runs it for 15 s per clang
 # preset); findings are written to build/openmpi-clang/tests/fuzz-crash-*.
 FUZZ_SECONDS ?= 600
 fuzz: deps
