@@ -4,7 +4,8 @@
  * the environment variable WB_AUDIT_LABEL (mpi4py's Pcontrol passes only the level), and
  * MPI_Pcontrol(0) closes it and appends one JSON line to the file $WB_AUDIT_OUT (stderr when
  * unset): {"label": ..., "rank": r, "calls": {"MPI_Send": n, ...}, "bytes_sent": b,
- * "peers": n} (peers: the ranks the calls addressed, see count_peers).
+ * "peers": n} (peers: the ranks the calls addressed, see count_peers). A persistent send's bytes
+ * and peer count at each MPI_Start of it (the set-up call names them, see remember_persistent).
  * Works with OpenMPI and MPICH; the MPI-4 `_c` calls are counted where the MPI declares them. */
 #include <fcntl.h>
 #include <stdarg.h>
@@ -22,21 +23,25 @@
 #define WB_ENUM_SEND(name, params, args, n, t) WB_CALL_##name,
 #define WB_ENUM(name, params, args) WB_CALL_##name,
 #define WB_ENUM_PEER(name, params, args, comm, reach) WB_CALL_##name,
+#define WB_ENUM_INIT(name, params, args, n, t, peer, sends) WB_CALL_##name,
 enum {
   WB_SEND_CALLS(WB_ENUM_SEND) WB_SEND_CALLS_C(WB_ENUM_SEND) WB_CALLS(WB_ENUM) WB_CALLS_C(WB_ENUM)
-      WB_COLL_CALLS(WB_ENUM) WB_PEER_CALLS(WB_ENUM_PEER) WB_TOPOLOGY_CALLS(WB_ENUM)
-          WB_RMA_CALLS(WB_ENUM) WB_RMA_CALLS_C(WB_ENUM) WB_IO_CALLS(WB_ENUM) WB_IO_CALLS_C(WB_ENUM)
-              WB_CALL_COUNT
+      WB_PERSISTENT_INIT_CALLS(WB_ENUM_INIT) WB_PERSISTENT_INIT_CALLS_C(WB_ENUM_INIT)
+          WB_REQUEST_CALLS(WB_ENUM) WB_COLL_CALLS(WB_ENUM) WB_PEER_CALLS(WB_ENUM_PEER)
+              WB_TOPOLOGY_CALLS(WB_ENUM) WB_RMA_CALLS(WB_ENUM) WB_RMA_CALLS_C(WB_ENUM)
+                  WB_IO_CALLS(WB_ENUM) WB_IO_CALLS_C(WB_ENUM) WB_CALL_COUNT
 };
 
 #define WB_NAME_SEND(name, params, args, n, t) "MPI_" #name,
 #define WB_NAME(name, params, args) "MPI_" #name,
 #define WB_NAME_PEER(name, params, args, comm, reach) "MPI_" #name,
+#define WB_NAME_INIT(name, params, args, n, t, peer, sends) "MPI_" #name,
 static const char* const call_names[WB_CALL_COUNT] = {
     WB_SEND_CALLS(WB_NAME_SEND) WB_SEND_CALLS_C(WB_NAME_SEND) WB_CALLS(WB_NAME) WB_CALLS_C(WB_NAME)
-        WB_COLL_CALLS(WB_NAME) WB_PEER_CALLS(WB_NAME_PEER) WB_TOPOLOGY_CALLS(WB_NAME)
-            WB_RMA_CALLS(WB_NAME) WB_RMA_CALLS_C(WB_NAME) WB_IO_CALLS(WB_NAME)
-                WB_IO_CALLS_C(WB_NAME)};
+        WB_PERSISTENT_INIT_CALLS(WB_NAME_INIT) WB_PERSISTENT_INIT_CALLS_C(WB_NAME_INIT)
+            WB_REQUEST_CALLS(WB_NAME) WB_COLL_CALLS(WB_NAME) WB_PEER_CALLS(WB_NAME_PEER)
+                WB_TOPOLOGY_CALLS(WB_NAME) WB_RMA_CALLS(WB_NAME) WB_RMA_CALLS_C(WB_NAME)
+                    WB_IO_CALLS(WB_NAME) WB_IO_CALLS_C(WB_NAME)};
 
 static struct {
   int open;
@@ -102,6 +107,77 @@ WB_RMA_CALLS(WB_WRAP)
 WB_RMA_CALLS_C(WB_WRAP)
 WB_IO_CALLS(WB_WRAP)
 WB_IO_CALLS_C(WB_WRAP)
+
+/* The persistent requests set up so far (a send's bytes and whether it addresses a rank, a
+ * receive's none), so that each MPI_Start of one counts what a send call would: set up outside
+ * a window (the harness sets its variants up before it opens one), started inside it. A freed
+ * request is forgotten; a handle that MPI hands out again is set up again and overwritten. */
+enum { WB_PERSISTENT_MAX = 256 };
+static struct {
+  int used;
+  MPI_Request request;
+  long long bytes;
+  int addresses_peer;
+} persistent[WB_PERSISTENT_MAX];
+
+/* The slot of a request set up and not yet freed; -1 for none. */
+static int persistent_slot(MPI_Request request) {
+  for (int i = 0; i < WB_PERSISTENT_MAX; ++i)
+    if (persistent[i].used && persistent[i].request == request) return i;
+  return -1;
+}
+
+/* Records a request that MPI has just set up; more than WB_PERSISTENT_MAX at once go uncounted. */
+static void remember_persistent(MPI_Request request, MPI_Count count, MPI_Datatype type, int peer,
+                                int sends) {
+  int slot = persistent_slot(request), size = 0;
+  for (int i = 0; slot < 0 && i < WB_PERSISTENT_MAX; ++i)
+    if (!persistent[i].used) slot = i;
+  if (slot < 0) return;
+  if (sends) PMPI_Type_size(type, &size);
+  persistent[slot].used = 1;
+  persistent[slot].request = request;
+  persistent[slot].bytes = sends ? count * size : 0;
+  persistent[slot].addresses_peer = sends && peer != MPI_PROC_NULL;
+}
+
+/* Counts the bytes and the peer of a started persistent send (nothing for other requests). */
+static void count_start(MPI_Request request) {
+  int slot = window.open ? persistent_slot(request) : -1;
+  if (slot < 0) return;
+  window.bytes_sent += persistent[slot].bytes;
+  window.peers += persistent[slot].addresses_peer;
+}
+
+#define WB_WRAP_INIT(name, params, args, n, t, peer, sends)                         \
+  int MPI_##name params {                                                           \
+    count_call(WB_CALL_##name);                                                     \
+    int rc = PMPI_##name args;                                                      \
+    if (rc == MPI_SUCCESS) remember_persistent(*r, (MPI_Count)(n), t, peer, sends); \
+    return rc;                                                                      \
+  }
+WB_PERSISTENT_INIT_CALLS(WB_WRAP_INIT)
+WB_PERSISTENT_INIT_CALLS_C(WB_WRAP_INIT)
+
+int MPI_Start(MPI_Request* r) {
+  count_call(WB_CALL_Start);
+  count_start(*r);
+  return PMPI_Start(r);
+}
+
+int MPI_Startall(int n, MPI_Request r[]) {
+  count_call(WB_CALL_Startall);
+  for (int i = 0; i < n; ++i)
+    count_start(r[i]);
+  return PMPI_Startall(n, r);
+}
+
+int MPI_Request_free(MPI_Request* r) {
+  count_call(WB_CALL_Request_free);
+  int slot = persistent_slot(*r);
+  if (slot >= 0) persistent[slot].used = 0;
+  return PMPI_Request_free(r);
+}
 
 #define WB_WRAP_PEER(name, params, args, comm, reach) \
   int MPI_##name params {                             \

@@ -42,7 +42,6 @@
   X(Testall, (int n, MPI_Request r[], int* f, MPI_Status st[]), (n, r, f, st))                     \
   X(Testany, (int n, MPI_Request r[], int* i, int* f, MPI_Status* st), (n, r, i, f, st))           \
   X(Testsome, (int n, MPI_Request r[], int* o, int i[], MPI_Status st[]), (n, r, o, i, st))        \
-  X(Request_free, (MPI_Request * r), (r))                                                          \
   X(Pack, (const void* i, int n, MPI_Datatype t, void* o, int s, int* p, MPI_Comm c),              \
     (i, n, t, o, s, p, c))                                                                         \
   X(Unpack, (const void* i, int s, int* p, void* o, int n, MPI_Datatype t, MPI_Comm c),            \
@@ -68,6 +67,23 @@
   X(Comm_dup, (MPI_Comm c, MPI_Comm * o), (c, o))                                                  \
   X(Comm_free, (MPI_Comm * c), (c))                                                                \
   X(Barrier, (MPI_Comm c), (c))
+
+/* Persistent point-to-point set-up: X(name, parameters, arguments, count, datatype, peer, sends).
+ * wb_audit.c remembers each request's bytes, so that every MPI_Start of a send counts them. */
+#define WB_PERSISTENT_INIT_CALLS(X)                                                               \
+  X(Send_init, (const void* b, int n, MPI_Datatype t, int d, int g, MPI_Comm c, MPI_Request* r),  \
+    (b, n, t, d, g, c, r), n, t, d, 1)                                                            \
+  X(Ssend_init, (const void* b, int n, MPI_Datatype t, int d, int g, MPI_Comm c, MPI_Request* r), \
+    (b, n, t, d, g, c, r), n, t, d, 1)                                                            \
+  X(Recv_init, (void* b, int n, MPI_Datatype t, int s, int g, MPI_Comm c, MPI_Request* r),        \
+    (b, n, t, s, g, c, r), n, t, s, 0)
+
+/* The calls on persistent requests (wb_audit.c wraps each itself): a start counts the bytes of
+ * the sends it starts, a freed request is forgotten. */
+#define WB_REQUEST_CALLS(X)                     \
+  X(Start, (MPI_Request * r), (r))              \
+  X(Startall, (int n, MPI_Request r[]), (n, r)) \
+  X(Request_free, (MPI_Request * r), (r))
 
 /* The MPI-4 large-count calls, where the MPI has them (MPICH 4.0 does, OpenMPI 4.1 does not). */
 #if MPI_VERSION >= 4
@@ -99,9 +115,19 @@
   X(Pack_size_c, (MPI_Count n, MPI_Datatype t, MPI_Comm c, MPI_Count * s), (n, t, c, s))          \
   X(Type_contiguous_c, (MPI_Count n, MPI_Datatype t, MPI_Datatype * o), (n, t, o))                \
   X(Type_size_c, (MPI_Datatype t, MPI_Count * s), (t, s))
+#define WB_PERSISTENT_INIT_CALLS_C(X)                                                              \
+  X(Send_init_c,                                                                                   \
+    (const void* b, MPI_Count n, MPI_Datatype t, int d, int g, MPI_Comm c, MPI_Request* r),        \
+    (b, n, t, d, g, c, r), n, t, d, 1)                                                             \
+  X(Ssend_init_c,                                                                                  \
+    (const void* b, MPI_Count n, MPI_Datatype t, int d, int g, MPI_Comm c, MPI_Request* r),        \
+    (b, n, t, d, g, c, r), n, t, d, 1)                                                             \
+  X(Recv_init_c, (void* b, MPI_Count n, MPI_Datatype t, int s, int g, MPI_Comm c, MPI_Request* r), \
+    (b, n, t, s, g, c, r), n, t, s, 0)
 #else
 #define WB_SEND_CALLS_C(X)
 #define WB_CALLS_C(X)
+#define WB_PERSISTENT_INIT_CALLS_C(X)
 #endif
 
 #endif /* WB_AUDIT_CALLS_H */

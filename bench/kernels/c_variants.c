@@ -2,7 +2,7 @@
 #include "c_variants.h"
 
 size_t wb_c_variants(const wb_variant** table) {
-  static wb_variant variants[10];
+  static wb_variant variants[11];
   variants[0] = wb_c_int_buffer;
   variants[1] = wb_c_mprobe;
   variants[2] = wb_c_char_buffer;
@@ -13,6 +13,7 @@ size_t wb_c_variants(const wb_variant** table) {
   variants[7] = wb_c_ser_map;
   variants[8] = wb_c_ser_record;
   variants[9] = wb_c_probe;
+  variants[10] = wb_c_persistent;
   *table = variants;
   return sizeof variants / sizeof variants[0];
 }

@@ -15,5 +15,6 @@ extern const wb_variant wb_c_ser_vecstr;
 extern const wb_variant wb_c_ser_map;
 extern const wb_variant wb_c_ser_record;
 extern const wb_variant wb_c_probe;
+extern const wb_variant wb_c_persistent;
 
 #endif /* WB_C_VARIANTS_H */

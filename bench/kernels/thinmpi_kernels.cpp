@@ -15,15 +15,19 @@
 //                           zeroed; a frame larger than the default 8 KiB is received in it)
 //   thinmpi/string_framed   framed_channel send / recv<std::string>()   vs c/char_buffer
 //   thinmpi/vector_reuse    send(vector) / recv_reuse(vector&)          vs c/mprobe
+//   thinmpi/persistent      send_init / recv_init once, start() + wait() each round
+//                                                                       vs c/persistent
 //
 // Rank 0 sends first; rank 1 sends back what it received, so both ranks can verify it.
 
 #include <cstddef>
 #include <cstdio>
 #include <exception>
+#include <memory>
 #include <new>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "thinmpi/thinmpi.hpp"
@@ -220,6 +224,71 @@ void destroy_framed_state(void* raw) noexcept {
   delete &static_cast<framed_state<Buffer>&>(as_state<Buffer>(raw));
 }
 
+// --- thinmpi/persistent: each rank sets its send and its receive up once (send_init,
+// recv_init) and starts and waits them every round, in c/persistent's order; rank 1's send is set
+// up on its receive buffer, so it sends back what came.
+template <class Buffer>
+struct persistent_state : state<Buffer> {
+  using send_request =
+      decltype(std::declval<const thinmpi::comm_view&>().send_init(std::declval<Buffer&>(), 0, 0));
+  using receive_request =
+      decltype(std::declval<const thinmpi::comm_view&>().recv_init(std::declval<Buffer&>(), 0, 0));
+  send_request sending;
+  receive_request receiving;
+  std::size_t received_count = 0;  ///< what the last round's wait() said came
+};
+
+template <class Buffer, void (*Fill)(Buffer&, std::size_t)>
+void* persistent_setup(MPI_Comm comm, std::size_t count) noexcept {
+  try {
+    const thinmpi::comm_view view(comm);
+    auto s = std::make_unique<persistent_state<Buffer>>();
+    s->comm = view;
+    s->rank = view.rank();
+    s->peer = 1 - s->rank;
+    Fill(s->sent, count);
+    s->received.assign(count, {});  // zeroed, so that verify sees only what came
+    s->receiving = view.recv_init(s->received, s->peer, tag);
+    s->sending = view.send_init(s->rank == 0 ? s->sent : s->received, s->peer, tag);
+    return static_cast<state<Buffer>*>(s.release());
+  } catch (const std::exception&) {
+    return nullptr;
+  }
+}
+
+template <class Buffer>
+persistent_state<Buffer>& as_persistent(void* raw) {
+  return static_cast<persistent_state<Buffer>&>(as_state<Buffer>(raw));
+}
+
+template <class Buffer>
+void persistent_round_trips(void* raw, long iterations) {
+  run<Buffer>(raw, iterations, [](state<Buffer>& base) {
+    auto& s = static_cast<persistent_state<Buffer>&>(base);
+    if (s.rank == 0) {
+      s.sending.start();
+      s.sending.wait();
+    }
+    s.receiving.start();
+    s.received_count = s.receiving.wait();
+    if (s.rank == 1) {
+      s.sending.start();
+      s.sending.wait();
+    }
+  });
+}
+
+template <class Buffer>
+int persistent_received_differs(void* raw) noexcept {
+  const auto& s = as_persistent<Buffer>(raw);
+  return s.received_count == s.sent.size() && s.received == s.sent ? 0 : 1;
+}
+
+template <class Buffer>
+void destroy_persistent_state(void* raw) noexcept {
+  delete &as_persistent<Buffer>(raw);
+}
+
 template <class Buffer, void (*Fill)(Buffer&, std::size_t)>
 void* setup(MPI_Comm comm, std::size_t count) {
   return make_state<Buffer>(comm, count, Fill);
@@ -262,6 +331,9 @@ const wb_variant variants[] = {
      received_differs<std::string>, destroy_framed_state<std::string>},
     {"thinmpi", "vector_reuse", "c/mprobe", sizeof(int), 0, setup<ints, fill_ints<ints>>,
      reuse_round_trips<ints>, received_differs<ints>, destroy_state<ints>},
+    {"thinmpi", "persistent", "c/persistent", sizeof(int), 0,
+     persistent_setup<ints, fill_ints<ints>>, persistent_round_trips<ints>,
+     persistent_received_differs<ints>, destroy_persistent_state<ints>},
 };
 
 }  // namespace

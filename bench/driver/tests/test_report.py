@@ -6,11 +6,11 @@ import unittest
 from pathlib import Path
 from types import SimpleNamespace
 
-from fixture_data import audit_lines, sweep_records, tiny_records
+from fixture_data import audit_lines, record, sweep_records, tiny_records
 from wrapper_bench.core import audit, build, compare, schema
 from wrapper_bench.suites.audit import path_tables
 from wrapper_bench.suites.collectives import coll_suite
-from wrapper_bench.suites.p2p import charts, conclusions
+from wrapper_bench.suites.p2p import charts, conclusions, tables
 from wrapper_bench.render_html import render_html
 from wrapper_bench.render_md import render_md
 
@@ -60,6 +60,30 @@ class Targets(unittest.TestCase):
         self.assertEqual(row[3], "1.10×")  # per process: 1.00, 1.10, 1.10
         self.assertEqual((row[4], row[-1]), ("0 of 1", "not met"))
         self.assertEqual(table.title, "thinmpi against its targets (docs/bench.md)")
+
+
+class Persistent(unittest.TestCase):
+    def setUp(self):
+        self.cells = compare.aggregate([
+            record("tiny", "openmpi", "gcc", variant, count, rep)
+            for rep in range(3) for count in (1, 8, 64)
+            for variant in ("c/int_buffer", "c/persistent", "thinmpi/persistent")])
+
+    def test_c_against_the_blocking_ping_pong_and_thinmpi_against_c(self):
+        c = compare.find(self.cells, variant="c/persistent", count=1)[0]
+        thin = compare.find(self.cells, variant="thinmpi/persistent", count=1)[0]
+        self.assertEqual((c["baseline"], thin["baseline"]), ("c/int_buffer", "c/persistent"))
+        self.assertAlmostEqual(c["ratio_vs_c"]["median"], 1.4)
+        self.assertAlmostEqual(thin["ratio_vs_c"]["median"], 1.01)
+
+    def test_its_table_has_a_row_per_variant_and_its_target_is_judged(self):
+        table = tables.persistent_table(self.cells)
+        self.assertEqual([row[2] for row in table.rows], ["c/persistent", "thinmpi/persistent"])
+        self.assertIn("(1.01×)", table.rows[1][3])
+        row = next(r for r in path_tables.thinmpi_targets(self.cells).rows
+                   if r[0] == "thinmpi/persistent")
+        self.assertEqual((row[1], row[2], row[4], row[-1]),
+                         ("c/persistent", "≤ 1.02×", "3 of 3", "met"))
 
 
 class Schema(unittest.TestCase):

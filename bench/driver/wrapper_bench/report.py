@@ -51,8 +51,8 @@ def context_lines(context):
 # The report's sections by name, in order; each room writes its own (rooms.py). The article's
 # come first, with the floor's notes under their tables; the missing and failed cells stay last.
 ARTICLE = ("conclusions", "floor", "c_floor", "scalar", "raw_vs_vector", "cliff", "mpi4py", "go",
-           "sweep", "structs", "osu", "hosts", "serialization", "path_audit", "symbols",
-           "instructions", "targets")
+           "sweep", "structs", "persistent", "osu", "hosts", "serialization", "path_audit",
+           "symbols", "instructions", "targets")
 OTHERS = ("collectives", "neighbors", "rma", "node", "io", "peers", "timings")
 LAST = ("missing",)
 

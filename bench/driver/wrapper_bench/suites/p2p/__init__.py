@@ -32,6 +32,8 @@ def _sections(doc, drawn, section_type):
         "sweep": section_type("What happens when the messages get bigger",
                               tables=[tables.size_sweep(cells)], charts=_by_chart(drawn, "sweep_")),
         "structs": section_type("Structs", tables=[tables.struct_table(cells)]),
+        "persistent": section_type("Persistent point-to-point",
+                                   tables=[tables.persistent_table(cells)]),
     }
 
 

@@ -135,14 +135,32 @@ def size_sweep(cells, compiler="gcc"):
                  "c/int_buffer, Recv vs c/probe).")
 
 
-def struct_table(cells):
-    """c/struct and thinmpi/struct at 1, 8 and 64 particles."""
+def _tiny_rows(cells, variants):
+    """One row per build and variant of the tiny suite: its cells at 1, 8 and 64 elements."""
     rows = []
     for m, k in builds(cells, "tiny"):
-        for variant in ("c/struct", "thinmpi/struct"):
+        for variant in variants:
             values = [one(cells, suite="tiny", mpi=m, compiler=k, variant=variant, count=n)
                       for n in (1, 8, 64)]
             if any(values):
                 rows.append([MPI_NAMES[m], k, variant] + [cell_text(v) for v in values])
+    return rows
+
+
+def struct_table(cells):
+    """c/struct and thinmpi/struct at 1, 8 and 64 particles."""
     return Table("struct", "Structs with a derived datatype (40-byte padded particle)",
-                 ["MPI", "compiler", "variant", "1", "8", "64"], rows)
+                 ["MPI", "compiler", "variant", "1", "8", "64"],
+                 _tiny_rows(cells, ("c/struct", "thinmpi/struct")))
+
+
+def persistent_table(cells):
+    """Persistent point-to-point at 1, 8 and 64 ints: C's set-up-once ping-pong against the
+    blocking one, thinmpi's against C's."""
+    return Table("persistent", "Persistent point-to-point (set up once, started every round)",
+                 ["MPI", "compiler", "variant", "1 int", "8 ints", "64 ints"],
+                 _tiny_rows(cells, ("c/persistent", "thinmpi/persistent")),
+                 "MPI_Send_init / MPI_Recv_init once, MPI_Start + MPI_Wait for every message "
+                 "(thinmpi: send_init / recv_init, start() + wait()). Ratios: c/persistent "
+                 "against the blocking MPI_Send / MPI_Recv (c/int_buffer), thinmpi/persistent "
+                 "against c/persistent, each in the same process.")
