@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cstddef>
 #include <functional>
 #include <numeric>
@@ -301,3 +302,217 @@ TEST(Group, BadRanksAreNamedBeforeMpiIsCalled) {
   EXPECT_TRUE(throws_mpi_error([&] { (void)all.translate(std::vector<int>{-1}, all); },
                                MPI_ERR_RANK, "rank -1 is outside"));
 }
+
+namespace {
+
+/// World split in two for the intercommunicator tests: group A is world rank 0 alone, group B
+/// every other rank (so the two groups differ in size from 3 ranks up, and B's roots other
+/// than its rank 0 pass MPI_PROC_NULL on B's other ranks).
+struct two_groups {
+  bool in_a;
+  int a_size;
+  int b_size;
+  thinmpi::communicator half;
+  thinmpi::intercommunicator inter;
+};
+
+two_groups split_world() {
+  auto world = thinmpi::world();
+  const bool in_a = world.rank() == 0;
+  thinmpi::communicator half = world.split(in_a ? 0 : 1);
+  // The leaders: A's rank 0 is world rank 0, B's rank 0 is world rank 1.
+  thinmpi::intercommunicator inter =
+      thinmpi::intercommunicator::create(half, 0, world, in_a ? 1 : 0, 11);
+  return {in_a, 1, world.size() - 1, std::move(half), std::move(inter)};
+}
+
+}  // namespace
+
+TEST(Intercommunicator, SizesGroupsAndMerge) {
+  auto world = thinmpi::world();
+  if (world.size() < 2) GTEST_SKIP() << "an intercommunicator of world needs two groups";
+  const two_groups g = split_world();
+  EXPECT_EQ(g.inter.size(), g.in_a ? g.a_size : g.b_size);
+  EXPECT_EQ(g.inter.remote_size(), g.in_a ? g.b_size : g.a_size);
+  EXPECT_EQ(g.inter.rank(), g.in_a ? 0 : world.rank() - 1);
+  // The remote group's ranks, as world ranks: A sees 1..size-1, B sees 0.
+  const thinmpi::group remote = g.inter.remote_group();
+  std::vector<int> expected;
+  for (int r = 0; r < world.size(); ++r)
+    if ((r == 0) != g.in_a) expected.push_back(r);
+  EXPECT_EQ(world_ranks_of(remote), expected);
+  EXPECT_EQ(g.inter.group().compare(g.half.group()), thinmpi::group_relation::identical);
+  // Merged with B high: A's rank first, then B's in order, which is world's order.
+  const thinmpi::communicator merged = g.inter.merge(!g.in_a);
+  EXPECT_EQ(merged.size(), world.size());
+  EXPECT_EQ(merged.rank(), world.rank());
+  EXPECT_EQ(compare(merged.native(), world.native()), MPI_CONGRUENT);
+  // Merged with A high: B's ranks come first.
+  const thinmpi::communicator flipped = g.inter.merge(g.in_a);
+  EXPECT_EQ(flipped.rank(), g.in_a ? world.size() - 1 : world.rank() - 1);
+  const thinmpi::intercommunicator copy = g.inter.dup();
+  EXPECT_EQ(copy.remote_size(), g.inter.remote_size());
+  EXPECT_EQ(compare(copy.native(), g.inter.native()), MPI_CONGRUENT);
+}
+
+TEST(Intercommunicator, PointToPointNamesTheOtherGroupsRanks) {
+  auto world = thinmpi::world();
+  if (world.size() < 2) GTEST_SKIP() << "an intercommunicator of world needs two groups";
+  const two_groups g = split_world();
+  if (g.in_a) {
+    // A's one rank hears from every rank of B, then answers each with its rank squared.
+    for (int r = 0; r < g.b_size; ++r) {
+      const auto [values, st] = g.inter.recv_with_status<std::vector<int>>(thinmpi::any_source, 3);
+      ASSERT_EQ(values.size(), 2u);
+      EXPECT_EQ(values[0], st.source() + 1);  // the sender's world rank
+      EXPECT_EQ(values[1], 100 * st.source());
+    }
+    for (int r = 0; r < g.b_size; ++r)
+      g.inter.send(r * r, r, 4);
+  } else {
+    const int me = g.inter.rank();
+    g.inter.send(std::vector<int>{world.rank(), 100 * me}, 0, 3);
+    EXPECT_EQ(g.inter.recv<int>(0, 4), me * me);
+    // A rank of the remote group that does not exist is MPI's error, named.
+    EXPECT_TRUE(throws_mpi_error([&] { g.inter.send(1, g.a_size, 5); }, MPI_ERR_RANK, "MPI_Send"));
+  }
+}
+
+TEST(Intercommunicator, RootedCollectivesNameTheRootsSide) {
+  auto world = thinmpi::world();
+  if (world.size() < 2) GTEST_SKIP() << "an intercommunicator of world needs two groups";
+  const two_groups g = split_world();
+  const int b_root = g.b_size - 1;  // B's last rank: on B's other ranks, MPI_PROC_NULL
+  // bcast A -> B.
+  std::vector<double> field(5, -1.0);
+  if (g.in_a) {
+    const std::vector<double> sent{0.5, 1.5, 2.5, 3.5, 4.5};
+    g.inter.bcast(sent, thinmpi::local_root(0));
+  } else {
+    g.inter.bcast(field, thinmpi::remote_root(0));
+    EXPECT_EQ(field, (std::vector<double>{0.5, 1.5, 2.5, 3.5, 4.5}));
+  }
+  // bcast B -> A, from B's last rank; B's other ranks' values are not read.
+  int word = g.in_a ? -1 : (g.inter.rank() == b_root ? 4242 : -7);
+  if (g.in_a) {
+    g.inter.bcast(word, thinmpi::remote_root(b_root));
+    EXPECT_EQ(word, 4242);
+  } else {
+    g.inter.bcast(word, thinmpi::local_root(b_root));
+  }
+  // gather B -> A's root: two ints from each rank of B, in B's rank order.
+  if (g.in_a) {
+    std::vector<int> all(2 * static_cast<std::size_t>(g.b_size), -1);
+    g.inter.gather(all, thinmpi::local_root(0));
+    for (int r = 0; r < g.b_size; ++r) {
+      EXPECT_EQ(all[2 * static_cast<std::size_t>(r)], r + 1);
+      EXPECT_EQ(all[2 * static_cast<std::size_t>(r) + 1], -(r + 1));
+    }
+  } else {
+    g.inter.gather(std::vector<int>{world.rank(), -world.rank()}, thinmpi::remote_root(0));
+  }
+  // gather A -> B's last rank: one int from A's one rank; B's other ranks receive nothing.
+  if (g.in_a) {
+    g.inter.gather(77, thinmpi::remote_root(b_root));
+  } else {
+    int got = -1;
+    g.inter.gather(got, thinmpi::local_root(b_root));
+    EXPECT_EQ(got, g.inter.rank() == b_root ? 77 : -1);
+  }
+  // scatter A -> B: block r to B's rank r.
+  if (g.in_a) {
+    std::vector<long> blocks;
+    for (int r = 0; r < g.b_size; ++r)
+      blocks.insert(blocks.end(), {10L * r, 10L * r + 1});
+    g.inter.scatter(blocks, thinmpi::local_root(0));
+  } else {
+    std::array<long, 2> mine{-1, -1};
+    g.inter.scatter(mine, thinmpi::remote_root(0));
+    EXPECT_EQ(mine[0], 10L * g.inter.rank());
+    EXPECT_EQ(mine[1], 10L * g.inter.rank() + 1);
+  }
+  // reduce B -> A: the sum over B of (world rank, 1), against the serial sum.
+  if (g.in_a) {
+    std::array<int, 2> sum{-1, -1};
+    g.inter.reduce(sum, std::plus<>{}, thinmpi::local_root(0));
+    EXPECT_EQ(sum[0], (world.size() - 1) * world.size() / 2);
+    EXPECT_EQ(sum[1], g.b_size);
+  } else {
+    g.inter.reduce(std::array<int, 2>{world.rank(), 1}, std::plus<>{}, thinmpi::remote_root(0));
+  }
+  // reduce A -> B's last rank, with max.
+  if (g.in_a) {
+    g.inter.reduce(3.25, thinmpi::max, thinmpi::remote_root(b_root));
+  } else {
+    double top = -1.0;
+    g.inter.reduce(top, thinmpi::max, thinmpi::local_root(b_root));
+    EXPECT_EQ(top, g.inter.rank() == b_root ? 3.25 : -1.0);
+  }
+}
+
+TEST(Intercommunicator, AllToAllCollectivesCrossBetweenGroups) {
+  auto world = thinmpi::world();
+  if (world.size() < 2) GTEST_SKIP() << "an intercommunicator of world needs two groups";
+  const two_groups g = split_world();
+  const int me = world.rank();
+  std::vector<int> other_ranks;  // the other group's world ranks, in its rank order
+  for (int r = 0; r < world.size(); ++r)
+    if ((r == 0) != g.in_a) other_ranks.push_back(r);
+  // allgather: each rank gets the other group's (world rank, 2 * world rank).
+  const std::vector<int> got = g.inter.allgather(std::array<int, 2>{me, 2 * me});
+  std::vector<int> expected;
+  for (const int r : other_ranks)
+    expected.insert(expected.end(), {r, 2 * r});
+  EXPECT_EQ(got, expected);
+  // alltoall: block j goes to the other group's rank j, holding (me, j).
+  std::vector<int> blocks;
+  for (int j = 0; j < g.inter.remote_size(); ++j)
+    blocks.insert(blocks.end(), {me, j});
+  const std::vector<int> swapped = g.inter.alltoall(blocks);
+  ASSERT_EQ(swapped.size(), blocks.size());
+  for (std::size_t j = 0; j < other_ranks.size(); ++j) {
+    EXPECT_EQ(swapped[2 * j], other_ranks[j]);
+    EXPECT_EQ(swapped[2 * j + 1], g.inter.rank());
+  }
+  // allreduce: each group gets the sum of the other's world ranks.
+  const int other_sum = std::accumulate(other_ranks.begin(), other_ranks.end(), 0);
+  EXPECT_EQ(g.inter.allreduce(me, std::plus<>{}), other_sum);
+  std::vector<long long> into(3, -1);
+  g.inter.allreduce(std::vector<long long>{1, me, -me}, into, std::plus<>{});
+  EXPECT_EQ(into, (std::vector<long long>{static_cast<long long>(other_ranks.size()), other_sum,
+                                          -other_sum}));
+  g.inter.barrier();
+}
+
+TEST(Intercommunicator, AnIntracommunicatorIsRefused) {
+  EXPECT_TRUE(throws_mpi_error([] { (void)thinmpi::inter_view(MPI_COMM_WORLD); }, MPI_ERR_COMM,
+                               "this is an intracommunicator"));
+}
+
+#if MPI_VERSION >= 4
+TEST(Session, ProcessSetsGroupsAndCommunicatorsBesideMpiInit) {
+  // The test's main has called MPI_Init: a session is a second, independent start of MPI.
+  auto world = thinmpi::world();
+  thinmpi::session mine;
+  const std::vector<std::string> sets = mine.process_sets();
+  EXPECT_NE(std::find(sets.begin(), sets.end(), "mpi://WORLD"), sets.end());
+  EXPECT_NE(std::find(sets.begin(), sets.end(), "mpi://SELF"), sets.end());
+  const thinmpi::group everyone = mine.group("mpi://WORLD");
+  EXPECT_EQ(everyone.size(), world.size());
+  EXPECT_EQ(everyone.compare(world.group()), thinmpi::group_relation::identical);
+  EXPECT_EQ(mine.group("mpi://SELF").size(), 1);
+  {
+    const thinmpi::communicator comm = thinmpi::communicator_from_group(everyone, "thinmpi.test");
+    EXPECT_EQ(comm.size(), world.size());
+    EXPECT_EQ(comm.rank(), world.rank());
+    // Against the serial sum of 1..size.
+    EXPECT_EQ(comm.allreduce(comm.rank() + 1, std::plus<>{}),
+              world.size() * (world.size() + 1) / 2);
+    EXPECT_TRUE(returns_errors(comm.native()));
+  }
+  EXPECT_TRUE(throws_mpi_error([&] { (void)mine.group("mpi://NOWHERE"); }, MPI_ERR_ARG,
+                               "no process set is named \"mpi://NOWHERE\""));
+  mine.finalize();
+  mine.finalize();  // a second finalize does nothing
+}
+#endif

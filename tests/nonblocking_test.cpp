@@ -392,3 +392,73 @@ TEST(Nonblocking, PersistentSendAndReceiveRunRounds) {
   EXPECT_EQ(room, iota_from(1, 10));
   fits.wait();
 }
+
+#if MPI_VERSION >= 4
+TEST(Partitioned, RoundsArriveByPartition) {
+  auto world = thinmpi::world();
+  const int size = world.size(), rank = world.rank();
+  const int right = (rank + 1) % size, left = (rank + size - 1) % size;
+  constexpr int parts = 4;
+  constexpr std::size_t per_part = 250;
+  std::vector<double> out(parts * per_part), in(parts * per_part, -1.0);
+  auto sending = world.psend_init(out, parts, right, 21);
+  auto receiving = world.precv_init(in, parts, left, 21);
+  EXPECT_EQ(sending.partitions(), parts);
+  for (int round = 0; round < 3; ++round) {
+    receiving.start();
+    sending.start();
+    // Partitions 3 and 2 filled and made ready one by one, then 1 and 0 as one range.
+    auto fill = [&](int p) {
+      for (std::size_t i = 0; i < per_part; ++i)
+        out[static_cast<std::size_t>(p) * per_part + i] =
+            1000.0 * round + 100.0 * rank + p + 1e-3 * static_cast<double>(i);
+    };
+    for (int p = parts - 1; p >= 2; --p) {
+      fill(p);
+      sending.pready(p);
+    }
+    fill(1);
+    fill(0);
+    sending.pready_range(0, 1);
+    // Each partition is read once it has arrived, before the whole receive completes.
+    std::vector<bool> seen(parts, false);
+    for (int done = 0; done < parts;) {
+      for (int p = 0; p < parts; ++p) {
+        if (seen[static_cast<std::size_t>(p)] || !receiving.parrived(p)) continue;
+        seen[static_cast<std::size_t>(p)] = true;
+        ++done;
+        for (std::size_t i = 0; i < per_part; i += 49)
+          EXPECT_EQ(in[static_cast<std::size_t>(p) * per_part + i],
+                    1000.0 * round + 100.0 * left + p + 1e-3 * static_cast<double>(i));
+      }
+    }
+    thinmpi::wait_all(sending, receiving);
+    for (std::size_t i = 0; i < in.size(); ++i)
+      ASSERT_EQ(in[i], 1000.0 * round + 100.0 * left + static_cast<double>(i / per_part) +
+                           1e-3 * static_cast<double>(i % per_part));
+  }
+}
+
+TEST(Partitioned, MisuseIsNamedBeforeMpiIsCalled) {
+  auto world = thinmpi::world();
+  std::vector<int> odd(7);
+  EXPECT_TRUE(
+      thinmpi_test::throws_mpi_error([&] { (void)world.psend_init(odd, 2, world.rank(), 0); },
+                                     MPI_ERR_COUNT, "is not 2 equal partitions"));
+  std::vector<int> buffer(8), into(8);
+  auto sending = world.psend_init(buffer, 4, world.rank(), 22);
+  auto receiving = world.precv_init(into, 4, world.rank(), 22);
+  EXPECT_TRUE(thinmpi_test::throws_mpi_error([&] { sending.pready(0); }, MPI_ERR_REQUEST,
+                                             "call start() first"));
+  receiving.start();
+  sending.start();
+  EXPECT_TRUE(thinmpi_test::throws_mpi_error([&] { sending.pready(4); }, MPI_ERR_ARG,
+                                             "partition 4 of a request of 4 partitions"));
+  EXPECT_TRUE(thinmpi_test::throws_mpi_error([&] { (void)receiving.parrived(-1); }, MPI_ERR_ARG,
+                                             "partition -1"));
+  EXPECT_TRUE(thinmpi_test::throws_mpi_error([&] { sending.pready_range(2, 1); }, MPI_ERR_ARG,
+                                             "an empty range"));
+  sending.pready_range(0, 3);
+  thinmpi::wait_all(sending, receiving);
+}
+#endif

@@ -6,6 +6,8 @@
 #include "thinmpi/collectives/exchange_counts.hpp"
 #include "thinmpi/collectives/ops.hpp"
 #include "thinmpi/communicator/communicator.hpp"
+#include "thinmpi/communicator/intercommunicator.hpp"
+#include "thinmpi/communicator/session.hpp"
 #include "thinmpi/core/concepts.hpp"
 #include "thinmpi/core/datatype.hpp"
 #include "thinmpi/core/default_init_allocator.hpp"

@@ -442,6 +442,39 @@ namespace sections {
 }
 #endif
 
+#if defined(THINMPI_CF_ALL) || defined(THINMPI_CF_INTERCOMM_INT_ROOT)
+[[maybe_unused]] void cf_intercomm_int_root(thinmpi::inter_view inter) {
+  // Which group holds root 0? The form must say: local_root(0) or remote_root(0).
+  std::vector<short> values(4);
+  inter.bcast(values, 0);
+}
+#endif
+
+#if defined(THINMPI_CF_ALL) || defined(THINMPI_CF_INTERCOMM_SCAN)
+[[maybe_unused]] void cf_intercomm_scan(thinmpi::inter_view inter) {
+  // MPI defines no scan across the two groups of an intercommunicator.
+  static_cast<void>(inter.scan(1U, std::plus<>{}));
+}
+#endif
+
+// Sections for an MPI without MPI-4 only (tests/CMakeLists.txt adds them there).
+#if MPI_VERSION < 4
+#if defined(THINMPI_CF_ALL) || defined(THINMPI_CF_SESSION_WITHOUT_MPI4)
+[[maybe_unused]] void cf_session_without_mpi4() {
+  // Open MPI 4.1 (MPI 3.1) has no MPI_Session_init.
+  thinmpi::session mine;
+}
+#endif
+
+#if defined(THINMPI_CF_ALL) || defined(THINMPI_CF_PARTITIONED_WITHOUT_MPI4)
+[[maybe_unused]] void cf_partitioned_without_mpi4(thinmpi::comm_view world) {
+  // Open MPI 4.1 (MPI 3.1) has no MPI_Psend_init.
+  std::vector<long> parts(8);
+  static_cast<void>(world.psend_init(parts, 4, 0, 0));
+}
+#endif
+#endif
+
 }  // namespace sections
 
 int main(int argc, char** argv) {

@@ -33,6 +33,7 @@
 #include "thinmpi/core/detail/mpi.hpp"
 #include "thinmpi/core/detail/raise.hpp"
 #include "thinmpi/p2p/nonblocking.hpp"
+#include "thinmpi/p2p/partitioned.hpp"
 #include "thinmpi/p2p/persistent.hpp"
 #include "thinmpi/p2p/probe.hpp"
 #include "thinmpi/p2p/recv.hpp"
@@ -65,6 +66,7 @@ class comm_view : public p2p_send<comm_view>,
                   public p2p_probe<comm_view>,
                   public p2p_nonblocking<comm_view>,
                   public p2p_persistent<comm_view>,
+                  public p2p_partitioned<comm_view>,
                   public collective_barrier<comm_view>,
                   public collective_bcast<comm_view>,
                   public collective_gather<comm_view>,
