@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <functional>
 #include <numeric>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -97,6 +98,17 @@ TEST(Communicator, DupIsANewCommunicatorThatFreesItself) {
   MPI_Comm released = again.release();
   EXPECT_TRUE(again.is_null());
   MPI_Comm_free(&released);
+}
+
+TEST(Communicator, DupWithHintsKeepsThem) {
+  auto world = thinmpi::world();
+  const thinmpi::communicator copy = world.dup(thinmpi::info{{"mpi_assert_no_any_tag", "true"}});
+  EXPECT_EQ(compare(copy.native(), world.native()), MPI_CONGRUENT);
+  EXPECT_TRUE(returns_errors(copy.native()));
+  // MPI-4 asserts both MPIs here keep (Open MPI 4.1.4 keeps any key, MPICH 4.0.2 the ones it
+  // knows).
+  EXPECT_EQ(copy.info().get("mpi_assert_no_any_tag"), std::optional<std::string>("true"));
+  EXPECT_EQ(copy.allreduce(1, std::plus<>{}), world.size());
 }
 
 TEST(Communicator, SplitByParity) {

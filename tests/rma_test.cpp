@@ -16,6 +16,7 @@
 #include <cstdlib>
 #include <functional>
 #include <numeric>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -143,6 +144,38 @@ TEST(RmaWindow, FencePutAndGetMatchPlainC) {
   const int before_prev = (r.prev() + r.size - 1) % r.size;  // what prev's window received
   EXPECT_EQ(
       got, (std::vector<int>{100 * before_prev + 1, 100 * before_prev + 2, 100 * before_prev + 3}));
+}
+
+TEST(RmaWindow, HintsGoToMpiAndTheWindowsWork) {
+  if (!c_window_create_works()) GTEST_SKIP() << create_quirk;
+  auto world = thinmpi::world();
+  const ring r(world);
+  const thinmpi::info hints{{"no_locks", "true"}, {"accumulate_ordering", "none"}};
+  std::vector<int> mine(4, -1);
+  {
+    auto win = thinmpi::window<int>::create(world, std::span(mine), hints);
+    MPI_Info held = MPI_INFO_NULL;
+    ASSERT_EQ(MPI_Win_get_info(win.native(), &held), MPI_SUCCESS);
+    thinmpi::info kept = thinmpi::info::adopt(held);
+    EXPECT_EQ(kept.get("no_locks"), std::optional<std::string>("true"));
+    auto epoch = win.fence();
+    const std::vector<int> sent = thinmpi_test::iota_from(10 * r.rank, 4);
+    epoch.put(sent, r.next(), 0);
+    epoch.end();
+  }
+  EXPECT_EQ(mine, thinmpi_test::iota_from(10 * r.prev(), 4));
+  auto allocated = thinmpi::window<double>::allocate(world, 3, hints);
+  auto fenced = allocated.fence();
+  const std::vector<double> values{0.5 * r.rank, 1.0, 2.0};
+  fenced.put(values, r.next(), 0);
+  fenced.end();
+  EXPECT_EQ(allocated.local()[0], 0.5 * r.prev());
+  auto dynamic = thinmpi::dynamic_window<int>::create(world, hints);
+  EXPECT_FALSE(dynamic.is_null());
+  const thinmpi::communicator node = world.split_shared();
+  auto shared = thinmpi::shared_window<int>::allocate(
+      node, 2, thinmpi::info{{"alloc_shared_noncontig", "true"}});
+  EXPECT_EQ(shared.local().size(), 2u);
 }
 
 TEST(RmaWindow, KnowsEverySizeAndItsModel) {

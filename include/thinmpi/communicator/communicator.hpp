@@ -32,6 +32,7 @@
 #include "thinmpi/core/detail/comm_queries.hpp"
 #include "thinmpi/core/detail/mpi.hpp"
 #include "thinmpi/core/detail/raise.hpp"
+#include "thinmpi/core/info.hpp"
 #include "thinmpi/p2p/nonblocking.hpp"
 #include "thinmpi/p2p/partitioned.hpp"
 #include "thinmpi/p2p/persistent.hpp"
@@ -106,6 +107,11 @@ class comm_view : public p2p_send<comm_view>,
 
   /// A new communicator with the same ranks (MPI_Comm_dup): the only way thinmpi duplicates.
   [[nodiscard]] communicator dup() const;
+  /// dup() with hints for the new communicator (MPI_Comm_dup_with_info): e.g. MPI-4's
+  /// "mpi_assert_no_any_tag", "mpi_assert_allow_overtaking".
+  [[nodiscard]] communicator dup(const thinmpi::info& hints) const;
+  /// The hints MPI holds for this communicator (MPI_Comm_get_info; a new info object).
+  [[nodiscard]] thinmpi::info info() const;
   /// Ranks with the same color form a new communicator, ordered by key then old rank; a rank
   /// passing thinmpi::undefined gets the null communicator. A negative color other than
   /// undefined on one rank ends the job (the others are in MPI_Comm_split); built with
@@ -243,6 +249,19 @@ namespace detail {
 }
 
 }  // namespace detail
+
+inline communicator comm_view::dup(const thinmpi::info& hints) const {
+  MPI_Comm out = MPI_COMM_NULL;
+  detail::check(MPI_Comm_dup_with_info(comm_, hints.native(), &out), "MPI_Comm_dup_with_info",
+                comm_);
+  return communicator::adopt(out);
+}
+
+inline thinmpi::info comm_view::info() const {
+  MPI_Info held = MPI_INFO_NULL;
+  detail::check(MPI_Comm_get_info(comm_, &held), "MPI_Comm_get_info", comm_);
+  return thinmpi::info::adopt(held);
+}
 
 inline communicator comm_view::split(int color, int key) const {
   // MPI checks the color too, on this rank alone: the others would wait in MPI_Comm_split.

@@ -32,6 +32,7 @@
 #include "thinmpi/core/datatype.hpp"
 #include "thinmpi/core/detail/mpi.hpp"
 #include "thinmpi/core/detail/raise.hpp"
+#include "thinmpi/core/info.hpp"
 #include "thinmpi/rma/detail/raise_rma.hpp"
 #include "thinmpi/rma/detail/window_base.hpp"
 #include "thinmpi/rma/detail/window_state.hpp"
@@ -68,11 +69,12 @@ class dynamic_window : public detail::window_base<T, region_offset<T>> {
 
   /// A window with no memory yet (MPI_Win_create_dynamic, collective over comm). No
   /// allgather: the regions carry their sizes.
-  [[nodiscard]] static dynamic_window create(comm_view comm) {
+  /// `hints` go to MPI (MPI_Win_create_dynamic's info).
+  [[nodiscard]] static dynamic_window create(comm_view comm, const info& hints = {}) {
     const detail::window_request asked{
         .operation = "MPI_Win_create_dynamic", .count = 0, .most = 0, .memory_missing = false};
     return dynamic_window(detail::make_window<T>(comm.native(), asked, [&](MPI_Win* win) {
-      return MPI_Win_create_dynamic(MPI_INFO_NULL, comm.native(), win);
+      return MPI_Win_create_dynamic(hints.native(), comm.native(), win);
     }));
   }
 

@@ -14,9 +14,12 @@
 ///       epoch.sync();   // MPI_Win_sync, then a barrier, before a peer reads it
 ///     }
 
+#include <algorithm>
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <span>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -25,6 +28,7 @@
 #include "thinmpi/core/datatype.hpp"
 #include "thinmpi/core/detail/mpi.hpp"
 #include "thinmpi/core/detail/raise.hpp"
+#include "thinmpi/core/info.hpp"
 #include "thinmpi/rma/detail/raise_rma.hpp"
 #include "thinmpi/rma/detail/window_base.hpp"
 #include "thinmpi/rma/detail/window_state.hpp"
@@ -50,7 +54,13 @@ class shared_window : public detail::window_base<T, std::size_t> {
   /// unchecked the job ends, checked every rank throws); a communicator whose ranks do not
   /// share memory is MPI's MPI_ERR_RMA_SHARED, and an allocation MPI cannot make on one rank
   /// ends the job. The segment is uninitialized, as window::allocate's.
-  [[nodiscard]] static shared_window allocate(comm_view comm, std::size_t count) {
+  /// `hints` go to MPI (MPI_Win_allocate_shared's info: "alloc_shared_noncontig", ...). Open
+  /// MPI 4.1.4 reports a segment allocated with "alloc_shared_noncontig" as its page-rounded
+  /// size (MPI_Win_shared_query: 1024 ints for 2): with that hint on Open MPI the ranks tell
+  /// each other their counts (one MPI_Allgather of two MPI_Aint), so that every segment is the
+  /// count its rank asked for.
+  [[nodiscard]] static shared_window allocate(comm_view comm, std::size_t count,
+                                              const info& hints = {}) {
     const detail::window_request asked{.operation = "MPI_Win_allocate_shared",
                                        .count = count,
                                        .most = detail::most_elements(sizeof(T), 0),
@@ -58,10 +68,14 @@ class shared_window : public detail::window_base<T, std::size_t> {
     auto state = detail::make_window<T>(comm.native(), asked, [&](MPI_Win* win) {
       T* base_ptr = nullptr;
       return MPI_Win_allocate_shared(static_cast<MPI_Aint>(count * sizeof(T)),
-                                     static_cast<int>(sizeof(T)), MPI_INFO_NULL, comm.native(),
+                                     static_cast<int>(sizeof(T)), hints.native(), comm.native(),
                                      &base_ptr, win);
     });
-    return shared_window(std::move(state));
+    bool padded = false;
+#ifdef OMPI_MAJOR_VERSION
+    padded = hints.get("alloc_shared_noncontig") == std::optional<std::string>("true");
+#endif
+    return shared_window(std::move(state), padded, count);
   }
 
   /// This rank's segment.
@@ -72,7 +86,8 @@ class shared_window : public detail::window_base<T, std::size_t> {
   [[nodiscard]] std::span<T> shared_query(int rank) const {
     const detail::window_state& state = this->live("MPI_Win_shared_query");
     state.check_rank("MPI_Win_shared_query", rank);
-    return query(state, rank).segment;
+    const std::span<T> segment = query(state, rank).segment;
+    return segment.first(std::min(segment.size(), state.extents[static_cast<std::size_t>(rank)]));
   }
   /// Elements of `rank`'s segment.
   [[nodiscard]] std::size_t size_at(int rank) const {
@@ -82,8 +97,14 @@ class shared_window : public detail::window_base<T, std::size_t> {
   }
 
  private:
-  explicit shared_window(std::shared_ptr<detail::window_state> state) : base(std::move(state)) {
+  shared_window(std::shared_ptr<detail::window_state> state, bool padded, std::size_t count)
+      : base(std::move(state)) {
     detail::window_state& made = *this->state_;
+    if (padded) {
+      detail::gather_extents(made, "MPI_Win_allocate_shared", made.comm, count * sizeof(T),
+                             static_cast<int>(sizeof(T)));
+      return;
+    }
     const auto ranks = static_cast<std::size_t>(made.size);
     std::vector<MPI_Aint> units(ranks);
     made.extents.resize(ranks);

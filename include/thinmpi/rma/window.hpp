@@ -25,6 +25,7 @@
 #include "thinmpi/core/datatype.hpp"
 #include "thinmpi/core/detail/mpi.hpp"
 #include "thinmpi/core/detail/raise.hpp"
+#include "thinmpi/core/info.hpp"
 #include "thinmpi/rma/detail/window_base.hpp"
 #include "thinmpi/rma/detail/window_state.hpp"
 
@@ -58,7 +59,8 @@ class window : public detail::window_base<T, std::size_t> {
   /// (MPI_ERR_SIZE), is an error only this rank sees: unchecked the job ends, checked every
   /// rank throws. Windows of element types of different sizes on different ranks throw
   /// MPI_ERR_DISP on every rank.
-  [[nodiscard]] static window create(comm_view comm, std::span<T> memory) {
+  /// `hints` go to MPI (MPI_Win_create's info: "no_locks", "accumulate_ordering", ...).
+  [[nodiscard]] static window create(comm_view comm, std::span<T> memory, const info& hints = {}) {
     const detail::window_request asked{
         .operation = "MPI_Win_create",
         .count = memory.size(),
@@ -66,7 +68,7 @@ class window : public detail::window_base<T, std::size_t> {
         .memory_missing = memory.data() == nullptr && !memory.empty()};
     auto state = detail::make_window<T>(comm.native(), asked, [&](MPI_Win* win) {
       return MPI_Win_create(memory.data(), static_cast<MPI_Aint>(memory.size_bytes()),
-                            static_cast<int>(sizeof(T)), MPI_INFO_NULL, comm.native(), win);
+                            static_cast<int>(sizeof(T)), hints.native(), comm.native(), win);
     });
     return window(std::move(state), asked.operation, comm.native(), memory);
   }
@@ -76,7 +78,8 @@ class window : public detail::window_base<T, std::size_t> {
   /// first fence) before any rank reads it (docs/library.md, "Initialising an allocated
   /// window"). A count whose bytes MPI_Aint cannot hold is an error only this rank sees
   /// (MPI_ERR_SIZE), as for create(); an allocation MPI cannot make on one rank ends the job.
-  [[nodiscard]] static window allocate(comm_view comm, std::size_t count) {
+  /// `hints` go to MPI as create()'s.
+  [[nodiscard]] static window allocate(comm_view comm, std::size_t count, const info& hints = {}) {
     // MPICH 4.0.2 (ch4) places the ranks of a node in one segment with each rank's part aligned
     // to 16 bytes, but locates a target by the unpadded sizes of the ranks before it: when a
     // rank's size is not a multiple of 16, operations on the ranks after it land in the
@@ -93,7 +96,7 @@ class window : public detail::window_base<T, std::size_t> {
       const std::size_t bytes =
           (count * sizeof(T) + segment_alignment - 1) / segment_alignment * segment_alignment;
       return MPI_Win_allocate(static_cast<MPI_Aint>(bytes), static_cast<int>(sizeof(T)),
-                              MPI_INFO_NULL, comm.native(), &base_ptr, win);
+                              hints.native(), comm.native(), &base_ptr, win);
     });
     return window(std::move(state), asked.operation, comm.native(), std::span<T>(base_ptr, count));
   }
