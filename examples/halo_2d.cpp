@@ -105,12 +105,20 @@ int main(int argc, char** argv) {
                     halo_example::sequential_block(dims, g.comm.coords(), n, sweeps);
   const bool ok = world.allreduce(same, std::logical_and<>{});
   const bool cylinder_ok = world.allreduce(cylinder_matches(world, n, 50), std::logical_and<>{});
+  // The same sweeps again, the halo exchange set up once as persistent requests.
+  halo_example::start_block(g, u, n);
+  halo_example::solve_persistent(g, u, next, n, sweeps);
+  const bool persistent_same = halo_example::interior(u, n) ==
+                               halo_example::sequential_block(dims, g.comm.coords(), n, sweeps);
+  const bool persistent_ok = world.allreduce(persistent_same, std::logical_and<>{});
   if (world.rank() == 0) {
     std::printf("halo_2d: %d ranks (%d x %d), plate %d x %d, %d sweeps, %s\n", dims[0] * dims[1],
                 dims[0], dims[1], dims[0] * n, dims[1] * n, sweeps,
                 ok ? "matches the sequential computation" : "WRONG");
     std::printf("halo_2d: the plate as a cylinder (columns periodic), 50 sweeps, %s\n",
                 cylinder_ok ? "matches the sequential computation" : "WRONG");
+    std::printf("halo_2d: persistent requests, %d sweeps, %s\n", sweeps,
+                persistent_ok ? "matches the sequential computation" : "WRONG");
   }
-  return ok && cylinder_ok ? 0 : 1;
+  return ok && cylinder_ok && persistent_ok ? 0 : 1;
 }

@@ -129,6 +129,67 @@ inline int solve(const grid& g, std::vector<double>& u, std::vector<double>& nex
   return sweeps;
 }
 
+/// The same halo exchange set up once (issue 32): for one buffer's borders, the four
+/// receives and four sends as persistent requests (MPI_Recv_init / MPI_Send_init), which every
+/// sweep starts (MPI_Start) and completes together (wait_all), instead of four sendrecv calls.
+/// The borders are borrowed: the buffer must not move while the requests live.
+//> START HALO PERSISTENT
+class persistent_halo {
+ public:
+  persistent_halo(const grid& g, const borders& b) {
+    row_recvs_.push_back(g.comm.recv_init(b.rows[3], g.rows.dest, 0));
+    row_recvs_.push_back(g.comm.recv_init(b.rows[0], g.rows.source, 1));
+    col_recvs_.push_back(g.comm.recv_init(b.cols[3], g.cols.dest, 2));
+    col_recvs_.push_back(g.comm.recv_init(b.cols[0], g.cols.source, 3));
+    row_sends_.push_back(g.comm.send_init(b.rows[1], g.rows.source, 0));
+    row_sends_.push_back(g.comm.send_init(b.rows[2], g.rows.dest, 1));
+    col_sends_.push_back(g.comm.send_init(b.cols[1], g.cols.source, 2));
+    col_sends_.push_back(g.comm.send_init(b.cols[2], g.cols.dest, 3));
+  }
+  /// Fills the halo: starts every request, then waits for them all.
+  void exchange() {
+    for (auto& r : row_recvs_)
+      r.start();
+    for (auto& r : col_recvs_)
+      r.start();
+    for (auto& s : row_sends_)
+      s.start();
+    for (auto& s : col_sends_)
+      s.start();
+    thinmpi::wait_all(row_recvs_);
+    thinmpi::wait_all(col_recvs_);
+    thinmpi::wait_all(row_sends_);
+    thinmpi::wait_all(col_sends_);
+  }
+
+ private:
+  template <class Border>
+  using receive =
+      decltype(std::declval<thinmpi::comm_view&>().recv_init(std::declval<const Border&>(), 0, 0));
+  template <class Border>
+  using send =
+      decltype(std::declval<thinmpi::comm_view&>().send_init(std::declval<const Border&>(), 0, 0));
+  std::vector<receive<std::span<double>>> row_recvs_;
+  std::vector<receive<thinmpi::strided_view<double>>> col_recvs_;
+  std::vector<send<std::span<double>>> row_sends_;
+  std::vector<send<thinmpi::strided_view<double>>> col_sends_;
+};
+//> END
+
+/// solve() with persistent requests, for exactly `sweeps` sweeps.
+inline void solve_persistent(const grid& g, std::vector<double>& u, std::vector<double>& next,
+                             int n, int sweeps) {
+  next = u;
+  const auto side = static_cast<std::size_t>(n);
+  const borders first(u, side), second(next, side);
+  persistent_halo halos[2] = {persistent_halo(g, first), persistent_halo(g, second)};
+  for (int k = 0; k < sweeps; ++k) {
+    halos[k % 2].exchange();
+    static_cast<void>(sweep(u, next, side));
+    u.swap(next);  // swap keeps both buffers where the requests point
+  }
+}
+
 /// sweep_cells of a whole rows x cols plate.
 inline double sweep_plate(const std::vector<double>& u, std::vector<double>& next, int rows,
                           int cols) {

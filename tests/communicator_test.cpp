@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <cstddef>
 #include <functional>
 #include <numeric>
@@ -528,3 +529,118 @@ TEST(Session, ProcessSetsGroupsAndCommunicatorsBesideMpiInit) {
   mine.finalize();  // a second finalize does nothing
 }
 #endif
+
+namespace {
+
+#ifdef MPICH_VERSION
+constexpr bool dynamic_processes = false;  // MPICH 4.0.2 on ch4:ucx has none
+#else
+constexpr bool dynamic_processes = true;
+#endif
+
+/// What the parents check of a team of spawn_child processes (support/spawn_child.cpp): each
+/// reports (rank, argument count, the broadcast's sum, its first argument's length).
+void run_team(thinmpi::comm_view comm, thinmpi::spawned& team,
+              const std::vector<std::pair<int, int>>& args_and_length) {
+  const int children = static_cast<int>(args_and_length.size());
+  EXPECT_EQ(team.children.remote_size(), children);
+  EXPECT_EQ(team.children.size(), comm.size());
+  const std::vector<int> task{1, 2, 3, 4, 5};
+  team.children.bcast(task, thinmpi::local_root(0));
+  std::vector<int> reports(4 * static_cast<std::size_t>(children), -1);
+  team.children.gather(reports, thinmpi::local_root(0));
+  if (comm.rank() == 0) {
+    for (int c = 0; c < children; ++c) {
+      const auto at = [&](int k) {
+        return reports[4 * static_cast<std::size_t>(c) + static_cast<std::size_t>(k)];
+      };
+      EXPECT_EQ(at(0), c);
+      EXPECT_EQ(at(1), args_and_length[static_cast<std::size_t>(c)].first);
+      EXPECT_EQ(at(2), 15);
+      EXPECT_EQ(at(3), args_and_length[static_cast<std::size_t>(c)].second);
+    }
+  }
+  {
+    const thinmpi::communicator everyone = team.children.merge(false);
+    EXPECT_EQ(everyone.size(), comm.size() + children);
+    EXPECT_EQ(everyone.rank(), comm.rank());  // the parents first (low)
+    EXPECT_EQ(everyone.allreduce(1, std::plus<>{}), comm.size() + children);
+  }
+  team.children.disconnect();
+  EXPECT_TRUE(team.children.is_null());
+}
+
+}  // namespace
+
+TEST(Dynamic, SpawnedChildrenGetTheirArgumentsAndAnswer) {
+  auto world = thinmpi::world();
+  EXPECT_TRUE(thinmpi::parent().is_null());
+  if (!dynamic_processes) {
+    EXPECT_TRUE(throws_mpi_error(
+        [&] { (void)thinmpi::spawn(world, 0, THINMPI_SPAWN_CHILD, {"x"}, 1); }, MPI_ERR_OTHER,
+        "MPICH built on ch4:ucx (as Debian's 4.0.2 is) has no dynamic processes"));
+    return;
+  }
+  thinmpi::spawned team = thinmpi::spawn(world, 0, THINMPI_SPAWN_CHILD, {"alpha", "two words"}, 2,
+                                         thinmpi::info{{"wdir", "/tmp"}});
+  const std::vector<int> started =
+      world.rank() == 0 ? std::vector<int>{MPI_SUCCESS, MPI_SUCCESS} : std::vector<int>{};
+  EXPECT_EQ(team.errors, started);
+  run_team(world, team, {{2, 5}, {2, 5}});
+}
+
+TEST(Dynamic, SpawnMultipleGroupsTheCommandsInOrder) {
+  if (!dynamic_processes) GTEST_SKIP() << "MPICH 4.0.2 on ch4:ucx has no dynamic processes";
+  auto world = thinmpi::world();
+  const std::vector<thinmpi::spawn_command> commands{
+      {THINMPI_SPAWN_CHILD, {"abc"}, 1, {}}, {THINMPI_SPAWN_CHILD, {"defgh", "i", "j"}, 2, {}}};
+  thinmpi::spawned team = thinmpi::spawn_multiple(world, 0, commands);
+  EXPECT_EQ(team.errors.size(), world.rank() == 0 ? 3u : 0u);
+  run_team(world, team, {{1, 3}, {3, 5}, {3, 5}});
+}
+
+TEST(Dynamic, AMissingProgramIsNamedBeforeMpiIsCalled) {
+  EXPECT_TRUE(throws_mpi_error(
+      [] { (void)thinmpi::spawn(thinmpi::self(), 0, "/nonexistent/thinmpi_worker", {}, 1); },
+      MPI_ERR_SPAWN, "there is no program \"/nonexistent/thinmpi_worker\" to spawn"));
+  EXPECT_TRUE(throws_mpi_error(
+      [] { (void)thinmpi::spawn(thinmpi::self(), 0, "no_such_thinmpi_program", {}, 1); },
+      MPI_ERR_SPAWN, "not an executable file in the working directory or on PATH"));
+  EXPECT_TRUE(
+      throws_mpi_error([] { (void)thinmpi::spawn(thinmpi::self(), 0, THINMPI_SPAWN_CHILD, {}, 0); },
+                       MPI_ERR_ARG, "ask for 1 or more"));
+}
+
+TEST(Dynamic, ConnectAndAcceptBetweenTwoHalves) {
+  auto world = thinmpi::world();
+  if (!dynamic_processes) {
+    EXPECT_TRUE(throws_mpi_error([] { (void)thinmpi::port::open(); }, MPI_ERR_OTHER,
+                                 "has no dynamic processes"));
+    return;
+  }
+  if (world.size() < 2) GTEST_SKIP() << "two halves need two ranks";
+  // The lower half accepts on a port; its rank 0 sends the name to the upper half's rank 0.
+  const int half_size = world.size() / 2;
+  const bool accepting = world.rank() < half_size;
+  const thinmpi::communicator half = world.split(accepting ? 0 : 1);
+  using namespace std::chrono_literals;
+  thinmpi::intercommunicator other;
+  if (accepting) {
+    thinmpi::port opened;
+    if (half.rank() == 0) {
+      opened = thinmpi::port::open();
+      world.send(opened.name(), half_size, 5);
+    }
+    other = thinmpi::accept(half, 0, opened.name(), 30s);
+  } else {
+    std::string name;
+    if (half.rank() == 0) name = world.recv<std::string>(0, 5);
+    other = thinmpi::connect(half, 0, name, 30s);
+  }
+  EXPECT_EQ(other.remote_size(), accepting ? world.size() - half_size : half_size);
+  // Each side's sum of world ranks, against the serial sums.
+  const int lower = half_size * (half_size - 1) / 2;
+  const int upper = world.size() * (world.size() - 1) / 2 - lower;
+  EXPECT_EQ(other.allreduce(world.rank(), std::plus<>{}), accepting ? upper : lower);
+  other.disconnect();
+}

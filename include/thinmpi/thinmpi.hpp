@@ -6,6 +6,7 @@
 #include "thinmpi/collectives/exchange_counts.hpp"
 #include "thinmpi/collectives/ops.hpp"
 #include "thinmpi/communicator/communicator.hpp"
+#include "thinmpi/communicator/dynamic.hpp"
 #include "thinmpi/communicator/intercommunicator.hpp"
 #include "thinmpi/communicator/session.hpp"
 #include "thinmpi/core/concepts.hpp"

@@ -9,6 +9,9 @@
 //   fault dead-peer  rank 1 is killed first; only when its process is gone does rank 0 post its
 //                    receive from it (if the launcher has not ended rank 0 by then)
 //   fault comm-abort rank 1 calls world.abort(7) (comm_view::abort) while rank 0 waits
+//   fault connect-timeout  rank 1 connects, with a limit of 1 s, to a port it opened and nobody
+//                    accepts on (Open MPI waits in MPI_Comm_connect forever): the limit ends the
+//                    job with a message
 //
 // The ranks are placed by messages, not sleeps: in abort and exit, rank 0 tells rank 1 that it
 // is going into its receive (the receive can never complete, so rank 1 dying just before or
@@ -108,6 +111,16 @@ int main(int argc, char** argv) {
       std::exit(0);  // no MPI_Finalize: the environment's destructor never runs
     }
     world.send(0, 1, ready_tag);
+    wait_on_rank_1(world);
+  }
+  if (mode == "connect-timeout") {
+    if (rank == 1) {
+      const thinmpi::port nobody = thinmpi::port::open();
+      static_cast<void>(
+          thinmpi::connect(thinmpi::self(), 0, nobody.name(), std::chrono::milliseconds(1000)));
+      std::fprintf(stderr, "fault: a connect nobody accepted returned\n");
+      return 3;
+    }
     wait_on_rank_1(world);
   }
   if (mode == "dead-peer") {

@@ -17,6 +17,8 @@
 /// Where the installed MPI has no sessions (MPI_VERSION below 4: Open MPI 4.1), using
 /// thinmpi::session or communicator_from_group does not compile, with one sentence saying so.
 
+#include <algorithm>
+#include <cctype>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -79,20 +81,33 @@ class session {
     }
     return names;
   }
-  /// The group of a process set's processes (MPI_Group_from_session_pset). A name the session
-  /// does not know is an mpi_error naming it and the sets it has.
+  /// The group of a process set's processes (MPI_Group_from_session_pset; process_sets()
+  /// first). A name the session does not know is an mpi_error (MPI_ERR_ARG) naming it and the
+  /// sets it has, found before MPI is called.
   [[nodiscard]] thinmpi::group group(std::string_view process_set) const {
+    // Checked before MPI is called: MPICH 4.0.2 ignores the session's MPI_ERRORS_RETURN and
+    // ends the job on a name it does not know (unless MPI_Init ran and MPI_COMM_WORLD returns
+    // errors). Names compare without case, as MPICH compares them.
     const std::string name(process_set);
-    MPI_Group g = MPI_GROUP_NULL;
-    const int rc = MPI_Group_from_session_pset(handle_, name.c_str(), &g);
-    if (rc != MPI_SUCCESS) [[unlikely]] {
+    const std::vector<std::string> sets = process_sets();
+    const auto same = [&](const std::string& set) {
+      return set.size() == name.size() &&
+             std::equal(set.begin(), set.end(), name.begin(), [](char a, char b) {
+               return std::tolower(static_cast<unsigned char>(a)) ==
+                      std::tolower(static_cast<unsigned char>(b));
+             });
+    };
+    if (std::none_of(sets.begin(), sets.end(), same)) [[unlikely]] {
       std::string known;
-      for (const std::string& set : process_sets())
+      for (const std::string& set : sets)
         known += (known.empty() ? "" : ", ") + set;
-      detail::raise(rc, detail::error_site{.operation = "MPI_Group_from_session_pset",
-                                           .problem = "no process set is named \"" + name +
-                                                      "\"; this session has " + known});
+      detail::raise(MPI_ERR_ARG, detail::error_site{.operation = "MPI_Group_from_session_pset",
+                                                    .problem = "no process set is named \"" + name +
+                                                               "\"; this session has " + known});
     }
+    MPI_Group g = MPI_GROUP_NULL;
+    detail::check(MPI_Group_from_session_pset(handle_, name.c_str(), &g),
+                  "MPI_Group_from_session_pset");
     return thinmpi::group::adopt(g);
   }
   /// Finalizes the session now (MPI_Session_finalize), throwing on failure; its communicators
