@@ -538,6 +538,24 @@ constexpr bool dynamic_processes = false;  // MPICH 4.0.2 on ch4:ucx has none
 constexpr bool dynamic_processes = true;
 #endif
 
+// Not under AddressSanitizer (the *-asan presets): the spawned children do not get the
+// presets' sanitizer environment from Open MPI's launcher (support/spawn_child.cpp sets its own
+// options), and their leak reports from Open MPI's spawn path were not brought under the
+// suppressions. The spawn tests run in the four other presets.
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool sanitized = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+constexpr bool sanitized = true;
+#else
+constexpr bool sanitized = false;
+#endif
+#else
+constexpr bool sanitized = false;
+#endif
+constexpr const char* sanitized_reason =
+    "spawned children's leak reports (Open MPI's spawn path) are not suppressed yet";
+
 /// What the parents check of a team of spawn_child processes (support/spawn_child.cpp): each
 /// reports (rank, argument count, the broadcast's sum, its first argument's length).
 void run_team(thinmpi::comm_view comm, thinmpi::spawned& team,
@@ -581,6 +599,7 @@ TEST(Dynamic, SpawnedChildrenGetTheirArgumentsAndAnswer) {
         "MPICH built on ch4:ucx (as Debian's 4.0.2 is) has no dynamic processes"));
     return;
   }
+  if (sanitized) GTEST_SKIP() << sanitized_reason;
   thinmpi::spawned team = thinmpi::spawn(world, 0, THINMPI_SPAWN_CHILD, {"alpha", "two words"}, 2,
                                          thinmpi::info{{"wdir", "/tmp"}});
   const std::vector<int> started =
@@ -591,6 +610,7 @@ TEST(Dynamic, SpawnedChildrenGetTheirArgumentsAndAnswer) {
 
 TEST(Dynamic, SpawnMultipleGroupsTheCommandsInOrder) {
   if (!dynamic_processes) GTEST_SKIP() << "MPICH 4.0.2 on ch4:ucx has no dynamic processes";
+  if (sanitized) GTEST_SKIP() << sanitized_reason;
   auto world = thinmpi::world();
   const std::vector<thinmpi::spawn_command> commands{
       {THINMPI_SPAWN_CHILD, {"abc"}, 1, {}}, {THINMPI_SPAWN_CHILD, {"defgh", "i", "j"}, 2, {}}};

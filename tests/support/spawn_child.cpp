@@ -15,6 +15,16 @@
 
 #include "thinmpi/thinmpi.hpp"
 
+// A spawned process does not get the test's environment from Open MPI's launcher
+// (ASAN_OPTIONS and LSAN_OPTIONS among it): under the sanitizers it takes the presets' options
+// from here, full stacks (so that the suppressions can match) and the suppressions file.
+extern "C" const char* __asan_default_options() {  // NOLINT: the sanitizer's own name
+  return "detect_leaks=1:fast_unwind_on_malloc=0";
+}
+extern "C" const char* __lsan_default_options() {  // NOLINT: the sanitizer's own name
+  return "suppressions=" THINMPI_LSAN_SUPPRESSIONS ":print_suppressions=0";
+}
+
 int main(int argc, char** argv) {
   thinmpi::environment env(argc, argv);
   const thinmpi::inter_view parents = thinmpi::parent();
