@@ -18,6 +18,7 @@
 ///
 ///     // the manager, alone in its job: four workers of the same program
 ///     thinmpi::spawned team = thinmpi::spawn(thinmpi::self(), 0, argv[0], {"--worker"}, 4);
+///     const std::vector<int> task{1, 2, 3};
 ///     team.children.bcast(task, thinmpi::local_root(0));
 ///
 /// A program that is not there is an mpi_error (MPI_ERR_SPAWN) naming it, found on the root

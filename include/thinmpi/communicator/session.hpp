@@ -8,6 +8,7 @@
 /// group's processes; the string tag tells apart creations that run at once). The session's
 /// communicators are freed before it; it is finalized (MPI_Session_finalize) when destroyed.
 ///
+///     // not compiled: MPI-4 only (MPICH 4); the build that compiles the samples is Open MPI 4.1
 ///     thinmpi::session mine;                                  // MPI_Session_init
 ///     thinmpi::group everyone = mine.group("mpi://WORLD");    // MPI_Group_from_session_pset
 ///     thinmpi::communicator comm =

@@ -9,6 +9,7 @@
 /// view that outlives the request, checked at each start() for having moved. Its size must be a
 /// whole number of partitions; sender and receiver pass the same count of partitions (MPI 4.0).
 ///
+///     // not compiled: MPI-4 only (MPICH 4); the build that compiles the samples is Open MPI 4.1
 ///     std::vector<double> field(4 * n);
 ///     auto out = world.psend_init(field, 4, right, 0);
 ///     out.start();
