@@ -75,7 +75,7 @@ class shared_window : public detail::window_base<T, std::size_t> {
 #ifdef OMPI_MAJOR_VERSION
     padded = hints.get("alloc_shared_noncontig") == std::optional<std::string>("true");
 #endif
-    return shared_window(std::move(state), padded, count);
+    return shared_window(std::move(state), padded, count, comm.native());
   }
 
   /// This rank's segment.
@@ -97,11 +97,12 @@ class shared_window : public detail::window_base<T, std::size_t> {
   }
 
  private:
-  shared_window(std::shared_ptr<detail::window_state> state, bool padded, std::size_t count)
+  shared_window(std::shared_ptr<detail::window_state> state, bool padded, std::size_t count,
+                MPI_Comm comm)
       : base(std::move(state)) {
     detail::window_state& made = *this->state_;
     if (padded) {
-      detail::gather_extents(made, "MPI_Win_allocate_shared", made.comm, count * sizeof(T),
+      detail::gather_extents(made, "MPI_Win_allocate_shared", comm, count * sizeof(T),
                              static_cast<int>(sizeof(T)));
       return;
     }
