@@ -265,17 +265,7 @@ class collective_intercomm {
   /// `into` holds remote_size() blocks of the count each rank of the other group sends.
   template <class Send, class Recv>
   void allgather(const Send& values, Recv&& into) const {
-    detail::require_sendable<Send>();
-    detail::require_receivable<Recv&&>();
-    detail::require_same_elements<Send, Recv>();
-    const detail::collective_call call{"MPI_Allgather", comm()};
-    const detail::const_buffer in = detail::send_buffer(values);
-    const detail::mutable_buffer out = detail::recv_buffer(into);
-    const int block = detail::block_per_rank(call, out.count, out.type,
-                                             detail::remote_size_of(comm()), "receive buffer");
-    detail::check_collective(MPI_Allgather(in.data, detail::inter_count(call, in.count, in.type),
-                                           in.type, out.data, block, out.type, comm()),
-                             call, in.count, in.type);
+    allgather_from(values, std::forward<Recv>(into), detail::remote_size_of(comm()));
   }
   /// The other group's values, each rank's block in rank order, in a std::vector: every rank of
   /// the other group sends as many elements as this rank does (one MPI_Allgather;
@@ -283,10 +273,10 @@ class collective_intercomm {
   template <class Send>
   [[nodiscard]] std::vector<detail::element_t<Send>> allgather(const Send& values) const {
     detail::require_sendable<Send>();
-    const std::size_t count = detail::send_buffer(values).count;
-    std::vector<detail::element_t<Send>> out(
-        count * static_cast<std::size_t>(detail::remote_size_of(comm())));
-    allgather(values, out);
+    const int ranks = detail::remote_size_of(comm());
+    std::vector<detail::element_t<Send>> out(detail::send_buffer(values).count *
+                                             static_cast<std::size_t>(ranks));
+    allgather_from(values, out, ranks);
     return out;
   }
 
@@ -373,6 +363,21 @@ class collective_intercomm {
 
  private:
   [[nodiscard]] MPI_Comm comm() const noexcept { return static_cast<const Comm&>(*this).native(); }
+
+  /// allgather() with the other group's size known (one MPI_Allgather).
+  template <class Send, class Recv>
+  void allgather_from(const Send& values, Recv&& into, int ranks) const {
+    detail::require_sendable<Send>();
+    detail::require_receivable<Recv&&>();
+    detail::require_same_elements<Send, Recv>();
+    const detail::collective_call call{"MPI_Allgather", comm()};
+    const detail::const_buffer in = detail::send_buffer(values);
+    const detail::mutable_buffer out = detail::recv_buffer(into);
+    const int block = detail::block_per_rank(call, out.count, out.type, ranks, "receive buffer");
+    detail::check_collective(MPI_Allgather(in.data, detail::inter_count(call, in.count, in.type),
+                                           in.type, out.data, block, out.type, comm()),
+                             call, in.count, in.type);
+  }
 };
 
 }  // namespace thinmpi

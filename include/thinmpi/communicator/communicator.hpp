@@ -318,9 +318,7 @@ inline communicator comm_view::subset(std::initializer_list<int> ranks) const {
 }
 
 inline group comm_view::group() const {
-  MPI_Group g = MPI_GROUP_NULL;
-  detail::check(MPI_Comm_group(comm_, &g), "MPI_Comm_group", comm_);
-  return thinmpi::group::adopt(g);
+  return detail::group_of(comm_);
 }
 
 inline communicator comm_view::create(const thinmpi::group& g) const {

@@ -309,6 +309,30 @@ class port {
   std::string name_;
 };
 
+namespace detail {
+
+/// The shape of MPI_Comm_accept and MPI_Comm_connect.
+using port_call = int (*)(const char*, MPI_Info, int, MPI_Comm, MPI_Comm*);
+
+/// accept() or connect(): `call` beside the watchdog of `limit` (wait_limit), `what` naming it in
+/// the watchdog's message.
+[[nodiscard]] inline intercommunicator join_at_port(port_call call, const char* operation,
+                                                    const std::string& what, comm_view comm,
+                                                    int root, const std::string& port_name,
+                                                    std::chrono::milliseconds limit,
+                                                    const info& hints) {
+  MPI_Comm out = MPI_COMM_NULL;
+  int rc = MPI_SUCCESS;
+  {
+    const wait_limit watchdog(limit, what);
+    rc = call(port_name.c_str(), hints.native(), root, comm.native(), &out);
+  }
+  check_dynamic(rc, operation, comm.native());
+  return intercommunicator::adopt(out);
+}
+
+}  // namespace detail
+
 /// Waits, collectively over comm, for a job to connect to `port_name` (MPI_Comm_accept; the
 /// root's name counts) and returns the intercommunicator to it. If none connects within
 /// `limit`, this process ends the job with a message (see the file comment).
@@ -316,14 +340,9 @@ class port {
                                               const std::string& port_name,
                                               std::chrono::milliseconds limit,
                                               const info& hints = {}) {
-  MPI_Comm out = MPI_COMM_NULL;
-  int rc = MPI_SUCCESS;
-  {
-    const detail::wait_limit watchdog(limit, "MPI_Comm_accept on port \"" + port_name + "\"");
-    rc = MPI_Comm_accept(port_name.c_str(), hints.native(), root, comm.native(), &out);
-  }
-  detail::check_dynamic(rc, "MPI_Comm_accept", comm.native());
-  return intercommunicator::adopt(out);
+  return detail::join_at_port(&MPI_Comm_accept, "MPI_Comm_accept",
+                              "MPI_Comm_accept on port \"" + port_name + "\"", comm, root,
+                              port_name, limit, hints);
 }
 
 /// Connects, collectively over comm, to the job accepting on `port_name` (MPI_Comm_connect;
@@ -333,14 +352,9 @@ class port {
                                                const std::string& port_name,
                                                std::chrono::milliseconds limit,
                                                const info& hints = {}) {
-  MPI_Comm out = MPI_COMM_NULL;
-  int rc = MPI_SUCCESS;
-  {
-    const detail::wait_limit watchdog(limit, "MPI_Comm_connect to port \"" + port_name + "\"");
-    rc = MPI_Comm_connect(port_name.c_str(), hints.native(), root, comm.native(), &out);
-  }
-  detail::check_dynamic(rc, "MPI_Comm_connect", comm.native());
-  return intercommunicator::adopt(out);
+  return detail::join_at_port(&MPI_Comm_connect, "MPI_Comm_connect",
+                              "MPI_Comm_connect to port \"" + port_name + "\"", comm, root,
+                              port_name, limit, hints);
 }
 
 }  // namespace thinmpi

@@ -197,4 +197,15 @@ class group {
   std::shared_ptr<MPI_Group> handle_{};
 };
 
+namespace detail {
+
+/// The group of `comm`'s (local) ranks (MPI_Comm_group; local).
+[[nodiscard]] inline group group_of(MPI_Comm comm) {
+  MPI_Group g = MPI_GROUP_NULL;
+  check(MPI_Comm_group(comm, &g), "MPI_Comm_group", comm);
+  return group::adopt(g);
+}
+
+}  // namespace detail
+
 }  // namespace thinmpi

@@ -20,11 +20,11 @@
 ///     else { std::vector<double> sst(8); coupler.bcast(sst, thinmpi::remote_root(0)); }
 
 #include <string>
-#include <utility>
 
 #include "thinmpi/collectives/barrier.hpp"
 #include "thinmpi/collectives/intercomm.hpp"
 #include "thinmpi/communicator/communicator.hpp"
+#include "thinmpi/communicator/detail/owning.hpp"
 #include "thinmpi/communicator/group.hpp"
 #include "thinmpi/core/detail/comm_queries.hpp"
 #include "thinmpi/core/detail/mpi.hpp"
@@ -154,11 +154,7 @@ class inter_view : public p2p_send<inter_view>,
   /// the collectives' blocks name (MPI_Comm_remote_size).
   [[nodiscard]] int remote_size() const { return detail::remote_size_of(comm_); }
   /// The local group (MPI_Comm_group).
-  [[nodiscard]] thinmpi::group group() const {
-    MPI_Group g = MPI_GROUP_NULL;
-    detail::check(MPI_Comm_group(comm_, &g), "MPI_Comm_group", comm_);
-    return thinmpi::group::adopt(g);
-  }
+  [[nodiscard]] thinmpi::group group() const { return detail::group_of(comm_); }
   /// The remote group (MPI_Comm_remote_group).
   [[nodiscard]] thinmpi::group remote_group() const {
     MPI_Group g = MPI_GROUP_NULL;
@@ -181,13 +177,15 @@ class inter_view : public p2p_send<inter_view>,
 };
 
 /// An owned MPI intercommunicator, freed (MPI_Comm_free) when destroyed. Move-only, as
-/// thinmpi::communicator.
-class intercommunicator : public inter_view {
+/// thinmpi::communicator (detail::owning).
+class intercommunicator : public detail::owning<inter_view> {
  public:
   /// The null intercommunicator.
   intercommunicator() noexcept = default;
   /// Takes ownership of comm (it will be freed); see inter_view(MPI_Comm).
-  [[nodiscard]] static intercommunicator adopt(MPI_Comm comm) { return intercommunicator(comm); }
+  [[nodiscard]] static intercommunicator adopt(MPI_Comm comm) {
+    return intercommunicator(inter_view(comm));
+  }
 
   /// An intercommunicator between the ranks of `local` and those of another, disjoint
   /// communicator (MPI_Intercomm_create, collective over both): `local_leader` is a rank of
@@ -203,22 +201,6 @@ class intercommunicator : public inter_view {
     return adopt(out);
   }
 
-  intercommunicator(const intercommunicator&) = delete;
-  intercommunicator& operator=(const intercommunicator&) = delete;
-  /// Takes over other's handle; other is left the null intercommunicator.
-  intercommunicator(intercommunicator&& other) noexcept : inter_view() {
-    comm_ = std::exchange(other.comm_, MPI_COMM_NULL);
-  }
-  /// Frees this intercommunicator's handle, then takes over other's.
-  intercommunicator& operator=(intercommunicator&& other) noexcept {
-    if (this != &other) {
-      free();
-      comm_ = std::exchange(other.comm_, MPI_COMM_NULL);
-    }
-    return *this;
-  }
-  ~intercommunicator() { free(); }
-
   /// Waits for every communication on it to finish, then frees it (MPI_Comm_disconnect,
   /// collective over both groups): what a spawned or connected pair of jobs calls to part, so
   /// that each may finalize alone. Leaves the null intercommunicator.
@@ -227,17 +209,9 @@ class intercommunicator : public inter_view {
     detail::check(MPI_Comm_disconnect(&comm_), "MPI_Comm_disconnect", comm_);
     comm_ = MPI_COMM_NULL;
   }
-  /// Gives up ownership: the caller frees the returned handle.
-  [[nodiscard]] MPI_Comm release() noexcept { return std::exchange(comm_, MPI_COMM_NULL); }
 
  private:
-  explicit intercommunicator(MPI_Comm comm) : inter_view(comm) {}
-
-  void free() noexcept {
-    if (comm_ == MPI_COMM_NULL) return;
-    if (detail::mpi_is_running()) MPI_Comm_free(&comm_);
-    comm_ = MPI_COMM_NULL;
-  }
+  explicit intercommunicator(inter_view view) noexcept : owning(view) {}
 };
 
 inline intercommunicator inter_view::dup() const {

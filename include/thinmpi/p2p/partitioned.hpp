@@ -58,22 +58,23 @@ struct partitioned_state : p2p_persistent_state<P, Receive> {
   /// What wait() returns: nothing (every partition of the buffer is complete).
   void take() const noexcept {}
 
-  int init_rc = MPI_SUCCESS;  ///< what the last MPI_Psend_init / MPI_Precv_init returned
-  /// Sets the request up on the registered buffer (MPI_Psend_init / MPI_Precv_init).
-  MPI_Request init_partitioned() noexcept {
-    MPI_Request handle = MPI_REQUEST_NULL;
+  /// Sets the request up on the registered buffer (MPI_Psend_init / MPI_Precv_init); returns
+  /// what MPI returned.
+  int init_partitioned(MPI_Request* handle) const noexcept {
     const auto per_part =
         static_cast<MPI_Count>(this->shape.count / static_cast<std::size_t>(partitions));
     void* data = const_cast<void*>(this->registered);
     const p2p_call& c = this->call;
-    init_rc = Receive ? MPI_Precv_init(data, partitions, per_part, this->shape.type, c.peer, c.tag,
-                                       c.comm, MPI_INFO_NULL, &handle)
-                      : MPI_Psend_init(data, partitions, per_part, this->shape.type, c.peer, c.tag,
-                                       c.comm, MPI_INFO_NULL, &handle);
-    return handle;
+    return Receive ? MPI_Precv_init(data, partitions, per_part, this->shape.type, c.peer, c.tag,
+                                    c.comm, MPI_INFO_NULL, handle)
+                   : MPI_Psend_init(data, partitions, per_part, this->shape.type, c.peer, c.tag,
+                                    c.comm, MPI_INFO_NULL, handle);
   }
   /// The request set up again after a failed round (MPI_REQUEST_NULL if that fails).
-  MPI_Request renew() noexcept { return init_partitioned(); }
+  MPI_Request renew() noexcept {
+    MPI_Request handle = MPI_REQUEST_NULL;
+    return init_partitioned(&handle) == MPI_SUCCESS ? handle : MPI_REQUEST_NULL;
+  }
 };
 
 /// A partition index outside [0, partitions): an mpi_error before MPI is called.
@@ -122,9 +123,8 @@ template <bool Receive, class P>
                                 " equal partitions (pass a partition count of 1 or more that "
                                 "divides its size)"});
   }
-  MPI_Request handle = state->init_partitioned();
-  const int rc = state->init_rc;
-  if (rc != MPI_SUCCESS) [[unlikely]] {
+  MPI_Request handle = MPI_REQUEST_NULL;
+  if (const int rc = state->init_partitioned(&handle); rc != MPI_SUCCESS) [[unlikely]] {
     if constexpr (Receive) {
       raise_receive(rc, where, buffer, MPI_Status{});
     } else {

@@ -19,10 +19,10 @@
 #include "thinmpi/collectives/detail/collective_call.hpp"
 #include "thinmpi/collectives/detail/root_checks.hpp"
 #include "thinmpi/communicator/communicator.hpp"
+#include "thinmpi/communicator/detail/owning.hpp"
 #include "thinmpi/core/detail/mpi.hpp"
 #include "thinmpi/core/detail/raise.hpp"
 #include "thinmpi/topology/detail/int_list.hpp"
-#include "thinmpi/topology/detail/owning.hpp"
 #include "thinmpi/topology/detail/raise_topology.hpp"
 #include "thinmpi/topology/neighborhood.hpp"
 

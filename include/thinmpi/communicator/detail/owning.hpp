@@ -1,8 +1,8 @@
 #pragma once
 /// \file
-/// detail::owning<View>: a topology view (cartesian_view, graph_view) that owns its MPI
-/// communicator and frees it once, as thinmpi::communicator owns a comm_view's. Move-only:
-/// copying would need a hidden MPI_Comm_dup.
+/// detail::owning<View>: a view of a communicator (cartesian_view, graph_view, inter_view) that
+/// owns its MPI communicator and frees it once, as thinmpi::communicator owns a comm_view's.
+/// Move-only: copying would need a hidden MPI_Comm_dup.
 
 #include <utility>
 
