@@ -4,7 +4,13 @@
 // while rank 0 receives by source and by tag, checking every byte and that each (source, tag)
 // stream arrives in order. No MPI call is made (MPI is not initialised); a data race in the
 // ring's memory ordering is a TSan report, and a lost or reordered message a failure.
+//
+// First, on one thread, the case that stress run found once in a fresh-clone run (two
+// messages of one (source, tag) delivered in the wrong order): a receive that finishes storing
+// a half-arrived message of another source also stores the messages behind it, and must look
+// in the store before it takes the next message at the head of the ring.
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -58,8 +64,71 @@ void fail(const std::string& what) {
 
 }  // namespace
 
+/// Writes one message at position `at` of `r` and publishes its slots (only the first when
+/// `only_first`: the others are published later, as a producer still filling them would).
+void publish_message(node::ring& r, std::uint64_t at, const node::message_header& h,
+                     const std::vector<std::uint8_t>& payload, bool only_first) {
+  std::memcpy(r.body(at), &h, sizeof h);
+  const std::size_t first = std::min<std::size_t>(payload.size(), node::first_slot_payload);
+  std::memcpy(r.body(at) + sizeof h, payload.data(), first);
+  r.publish(at);
+  for (std::size_t done = first, i = 1; done < payload.size(); ++i) {
+    const std::size_t piece = std::min<std::size_t>(payload.size() - done, node::next_slot_payload);
+    std::memcpy(r.body(at + i), payload.data() + done, piece);
+    if (!only_first) r.publish(at + i);
+    done += piece;
+  }
+}
+
+/// The store is searched after a receive stored what followed a half-arrived message: rank 2's
+/// message of three slots arrives one slot at a time while rank 1's two messages wait behind it.
+void stored_messages_come_first(unsigned char* memory) {
+  node::ring r(memory, slots);
+  r.format();
+  std::vector<node::ring> one{r, r, r};  // rank 0's ring; ranks 1 and 2 only produce here
+  node::inbox receiver(one, 0, MPI_COMM_NULL, MPI_COMM_NULL, {0, 1, 2},
+                       node::wait_policy{.spins = 1}, false);
+  const std::vector<std::uint8_t> long_payload(
+      node::first_slot_payload + 2 * node::next_slot_payload, 9);
+  const std::uint64_t at_long = r.claim(3);
+  const std::uint64_t at_a = r.claim(1);
+  const std::uint64_t at_b = r.claim(1);
+  publish_message(r, at_long, {5, 2, 1, 1, static_cast<std::uint32_t>(long_payload.size())},
+                  long_payload, true);
+  publish_message(r, at_a, {0, 1, 1, 1, 1}, {0xa}, false);
+  bytes_sink first;
+  if (receiver.receive(1, 0, first, false, [] { return false; })) {
+    fail("a message from rank 1 arrived behind a message that has not");
+  }
+  // The rest of rank 2's message; rank 1's first (0xa) is behind it, its second (0xb) comes
+  // after this receive stored the first.
+  for (std::uint64_t i = 1; i < 3; ++i)
+    r.publish(at_long + i);
+  bytes_sink got;
+  if (!receiver.receive(1, 0, got, false, [] { return false; })) {
+    fail("rank 1's message stored behind rank 2's was not received");
+  } else if (got.value != std::vector<std::uint8_t>{0xa}) {
+    fail("rank 1's messages were received out of order");
+  }
+  publish_message(r, at_b, {0, 1, 1, 1, 1}, {0xb}, false);
+  bytes_sink second;
+  if (!receiver.receive(1, 0, second, false, [] { return false; }) ||
+      second.value != std::vector<std::uint8_t>{0xb}) {
+    fail("rank 1's second message was not received after its first");
+  }
+  bytes_sink rest;
+  if (!receiver.receive(2, 5, rest, false, [] { return false; }) || rest.value != long_payload) {
+    fail("rank 2's message of three slots was not received whole");
+  }
+}
+
 int main() {
   const std::size_t each = node::ring::bytes_for(slots);
+  {
+    auto* alone = static_cast<unsigned char*>(std::aligned_alloc(64, each));
+    stored_messages_come_first(alone);
+    std::free(alone);
+  }
   auto* memory = static_cast<unsigned char*>(std::aligned_alloc(64, 3 * each));
   std::vector<node::ring> rings;
   for (int i = 0; i < 3; ++i) {

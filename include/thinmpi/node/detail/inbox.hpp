@@ -173,8 +173,11 @@ class inbox {
         if (draining_) {
           if (!block) return false;
           if (wait_round(w)) check_alive(unexpected_.back().header.source, w, "a message");
-          continue;
         }
+        // pump() also stored what had arrived behind the message it finished: a match among
+        // those comes before the head of the ring (taking the head first delivered a later
+        // message of the same source and tag first).
+        continue;
       }
       ring& mine = of(me_);
       if (mine.is_published(head_)) {
