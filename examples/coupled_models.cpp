@@ -58,7 +58,6 @@ int main(int argc, char** argv) {
     if (world.rank() == 0) std::printf("coupled_models: run on 2 ranks or more\n");
     return 1;
   }
-  //> START COUPLED
   const int ocean_ranks = world.size() / 2;
   const bool ocean = world.rank() < ocean_ranks;
   const thinmpi::communicator model = world.split(ocean ? 0 : 1);
@@ -89,7 +88,6 @@ int main(int argc, char** argv) {
     for (double& x : cells)
       x += rate * (other_mean - x);
   }
-  //> END
   // The check: the atmosphere's root gathers the ocean's cells across the intercommunicator,
   // and its own model's cells over its communicator; both against the serial run.
   const serial_run reference(ocean_ranks * cells_per_rank,

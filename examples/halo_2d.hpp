@@ -133,7 +133,6 @@ inline int solve(const grid& g, std::vector<double>& u, std::vector<double>& nex
 /// receives and four sends as persistent requests (MPI_Recv_init / MPI_Send_init), which every
 /// sweep starts (MPI_Start) and completes together (wait_all), instead of four sendrecv calls.
 /// The borders are borrowed: the buffer must not move while the requests live.
-//> START HALO PERSISTENT
 class persistent_halo {
  public:
   persistent_halo(const grid& g, const borders& b) {
@@ -174,7 +173,6 @@ class persistent_halo {
   std::vector<send<std::span<double>>> row_sends_;
   std::vector<send<thinmpi::strided_view<double>>> col_sends_;
 };
-//> END
 
 /// solve() with persistent requests, for exactly `sweeps` sweeps.
 inline void solve_persistent(const grid& g, std::vector<double>& u, std::vector<double>& next,

@@ -37,7 +37,6 @@ int worker(const thinmpi::inter_view& manager) {
 
 int main(int argc, char** argv) {
   thinmpi::environment env(argc, argv);
-  //> START MANAGER
   if (const thinmpi::inter_view manager = thinmpi::parent(); !manager.is_null()) {
     return worker(manager);
   }
@@ -55,7 +54,6 @@ int main(int argc, char** argv) {
   long long total = 0;
   team.children.reduce(total, std::plus<>{}, thinmpi::local_root(0));
   team.children.disconnect();
-  //> END
   long long serial = 0;
   for (const int t : tasks)
     serial += work(t);
