@@ -12,7 +12,7 @@ from wrapper_bench import matrix
 from wrapper_bench.core import compare
 from wrapper_bench.suites.go import go_session, go_tables
 from wrapper_bench.core.session import Setup
-from wrapper_bench.suites.p2p import p2p_jobs
+from wrapper_bench.core import p2p_jobs
 
 
 def expand(builds, **filters):

@@ -14,8 +14,8 @@ from wrapper_bench.core import compare
 from wrapper_bench.suites.hosts import hosts
 from wrapper_bench.cli import parse
 from wrapper_bench.suites.hosts.host_tables import host_lines, host_tables, mpi_comparison
-from wrapper_bench.suites.osu import osu_jobs
-from wrapper_bench.suites.p2p import p2p_jobs
+from wrapper_bench.core import osu as core_osu
+from wrapper_bench.core import p2p_jobs
 
 REPO = Path(__file__).resolve().parents[3]
 OSU_BUILD_VARIANTS = harness_build().variants + (("thinmpi/char_span", 1, 0),)
@@ -65,11 +65,11 @@ class Jobs(unittest.TestCase):
     def test_osu_hosts_runs_every_size_once_per_mpi_with_the_int_paths_from_4_bytes(self):
         osu = [j for j in self.expand() if j.suite == "osu-hosts"]
         chars = [j for j in osu if "c/char_buffer" in j.variants]
-        self.assertEqual([j.count for j in chars], list(osu_jobs.OSU_BYTES))
+        self.assertEqual([j.count for j in chars], list(core_osu.OSU_BYTES))
         self.assertEqual({j.build.compiler for j in osu}, {"gcc", "python"})
         boost = [j for j in osu if "boost/raw" in j.variants]
         self.assertEqual(boost[0].variants, ("c/int_buffer", "boost/raw"))
-        self.assertEqual([j.count * 4 for j in boost], [s for s in osu_jobs.OSU_BYTES if s >= 4])
+        self.assertEqual([j.count * 4 for j in boost], [s for s in core_osu.OSU_BYTES if s >= 4])
         numpy = [j for j in osu if "mpi4py/numpy" in j.variants]
         self.assertEqual(len(numpy), len(boost))
 

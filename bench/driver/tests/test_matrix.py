@@ -9,7 +9,7 @@ from wrapper_bench import matrix
 from wrapper_bench.core import jobs
 from wrapper_bench.suites.serialization import serial_suite
 from wrapper_bench.suites.audit import audit_jobs
-from wrapper_bench.suites.p2p import p2p_jobs
+from wrapper_bench.core import p2p_jobs
 
 
 def expand(builds, **filters):

@@ -11,6 +11,7 @@ from unittest import mock
 from fixture_data import BASELINES, OSU_5_OUTPUT, OSU_7_OUTPUT, harness_build, record
 from wrapper_bench import matrix
 from wrapper_bench.core import compare, tables
+from wrapper_bench.core import osu as core_osu
 from wrapper_bench.suites.collectives import coll_report, coll_suite, collectives, osu_coll
 from wrapper_bench.suites.osu import osu
 from wrapper_bench.matrix import Build
@@ -76,8 +77,8 @@ class Pairing(unittest.TestCase):
         self.assertIn("links mpich", setup.missing[0]["reason"])
 
     def test_mpi_named_dirs(self):
-        self.assertEqual(osu.split_dirs(["mpich=/opt/osu", "/x"]), ({"mpich": "/opt/osu"},
-                                                                    ["/x"]))
+        self.assertEqual(core_osu.split_dirs(["mpich=/opt/osu", "/x"]),
+                         ({"mpich": "/opt/osu"}, ["/x"]))
 
 
 class Jobs(unittest.TestCase):

@@ -10,6 +10,7 @@ from wrapper_bench.core import compare
 from wrapper_bench.suites.audit import path_tables
 from wrapper_bench.suites.serialization import serial_suite
 from wrapper_bench.matrix import Build
+from wrapper_bench.core import p2p_jobs
 
 SERIAL = tuple((f"{api}/{p}", 1, 0) for p in ("ser_vecstr", "ser_map", "ser_record")
                for api in ("c", "thinmpi", "boost"))
@@ -38,7 +39,7 @@ class SerialJobs(unittest.TestCase):
     def test_kept_out_of_the_tiny_tables(self):
         build = Build("openmpi", "gcc", HARNESS_VARIANTS + SERIAL)
         for job in expand([build], suites=("tiny",)):
-            self.assertFalse(any(serial_suite.is_serial(n) for n in job.variants))
+            self.assertFalse(any(p2p_jobs.is_serial(n) for n in job.variants))
 
     def test_the_flat_map_runs_beside_the_map_against_its_floor(self):
         jobs = matrix.expand([Build("openmpi", "gcc", SERIAL + FLAT)],

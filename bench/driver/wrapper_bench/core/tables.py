@@ -44,6 +44,13 @@ def cell_text(cell, with_ratio=True):
     return text
 
 
+def calls_text(calls):
+    """'1 MPI_Send + 1 MPI_Recv' from calls per message (setup calls under 0.05 left out)."""
+    parts = [f"{n:g} {name}" if abs(n - round(n)) < 1e-9 else f"{n:.2f} {name}"
+             for name, n in sorted(calls.items(), key=lambda item: -item[1]) if n >= 0.05]
+    return " + ".join(parts) or "none"
+
+
 def one(cells, **wanted):
     """The one cell matching `wanted`, or None."""
     found = find(cells, **wanted)

@@ -5,7 +5,7 @@ import statistics
 
 from ..instructions import instructions
 from ...core.compare import find
-from ...core.tables import MPI_NAMES, MPI_ORDER, Table, present, times
+from ...core.tables import MPI_NAMES, MPI_ORDER, Table, calls_text, present, times
 
 # thinmpi's performance targets (docs/bench.md, Targets): variant -> largest ratio against its
 # C baseline.
@@ -35,13 +35,6 @@ SIZED_TARGETS = {variant: ((0, 4096, 1.05), (65536, None, 1.02))
 PROTOCOL_TARGETS = {variant: ("c/framed", 1.02)
                     for variant in ("thinmpi/vector_framed", "thinmpi/vector_framed_uninit",
                                     "thinmpi/string_framed")}
-
-
-def calls_text(calls):
-    """'1 MPI_Send + 1 MPI_Recv' from calls per message (setup calls under 0.05 left out)."""
-    parts = [f"{n:g} {name}" if abs(n - round(n)) < 1e-9 else f"{n:.2f} {name}"
-             for name, n in sorted(calls.items(), key=lambda item: -item[1]) if n >= 0.05]
-    return " + ".join(parts) or "none"
 
 
 def _audit_order(row):

@@ -21,9 +21,9 @@ import subprocess
 import sys
 from dataclasses import dataclass, field
 
+from ...core import p2p_jobs
 from ...core.jobs import Job, chosen, with_baselines
-from ..osu.osu_jobs import OSU_BYTES, OSU_VARIANTS
-from ..p2p import p2p_jobs
+from ...core.osu import OSU_VARIANTS, sweep_sizes
 from ...core.runner import ROOT_ENV, Launcher
 
 HOST_SUITES = ("tiny-hosts", "osu-hosts")
@@ -85,10 +85,8 @@ def _renamed(jobs, suite):
 def osu_jobs(build, counts, filters, baselines):
     """C and thinmpi chars at each OSU size; Boost.MPI raw ints and mpi4py NumPy int32 of the
     same bytes (from 4 B), each with its C baseline in the same launch."""
-    sizes = OSU_BYTES if filters.sweep_bytes is None else tuple(
-        s for s in OSU_BYTES if s <= max(filters.sweep_bytes))
     jobs = []
-    for size in sizes:
+    for size in sweep_sizes(filters):
         chars = chosen(build, OSU_VARIANTS, size, filters)
         if build.runner == "harness" and chars:
             jobs.append(Job("osu-hosts", build, chars, size, counts))

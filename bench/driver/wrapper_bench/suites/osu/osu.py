@@ -11,6 +11,7 @@ from pathlib import Path
 
 from ...core.detect import linked_mpi
 from ...core.jobs import Build
+from ...core.osu import split_dirs
 from ...core.runner import ROOT_ENV, Launcher, Outcome
 
 VARIANT = "osu/osu_latency"
@@ -49,18 +50,6 @@ def find_binaries(osu_dirs):
     if not osu_dirs and shutil.which("osu_latency"):
         found.append(shutil.which("osu_latency"))
     return found
-
-
-def split_dirs(values):
-    """--osu-dir values: 'DIR' or 'MPI=DIR' -> ({mpi: DIR}, [DIR without an MPI])."""
-    named, plain = {}, []
-    for value in values or []:
-        mpi, sep, folder = value.partition("=")
-        if sep and mpi in ("openmpi", "mpich"):
-            named[mpi] = folder
-        else:
-            plain.append(value)
-    return named, plain
 
 
 def add_osu(setup, mpis, osu_dir_values):

@@ -3,15 +3,12 @@ osu_latency) side by side."""
 
 from ...core.jobs import Counts, Job
 from ...core.jobs import chosen as _chosen
+from ...core.osu import OSU_VARIANTS, sweep_sizes
 
-OSU_BYTES = tuple(2**k for k in range(23))  # 1 B .. 4 MiB
 # The quick run's sizes: every other power of two, 1 B to 4 MiB (the curve's shape and both ends
 # at half the launches; the spread between processes there is the matrix's smallest, median
 # 2.8 %, so two processes per size do). --full runs every power of two, three times.
 QUICK_BYTES = tuple(4**k for k in range(12))  # 1 B, 4 B, 16 B, ... 4 MiB
-OSU_VARIANTS = ("c/char_buffer", "thinmpi/char_span", "go/byte_slice_prealloc",
-                "gompi/byte_slice_prealloc", "osu/osu_latency", "kamping/char_buffer",
-                "mpl/char_buffer")
 COUNTS = {"full": {"osu": Counts(1000, 200, 3)},
           "quick": {"osu": Counts(1000, 200, 2, sizes=QUICK_BYTES)},
           "smoke": {"osu": Counts(200, 20, 1, 2)}}
@@ -21,8 +18,5 @@ def osu_jobs(suite, build, counts, filters, baselines):
     """The OSU-compatible sweep: MPI_CHAR, 1 B to 4 MiB, C and thinmpi (and Go) side by side."""
     if build.runner not in ("harness", "go", "osu"):
         return []
-    every = counts.sizes or OSU_BYTES
-    sizes = every if filters.sweep_bytes is None else tuple(
-        s for s in OSU_BYTES if s <= max(filters.sweep_bytes))
-    return [Job("osu", build, names, size, counts) for size in sizes
+    return [Job("osu", build, names, size, counts) for size in sweep_sizes(filters, counts.sizes)
             if (names := _chosen(build, OSU_VARIANTS, size, filters))]

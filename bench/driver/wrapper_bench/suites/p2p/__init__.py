@@ -1,8 +1,10 @@
-"""The point-to-point suites, tiny and sweep: their jobs (p2p_jobs.py), the article's tables
-(tables.py), its conclusions (conclusions.py) and the charts (charts.py)."""
+"""The point-to-point suites, tiny and sweep: their jobs (core/p2p_jobs.py, which the suites
+across hosts and the instruction counts run too), the article's tables (tables.py), its
+conclusions (conclusions.py) and the charts (charts.py)."""
 
+from ...core import p2p_jobs
 from ...core.room import Room
-from . import charts, conclusions, p2p_jobs, tables
+from . import charts, conclusions, tables
 
 
 def _by_chart(drawn, prefix):

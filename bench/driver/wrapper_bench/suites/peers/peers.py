@@ -8,9 +8,8 @@ bench/cmake/WbPeers.cmake where their sources can be had; wb_build.json says why
 """
 
 from ...core import build as build_step
-from ...core.tables import (COMPILER_ORDER, MPI_NAMES, MPI_ORDER, Table, present, size_label,
-                            times)
-from ..audit.path_tables import calls_text
+from ...core.tables import (COMPILER_ORDER, MPI_NAMES, MPI_ORDER, Table, calls_text, present,
+                            size_label, times)
 
 APIS = ("kamping", "mpl")
 NAMES = {"kamping": "KaMPIng", "mpl": "MPL"}

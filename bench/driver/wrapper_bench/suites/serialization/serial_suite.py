@@ -43,11 +43,6 @@ def side_variants(payload):
     return [variant for shape, variant, _ in SIDE_FORMS if shape == payload]
 
 
-def is_serial(name):
-    """Whether a variant belongs to this suite (kept out of the tiny tables)."""
-    return "/ser_" in name
-
-
 def message_bytes(payload, count):
     """The encoded size of a payload (thinmpi's wire format: 8-byte lengths)."""
     if payload == "ser_vecstr":

@@ -1,10 +1,10 @@
 """The point-to-point suites' jobs: the tiny-message tables and the size sweep, each a launch of
-two ranks running several variants in interleaved blocks, expanded over one build."""
+two ranks running several variants in interleaved blocks, expanded over one build. The p2p room
+runs them; the suites across hosts (tiny-hosts) and the instruction counts run the same jobs."""
 
-from ...core.jobs import Counts, Job
-from ...core.jobs import chosen as _chosen
-from ...core.jobs import with_baselines as _with_baselines
-from ..serialization import serial_suite
+from .jobs import Counts, Job
+from .jobs import chosen as _chosen
+from .jobs import with_baselines as _with_baselines
 
 TINY_INT_COUNTS = (1, 8, 64)
 TINY_CHAR_COUNTS = (8, 64)
@@ -36,9 +36,14 @@ def sweep_iterations(full_iterations, size_bytes):
     return max(20, full_iterations // scale)
 
 
+def is_serial(name):
+    """Whether a variant belongs to the serialization suite (kept out of the tiny tables)."""
+    return "/ser_" in name
+
+
 def _family(build, element_bytes_is_char):
     return [v[0] for v in build.variants if (v[1] == 1) == element_bytes_is_char
-            and not serial_suite.is_serial(v[0])]
+            and not is_serial(v[0])]
 
 
 def tiny_jobs(build, counts, filters, baselines):
