@@ -11,6 +11,7 @@ from fixture_data import BASELINES, go_build, go_records, harness_build, record
 from wrapper_bench import matrix
 from wrapper_bench.core import compare
 from wrapper_bench.suites.go import go_session, go_tables
+from wrapper_bench.suites.osu import osu_tables
 from wrapper_bench.core.session import Setup
 from wrapper_bench.core import p2p_jobs
 
@@ -122,7 +123,7 @@ class Tables(unittest.TestCase):
     def test_osu_table_in_gompi_readme_format(self):
         records = [record("osu", "mpich", "go", v, 1, rep)
                    for rep in range(3) for v in ("c/char_buffer", "go/byte_slice_prealloc")]
-        table = go_tables.go_osu_tables(compare.aggregate(records))[0]
+        table = osu_tables.go_osu_tables(compare.aggregate(records))[0]
         self.assertEqual(table.headers[:4], ["message size (bytes)", "Go cgo (µs)",
                                              "C MPI (µs)", "difference"])
         self.assertEqual(table.rows, [["1", "0.36", "0.26", "1.4x", "—", "—"]])

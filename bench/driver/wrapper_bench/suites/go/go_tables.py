@@ -1,6 +1,6 @@
-"""The report's tables of the Go kernel (cgo, one cgo call per MPI call, GoMPI's typed API):
-the tiny messages against C in the same process, and the OSU-compatible sweep in the format
-of GoMPI's README (size, Go, C, difference)."""
+"""The report's table of the Go kernel (cgo, one cgo call per MPI call, GoMPI's typed API): the
+tiny messages against C in the same process. Its OSU-compatible sweep is the osu room's table
+(suites/osu/osu_tables.py), on that suite's cells."""
 
 import statistics
 
@@ -51,41 +51,3 @@ def go_tiny(cells):
     return Table("go-tiny", "Go through cgo: tiny messages",
                  ["MPI", "path", "variant", "1 int", "8 ints", "64 ints",
                   "vs C known count (1, 8, 64)"], rows, GO_NOTE)
-
-
-def _ratio_text(cell):
-    return f"{cell['ratio_vs_c']['median']:.1f}x" if cell and cell["ratio_vs_c"] else "—"
-
-
-def _us_text(cell):
-    return f"{cell['one_way_us']['median']:.2f}" if cell else "—"
-
-
-def go_osu_tables(cells):
-    """One table per MPI in the format of GoMPI's README: size, Go, C, difference; and GoMPI's
-    own calls where its kernel could be built."""
-    tables = []
-    for m in present(find(cells, suite="osu", compiler="go"), "mpi", MPI_ORDER):
-        rows = []
-        for size in sorted({c["count"] for c in find(cells, suite="osu", mpi=m,
-                                                     compiler="go")}):
-            go = _go(cells, m, "go/byte_slice_prealloc", size, "osu")
-            c = _go(cells, m, "c/char_buffer", size, "osu")
-            gompi = one(cells, suite="osu", mpi=m, compiler="gompi",
-                        variant="gompi/byte_slice_prealloc", count=size)
-            rows.append([str(size), _us_text(go), _us_text(c), _ratio_text(go),
-                         _us_text(gompi), _ratio_text(gompi)])
-        ran_gompi = any(row[4] != "—" for row in rows)
-        tables.append(Table(f"osu-go-{m}", f"OSU-compatible sweep, Go through cgo, "
-                            f"{MPI_NAMES[m]}", ["message size (bytes)", "Go cgo (µs)",
-                                                "C MPI (µs)", "difference", "GoMPI (µs)",
-                                                "GoMPI difference"], rows,
-                            "GoMPI's README format. Go: SendBytes / RecvPreallocBytes "
-                            "(MPI_BYTE), the calls of GoMPI's latency benchmark, through cgo; "
-                            "C: c/char_buffer (MPI_CHAR) in the same Go process; difference: "
-                            "the median of the per-process ratios. 1,000 round trips after "
-                            "200 warm-up, one-way = half the round trip. " +
-                            ("GoMPI: its own Send / RecvPrealloc, against C in its process."
-                             if ran_gompi else "GoMPI: not built here (see Cells this machine "
-                             "cannot fill).")))
-    return tables

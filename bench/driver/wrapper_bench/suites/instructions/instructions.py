@@ -32,7 +32,7 @@ from pathlib import Path
 
 from ...core.jobs import Filters
 from ..collectives import collectives
-from ..p2p import p2p_jobs
+from ...core import p2p_jobs
 from ...core.detect import binding_flags, json_lines
 from ...core.runner import ROOT_ENV
 

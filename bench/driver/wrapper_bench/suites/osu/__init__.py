@@ -2,7 +2,6 @@
 and its tables (osu_tables.py, with the Go kernel's)."""
 
 from ...core.room import Room
-from ..go import go_tables
 from . import osu, osu_jobs, osu_tables
 
 
@@ -15,7 +14,7 @@ def _sections(doc, charts, section_type):
     cells = doc["cells"]
     return {"osu": section_type(
         "OSU-compatible sweep",
-        tables=osu_tables.osu_tables(cells) + go_tables.go_osu_tables(cells),
+        tables=osu_tables.osu_tables(cells) + osu_tables.go_osu_tables(cells),
         charts=[c for c in charts if c[1].startswith("osu")])}
 
 
