@@ -7,9 +7,7 @@ import unittest
 from pathlib import Path
 from types import SimpleNamespace
 
-from wrapper_bench.core import instruction_slack
 from wrapper_bench.suites.collectives import coll_report, collectives, coll_suite
-from wrapper_bench.suites.instructions import instructions
 from wrapper_bench.report import Section
 from wrapper_bench.core.runner import Launcher
 
@@ -142,9 +140,6 @@ class Report(unittest.TestCase):
         self.assertEqual(table.rows[0][-1], "not met (instructions)")
         self.assertEqual(coll_report.targets_table(self.part()["cells"]).rows[0][-2:],
                          ["not counted", "met"])
-
-    def test_the_slack_is_the_instruction_suites(self):
-        self.assertEqual(instruction_slack.INSTRUCTION_SLACK, instructions.INSTRUCTION_SLACK)
 
     def test_ratio_table_has_a_row_per_variant_build_and_rank_count(self):
         table = coll_report.ratio_table(self.part()["cells"], ("boost",), "k", "t")

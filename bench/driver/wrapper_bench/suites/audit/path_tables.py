@@ -3,8 +3,8 @@ against its targets, and the cells that are missing or failed."""
 
 import statistics
 
-from ..instructions import instructions
 from ...core.compare import find
+from ...core.instruction_targets import INSTRUCTION_SLACK, target_figures
 from ...core.tables import MPI_NAMES, MPI_ORDER, Table, calls_text, present, times
 
 # thinmpi's performance targets (docs/bench.md, Targets): variant -> largest ratio against its
@@ -97,7 +97,7 @@ def thinmpi_targets(cells, instructions_part=None):
             c_variant, bound = PROTOCOL_TARGETS[variant]
             label = f"{variant} (the same protocol in C)"
             row = _target_row(label, bound, against_c_variant(cells, variant, c_variant)) or (
-                _untimed_row(label, c_variant, bound) if instructions.target_figures(
+                _untimed_row(label, c_variant, bound) if target_figures(
                     instructions_part, variant, c_variant) else None)
             if row:
                 rows.append(_with_instructions(row, instructions_part, variant, c_variant))
@@ -137,14 +137,14 @@ def _untimed_row(label, c_variant, target):
 
 def _with_instructions(row, part, variant, against=None):
     """The row with its instruction column before the verdict, which then needs the time and
-    (where counted) the instructions: within instructions.INSTRUCTION_SLACK of C per call (of
+    (where counted) the instructions: within INSTRUCTION_SLACK of C per call (of
     `against`, the same protocol in C, where given; else of the variant's C baseline)."""
-    figures = instructions.target_figures(part, variant, against)
+    figures = target_figures(part, variant, against)
     if figures is None:
         return row[:-1] + ["not counted", row[-1]]
     median, worst = figures
     misses = [what for what, missed in (("time", row[-1] != "met"),
-                                        ("instructions", median > instructions.INSTRUCTION_SLACK))
+                                        ("instructions", median > INSTRUCTION_SLACK))
               if missed]
     verdict = "met" if not misses else f"not met ({', '.join(misses)})"
     return row[:-1] + [f"{median:+.1f} / {worst:+.1f}", verdict]

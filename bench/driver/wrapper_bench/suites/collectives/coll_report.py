@@ -2,7 +2,7 @@
 
 import statistics
 
-from ...core.instruction_slack import INSTRUCTION_SLACK
+from ...core.instruction_targets import INSTRUCTION_SLACK
 from ...core.tables import MPI_NAMES, MPI_ORDER, Table, harness_ratio, size_label
 from .osu_coll import table as osu_table
 

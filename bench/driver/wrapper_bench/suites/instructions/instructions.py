@@ -409,10 +409,6 @@ def run(setup, options, filters, progress=print, compilers=None):
     return part
 
 
-# "Within a handful of instructions of C per call" (issue 18): the instruction half of a target.
-INSTRUCTION_SLACK = 10
-
-
 def _time_ratio(row, cells, coll_cells):
     """The time ratio of the row's cell (ping-pong or 2-rank collective), or None."""
     if row["suite"] == "collectives":
@@ -471,18 +467,6 @@ def _with_protocol_rows(rows):
                               difference=r["protocol_difference"],
                               c_allocations=r["protocol_allocations"], protocol_row=True))
     return found
-
-
-def target_figures(part, variant, against=None):
-    """(median, worst) instructions over C per call of a variant's counted cells, or None; over
-    its protocol baseline `against` (c/framed) instead of its C baseline where given."""
-    key = "protocol_difference" if against else "difference"
-    differences = sorted(r[key] for r in (part or {}).get("rows", [])
-                         if r["variant"] == variant and r.get(key) is not None
-                         and (against is None or r.get("protocol_baseline") == against))
-    if not differences:
-        return None
-    return differences[len(differences) // 2], differences[-1]
 
 
 def lines(part):
