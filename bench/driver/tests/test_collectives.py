@@ -7,11 +7,12 @@ import unittest
 from pathlib import Path
 from types import SimpleNamespace
 
-from wrapper_bench.suites.collectives import coll_report, collectives, coll_suite
+from wrapper_bench.core import harness, harness_cells, harness_report, harness_run
+from wrapper_bench.suites.collectives import coll_report, coll_suite
 from wrapper_bench.report import Section
 from wrapper_bench.core.runner import Launcher
 
-sys.path.insert(0, str(collectives.MPI4PY_KERNEL.parent))
+sys.path.insert(0, str(harness.MPI4PY_KERNEL.parent))
 import mpi4py_coll  # noqa: E402  (bench/kernels: --list and the checks need no mpi4py)
 
 VARIANTS = [{"variant": "c/allreduce/sum", "api": "c", "program": False},
@@ -21,8 +22,8 @@ VARIANTS = [{"variant": "c/allreduce/sum", "api": "c", "program": False},
 
 
 def build(mpi="openmpi"):
-    return collectives.CollBuild(mpi, "gcc", f"mpiexec.{mpi}", ["/x/wb_coll"], VARIANTS,
-                                 "/x/libwb_audit.so")
+    return harness.CollBuild(mpi, "gcc", f"mpiexec.{mpi}", ["/x/wb_coll"], VARIANTS,
+                             "/x/libwb_audit.so")
 
 
 def record(variant, blocks, rep=0, job="j", ranks=2, count=1, baseline="c/allreduce/sum"):
@@ -46,7 +47,7 @@ def fixture_records():
 
 class Jobs(unittest.TestCase):
     def test_every_rank_count_and_size_then_programs_then_an_audit(self):
-        jobs = collectives.jobs_for(build(), "quick", sizes=(4, 1048576))
+        jobs = harness.jobs_for(build(), "quick", sizes=(4, 1048576))
         timed = [(j.ranks, j.count) for j in jobs if not j.audit and
                  "c/allreduce/sum" in j.variants]
         self.assertEqual(timed, [(2, 1), (2, 262144), (4, 1), (4, 262144)])
@@ -55,42 +56,42 @@ class Jobs(unittest.TestCase):
         self.assertEqual([j.ranks for j in jobs if j.audit], [2, 4])
 
     def test_smoke_runs_one_size_and_small_programs(self):
-        jobs = collectives.jobs_for(build(), "smoke")
+        jobs = harness.jobs_for(build(), "smoke")
         self.assertEqual([j.count for j in jobs if not j.audit],
-                         [1, collectives.SMOKE_PROGRAM_COUNT])
+                         [1, harness.SMOKE_PROGRAM_COUNT])
 
     def test_api_filter_keeps_c(self):
-        jobs = collectives.jobs_for(build(), "smoke", sizes=(4,), api_filter=("boost",))
+        jobs = harness.jobs_for(build(), "smoke", sizes=(4,), api_filter=("boost",))
         self.assertEqual(jobs[0].variants, ("c/allreduce/sum", "boost/allreduce/plus"))
 
     def test_fewer_calls_for_big_messages_and_oversubscribed_ranks(self):
-        self.assertEqual(collectives.iterations_at(1000, 4, 2), 1000)
-        self.assertEqual(collectives.iterations_at(1000, 1048576, 2), 40)
-        self.assertEqual(collectives.iterations_at(1000, 1048576, 4), 20)
+        self.assertEqual(harness.iterations_at(1000, 4, 2), 1000)
+        self.assertEqual(harness.iterations_at(1000, 1048576, 2), 40)
+        self.assertEqual(harness.iterations_at(1000, 1048576, 4), 20)
 
 
 class Commands(unittest.TestCase):
     def test_two_ranks_bind_four_oversubscribe_on_openmpi(self):
-        two = collectives.CollJob(build(), 2, 1, ("c/allreduce/sum",), 100, 10)
-        four = collectives.CollJob(build(), 4, 1, ("c/allreduce/sum",), 100, 10)
-        self.assertIn("--bind-to", collectives.command(two))
-        self.assertIn("--oversubscribe", collectives.command(four))
-        self.assertNotIn("--bind-to", collectives.command(four))
+        two = harness.CollJob(build(), 2, 1, ("c/allreduce/sum",), 100, 10)
+        four = harness.CollJob(build(), 4, 1, ("c/allreduce/sum",), 100, 10)
+        self.assertIn("--bind-to", harness.command(two))
+        self.assertIn("--oversubscribe", harness.command(four))
+        self.assertNotIn("--bind-to", harness.command(four))
 
     def test_audit_preloads_the_counter_with_the_mpis_own_flag(self):
-        job = collectives.CollJob(build("mpich"), 2, 8, ("c/allreduce/sum",), 20, 1, True)
-        line = collectives.command(job, "/tmp/a.jsonl")
+        job = harness.CollJob(build("mpich"), 2, 8, ("c/allreduce/sum",), 20, 1, True)
+        line = harness.command(job, "/tmp/a.jsonl")
         self.assertIn("-genv", line)
         self.assertEqual(line[line.index("--audit") + 1], "20")
 
 
 class Cells(unittest.TestCase):
     def test_low_decile_of_blocks(self):
-        self.assertEqual(collectives.process_value({"block_us": [5.0, 1.0, 3.0], "us": 3}), 1.0)
-        self.assertEqual(collectives.process_value({"us": 3.0}), 3.0)
+        self.assertEqual(harness_cells.process_value({"block_us": [5.0, 1.0, 3.0], "us": 3}), 1.0)
+        self.assertEqual(harness_cells.process_value({"us": 3.0}), 3.0)
 
     def test_ratios_are_taken_inside_each_process(self):
-        cells = {c["variant"]: c for c in collectives.aggregate(fixture_records())}
+        cells = {c["variant"]: c for c in harness_cells.aggregate(fixture_records())}
         self.assertAlmostEqual(cells["thinmpi/allreduce/plus"]["ratio"]["median"], 1.01)
         self.assertEqual(cells["boost/allreduce/plus"]["ratio"]["min"], 2.0)
         self.assertEqual(cells["boost/allreduce/plus"]["ratio"]["max"], 4.0)
@@ -98,10 +99,10 @@ class Cells(unittest.TestCase):
         self.assertEqual(cells["c/allreduce/sum"]["reps"], 2)
 
     def test_audit_rows_are_per_call_and_rank(self):
-        job = collectives.CollJob(build(), 2, 8, ("boost/allreduce/lambda",), 20, 1, True)
+        job = harness.CollJob(build(), 2, 8, ("boost/allreduce/lambda",), 20, 1, True)
         lines = [{"label": "boost/allreduce/lambda", "rank": r,
                   "calls": {"MPI_Allreduce": 20, "MPI_Op_create": 20}} for r in (0, 1)]
-        (row,) = collectives.audit_rows(job, lines)
+        (row,) = harness_cells.audit_rows(job, lines)
         self.assertEqual(row["calls"], {"MPI_Allreduce": 1.0, "MPI_Op_create": 1.0})
         self.assertEqual(row["ranks"], 2)
 
@@ -142,15 +143,15 @@ class Report(unittest.TestCase):
                          ["not counted", "met"])
 
     def test_ratio_table_has_a_row_per_variant_build_and_rank_count(self):
-        table = coll_report.ratio_table(self.part()["cells"], ("boost",), "k", "t")
+        table = harness_report.ratio_table(self.part()["cells"], ("boost",), "k", "t")
         self.assertEqual(table.rows, [["boost/allreduce/plus", "c/allreduce/sum", "OpenMPI",
                                        "gcc", "2", "3.00x"]])
 
     def test_mpi4py_rows_sit_beside_boost(self):
         records = fixture_records() + [
             dict(record("mpi4py/allreduce/object", [30.0, 30.0], 1, "a"), compiler="python")]
-        cells = collectives.aggregate(records)
-        table = coll_report.ratio_table(cells, ("boost", "mpi4py"), "k", "t")
+        cells = harness_cells.aggregate(records)
+        table = harness_report.ratio_table(cells, ("boost", "mpi4py"), "k", "t")
         self.assertEqual(table.rows[-1], ["mpi4py/allreduce/object", "c/allreduce/sum",
                                           "OpenMPI", "python", "2", "10.00x"])
 
@@ -218,22 +219,22 @@ class Mpi4pyBuilds(unittest.TestCase):
                    "baseline": "c/allreduce/sum"},
                   {"variant": "mpi4py/allreduce/object", "api": "mpi4py",
                    "baseline": "c/allreduce/sum"}]
-        names = [v["variant"] for v in collectives.with_c_baselines(listed)]
+        names = [v["variant"] for v in harness.with_c_baselines(listed)]
         self.assertEqual(names, ["c/allreduce/sum", "mpi4py/allreduce/buffer",
                                  "mpi4py/allreduce/object"])
 
     def test_the_kernel_runs_with_the_c_kernels_of_the_preset(self):
-        built = collectives.mpi4py_build("openmpi", sys.executable, {"PYTHONPATH": "/p"},
-                                         mpi4py_manifest())
+        built = harness.mpi4py_build("openmpi", sys.executable, {"PYTHONPATH": "/p"},
+                                     mpi4py_manifest())
         self.assertEqual(built.compiler, "python")
         self.assertEqual(built.program[-2:], ["--c-kernels", "/x/libwb_ckernels.so"])
         self.assertEqual(built.env, {"PYTHONPATH": "/p"})
-        job = collectives.jobs_for(built, "smoke")[0]
+        job = harness.jobs_for(built, "smoke")[0]
         self.assertEqual(job.variants[0], "c/bcast/builtin")
         self.assertIn("mpi4py/allreduce/object", job.variants)
         self.assertIn("c/allreduce/user_fn", job.variants)
-        self.assertIsNone(collectives.mpi4py_build("openmpi", sys.executable, {},
-                                                   mpi4py_manifest(None)))
+        self.assertIsNone(harness.mpi4py_build("openmpi", sys.executable, {},
+                                               mpi4py_manifest(None)))
 
     def test_an_mpi_without_mpi4py_is_missing_with_the_p2p_reason(self):
         with tempfile.TemporaryDirectory() as folder:
@@ -248,7 +249,7 @@ class Mpi4pyBuilds(unittest.TestCase):
                 missing=[{"mpi": "mpich", "compiler": "python", "api": "mpi4py",
                           "reason": "Debian's mpi4py links Open MPI"}])
             options = SimpleNamespace(build_prefix=folder + "/", api=None)
-            found = coll_suite._mpi4py_builds(setup, options)
+            found = harness_run._mpi4py_builds(setup, options)
         self.assertEqual(found[0][0].mpi, "openmpi")
         self.assertEqual(found[1], (None, "mpich: mpi4py: Debian's mpi4py links Open MPI"))
 
@@ -257,29 +258,29 @@ class Oversubscribed(unittest.TestCase):
     def jobs(self):
         """A harness with wb_coll's 26 collective variants and its programs, on MPICH."""
         many = [{"variant": f"c/op{k}/form", "api": "c", "program": False} for k in range(26)]
-        harness = collectives.CollBuild("mpich", "gcc", "mpiexec.mpich", ["/x/wb_coll"],
-                                        many + VARIANTS[-1:], "/x/libwb_audit.so")
-        return collectives.jobs_for(harness, "quick", sizes=(4,))
+        coll_build = harness.CollBuild("mpich", "gcc", "mpiexec.mpich", ["/x/wb_coll"],
+                                       many + VARIANTS[-1:], "/x/libwb_audit.so")
+        return harness.jobs_for(coll_build, "quick", sizes=(4,))
 
     def test_a_slow_probe_cuts_the_calls_of_4_rank_launches_only(self):
         timed = [j for j in self.jobs() if not j.audit]
-        four = next(j for j in timed if j.ranks == 4 and not collectives.is_program_job(j))
-        self.assertGreater(collectives.launch_seconds(four, 19000.0), 500)
-        cut = collectives.fit_to_budget(four, 19000.0)
-        self.assertLessEqual(collectives.launch_seconds(cut, 19000.0),
-                             collectives.LAUNCH_BUDGET_S)
-        self.assertGreaterEqual(cut.iterations, collectives.MIN_CALLS)
-        self.assertIs(collectives.fit_to_budget(four, 100.0), four)
+        four = next(j for j in timed if j.ranks == 4 and not harness.is_program_job(j))
+        self.assertGreater(harness.launch_seconds(four, 19000.0), 500)
+        cut = harness.fit_to_budget(four, 19000.0)
+        self.assertLessEqual(harness.launch_seconds(cut, 19000.0),
+                             harness.LAUNCH_BUDGET_S)
+        self.assertGreaterEqual(cut.iterations, harness.MIN_CALLS)
+        self.assertIs(harness.fit_to_budget(four, 100.0), four)
 
     def test_the_report_says_why_and_by_how_much(self):
         part = {"notes": []}
-        original = coll_suite._probe
-        coll_suite._probe = lambda build, ranks, variant: 19000.0
+        original = harness_run._probe
+        harness_run._probe = lambda build, ranks, variant: 19000.0
         try:
-            fitted = coll_suite.fit_oversubscribed(self.jobs(), part)
+            fitted = harness_run.fit_oversubscribed(self.jobs(), part)
         finally:
-            coll_suite._probe = original
-        by_ranks = {(j.ranks, j.audit, collectives.is_program_job(j)): j for j in fitted}
+            harness_run._probe = original
+        by_ranks = {(j.ranks, j.audit, harness.is_program_job(j)): j for j in fitted}
         self.assertEqual(by_ranks[(2, False, False)].iterations, 500 * 2)
         self.assertLess(by_ranks[(4, False, False)].iterations, 500)
         self.assertEqual(len(part["notes"]), 1)
@@ -308,7 +309,7 @@ def checked_audit():
 
 class CheckedMode(unittest.TestCase):
     def test_the_checked_call_is_compared_with_c_and_with_the_unchecked_call(self):
-        cells = {c["variant"]: c for c in collectives.aggregate(checked_records())}
+        cells = {c["variant"]: c for c in harness_cells.aggregate(checked_records())}
         checked = cells[CHECKED]
         self.assertAlmostEqual(checked["ratio"]["median"], 1.53)
         self.assertEqual(checked["unchecked"], "thinmpi/allgatherv/counts_given")
@@ -316,20 +317,20 @@ class CheckedMode(unittest.TestCase):
         self.assertNotIn("ratio_vs_unchecked", cells["thinmpi/allgatherv/counts_given"])
 
     def test_only_checked_variants_have_an_unchecked_call(self):
-        self.assertEqual(collectives.unchecked_of(CHECKED), "thinmpi/allgatherv/counts_given")
-        self.assertIsNone(collectives.unchecked_of("thinmpi/allgatherv/counts_given"))
-        self.assertIsNone(collectives.unchecked_of("c/bcast/builtin"))
+        self.assertEqual(harness.unchecked_of(CHECKED), "thinmpi/allgatherv/counts_given")
+        self.assertIsNone(harness.unchecked_of("thinmpi/allgatherv/counts_given"))
+        self.assertIsNone(harness.unchecked_of("c/bcast/builtin"))
 
     def test_api_thinmpi_keeps_the_checked_variants(self):
-        harness = collectives.CollBuild(
+        coll_build = harness.CollBuild(
             "openmpi", "gcc", "mpiexec.openmpi", ["/x/wb_coll"],
             VARIANTS + [{"variant": CHECKED, "api": "thinmpi-checked", "program": False}])
-        (job,) = [j for j in collectives.jobs_for(harness, "smoke", api_filter=("thinmpi",))
-                  if not j.audit and not collectives.is_program_job(j)]
+        (job,) = [j for j in harness.jobs_for(coll_build, "smoke", api_filter=("thinmpi",))
+                  if not j.audit and not harness.is_program_job(j)]
         self.assertEqual(job.variants, ("c/allreduce/sum", "thinmpi/allreduce/plus", CHECKED))
 
     def test_the_table_shows_the_ratio_per_size_and_the_calls_added(self):
-        cells = collectives.aggregate(checked_records())
+        cells = harness_cells.aggregate(checked_records())
         table = coll_report.checked_table(cells, checked_audit())
         self.assertEqual(table.headers, ["call", "MPI", "compiler", "ranks", "4 B",
                                          "calls added"])
@@ -351,7 +352,7 @@ class CheckedMode(unittest.TestCase):
 
 class RanksLeftOut(unittest.TestCase):
     def test_on_2_cores_the_4_rank_cells_are_left_out_with_the_reason(self):
-        ranks, left_out = collectives.rank_counts(None, "quick", 2)
+        ranks, left_out = harness.rank_counts(None, "quick", 2)
         self.assertEqual(ranks, (2,))
         ((four, why),) = left_out
         self.assertEqual(four, 4)
@@ -359,33 +360,33 @@ class RanksLeftOut(unittest.TestCase):
         self.assertIn("--ranks 2,4", why)
 
     def test_asked_for_full_or_enough_cores_run_them_all(self):
-        self.assertEqual(collectives.rank_counts((2, 4), "quick", 2), ((2, 4), []))
-        self.assertEqual(collectives.rank_counts(None, "full", 2), ((2, 4), []))
-        self.assertEqual(collectives.rank_counts(None, "quick", 4), ((2, 4), []))
-        self.assertEqual(collectives.rank_counts(None, "smoke", 1), ((2,), []))
+        self.assertEqual(harness.rank_counts((2, 4), "quick", 2), ((2, 4), []))
+        self.assertEqual(harness.rank_counts(None, "full", 2), ((2, 4), []))
+        self.assertEqual(harness.rank_counts(None, "quick", 4), ((2, 4), []))
+        self.assertEqual(harness.rank_counts(None, "smoke", 1), ((2,), []))
 
     def test_left_out_ranks_keep_their_audit_only(self):
-        jobs = collectives.jobs_for(build(), "quick", sizes=(4, 4096), ranks=(2,))
+        jobs = harness.jobs_for(build(), "quick", sizes=(4, 4096), ranks=(2,))
         self.assertEqual({j.ranks for j in jobs if not j.audit}, {2})
         self.assertEqual([j.ranks for j in jobs if j.audit], [2, 4])
 
     def test_the_plan_counts_the_launches_left_out_and_the_report_says_so(self):
-        original = coll_suite.run_job
-        coll_suite.run_job = lambda job, reps, part, failures, audit_rows=None, osu_reps=0: True
+        original = harness_run.run_job
+        harness_run.run_job = lambda job, reps, part, failures, audit_rows=None, osu_reps=0: True
         try:
             options = SimpleNamespace(sizes=(4, 4096), api=None, compiler=None, ranks=None)
             setup = SimpleNamespace(failures=[])
-            original_cores = collectives.usable_cores
-            collectives.usable_cores = lambda: 2
-            part = coll_suite.run_plan(setup, options, "quick", [(build(), None)],
-                                       collectives.PLAN)
+            original_cores = harness.usable_cores
+            harness.usable_cores = lambda: 2
+            part = harness_run.run_plan(setup, options, "quick", [(build(), None)],
+                                        harness.PLAN)
         finally:
-            coll_suite.run_job = original
-            collectives.usable_cores = original_cores
+            harness_run.run_job = original
+            harness.usable_cores = original_cores
         self.assertEqual(part["ranks"], [2])
         self.assertEqual([(e["ranks"], e["launches"]) for e in part["left_out"]],
-                         [(4, 2 + len(collectives.PROGRAM_COUNTS))])
-        (line,) = coll_report.left_out_lines(part)
+                         [(4, 2 + len(harness.PROGRAM_COUNTS))])
+        (line,) = harness_report.left_out_lines(part)
         self.assertTrue(line.startswith("Left out: the 4-rank timed cells (4 launches): 4 "
                                         "ranks on 2 cores"))
         sections = coll_report.sections(coll_suite.recompute(part), [], Section)

@@ -5,7 +5,7 @@ import unittest
 from types import SimpleNamespace
 
 from wrapper_bench import matrix
-from wrapper_bench.suites.collectives import collectives
+from wrapper_bench.core import harness, harness_cells
 from wrapper_bench.suites.neighbors import neighbor_report, neighbor_suite
 from wrapper_bench.report import Section
 
@@ -24,8 +24,8 @@ VARIANTS = [{"variant": "c/neighbor_alltoall/torus", "api": "c", "program": Fals
 
 
 def build():
-    return collectives.CollBuild("openmpi", "gcc", "mpiexec.openmpi", ["/x/wb_neighbors"],
-                                 VARIANTS, "/x/libwb_audit.so")
+    return harness.CollBuild("openmpi", "gcc", "mpiexec.openmpi", ["/x/wb_neighbors"],
+                             VARIANTS, "/x/libwb_audit.so")
 
 
 def record(variant, blocks, ranks=4, job="j", rep=0, count=1, baseline=None):
@@ -54,12 +54,12 @@ def fixture_records():
 
 class Jobs(unittest.TestCase):
     def test_neighbor_sizes_then_halo_sides_then_an_audit_at_2_and_4_ranks(self):
-        jobs = collectives.jobs_for(build(), "quick", plan=neighbor_suite.PLAN)
+        jobs = harness.jobs_for(build(), "quick", plan=neighbor_suite.PLAN)
         timed = [(j.ranks, j.count) for j in jobs if not j.audit and not
-                 collectives.is_program_job(j)]
+                 harness.is_program_job(j)]
         per_rank = [max(1, b // 4) for b in neighbor_suite.NEIGHBOR_BYTES]
         self.assertEqual(timed, [(2, c) for c in per_rank] + [(4, c) for c in per_rank])
-        halo = [(j.ranks, j.count) for j in jobs if collectives.is_program_job(j)]
+        halo = [(j.ranks, j.count) for j in jobs if harness.is_program_job(j)]
         self.assertEqual(halo, [(r, n) for r in (2, 4) for n in neighbor_suite.HALO_SIDES])
         audits = [j for j in jobs if j.audit]
         self.assertEqual([j.ranks for j in audits], [2, 4])
@@ -67,7 +67,7 @@ class Jobs(unittest.TestCase):
         self.assertTrue(all(j.key.startswith("neighbors/") for j in jobs))
 
     def test_smoke_is_one_size_and_a_small_plate_at_2_ranks(self):
-        jobs = collectives.jobs_for(build(), "smoke", sizes=(4, 4096), plan=neighbor_suite.PLAN)
+        jobs = harness.jobs_for(build(), "smoke", sizes=(4, 4096), plan=neighbor_suite.PLAN)
         self.assertEqual([(j.ranks, j.count, j.audit) for j in jobs],
                          [(2, 1, False), (2, neighbor_suite.SMOKE_HALO_SIDE, False),
                           (2, 8, True)])
@@ -199,12 +199,12 @@ class Report(unittest.TestCase):
 
 class AuditRows(unittest.TestCase):
     def test_peers_are_per_call_and_rank(self):
-        job = collectives.CollJob(build(), 4, 8, ("c/sparse_exchange/nbx",), 20, 1, True,
-                                  "neighbors")
+        job = harness.CollJob(build(), 4, 8, ("c/sparse_exchange/nbx",), 20, 1, True,
+                              "neighbors")
         lines = [{"label": "c/sparse_exchange/nbx", "rank": r,
                   "calls": {"MPI_Issend": 40, "MPI_Ibarrier": 20}, "peers": 40}
                  for r in range(4)]
-        (row,) = collectives.audit_rows(job, lines)
+        (row,) = harness_cells.audit_rows(job, lines)
         self.assertEqual(row["calls"], {"MPI_Issend": 2.0, "MPI_Ibarrier": 1.0})
         self.assertEqual(row["peers"], 2.0)
 

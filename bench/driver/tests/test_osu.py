@@ -12,7 +12,8 @@ from fixture_data import BASELINES, OSU_5_OUTPUT, OSU_7_OUTPUT, harness_build, r
 from wrapper_bench import matrix
 from wrapper_bench.core import compare, tables
 from wrapper_bench.core import osu as core_osu
-from wrapper_bench.suites.collectives import coll_report, coll_suite, collectives, osu_coll
+from wrapper_bench.core import harness, harness_cells, harness_run, osu_programs
+from wrapper_bench.suites.collectives import coll_report, osu_coll
 from wrapper_bench.suites.osu import osu
 from wrapper_bench.matrix import Build
 from wrapper_bench.core.runner import Launcher
@@ -166,37 +167,42 @@ HARNESS_C = [{"variant": v} for v in ("c/allreduce/sum", "c/allgather/builtin",
 
 def osu_coll_build(mpi="openmpi"):
     variants = [{"variant": f"osu/{op}/{name}", "api": "osu", "op": op, "form": name,
-                 "baseline": None, "program": f"/osu/{name}", "compared_with": c_variant}
+                 "baseline": None, "program": f"/osu/{name}", "compared_with": c_variant,
+                 "benchmark": osu_coll.BENCHMARKS[op]}
                 for op, (name, c_variant) in osu_coll.OPS.items()]
-    return collectives.CollBuild(mpi, "osu", f"mpiexec.{mpi}", [], variants)
+    return harness.CollBuild(mpi, "osu", f"mpiexec.{mpi}", [], variants)
+
+
+def allgather_job():
+    """OSU's osu_allgather at 4 KiB per rank, 1,000 calls."""
+    return osu_programs.OsuCollJob(osu_coll_build(), "allgather", "/osu/osu_allgather", 1024,
+                                   1000, benchmark=osu_coll.BENCHMARKS["allgather"])
 
 
 def harness_job(mpi, count, compiler="gcc", ranks=2):
-    build = collectives.CollBuild(mpi, compiler, f"mpiexec.{mpi}", ["/x/wb_coll"], HARNESS_C)
-    return collectives.CollJob(build, ranks, count, tuple(v["variant"] for v in HARNESS_C), 1000,
-                               20)
+    build = harness.CollBuild(mpi, compiler, f"mpiexec.{mpi}", ["/x/wb_coll"], HARNESS_C)
+    return harness.CollJob(build, ranks, count, tuple(v["variant"] for v in HARNESS_C), 1000, 20)
 
 
 class CollectiveOutput(unittest.TestCase):
     def test_full_output_gives_average_minimum_and_maximum(self):
-        parsed = osu_coll.parse_output(OSU_ALLGATHER_FULL)
+        parsed = osu_programs.parse_output(OSU_ALLGATHER_FULL)
         self.assertEqual((parsed["version"], parsed["datatype"]), ("v7.4", "MPI_INT"))
         self.assertEqual(parsed["rows"][1], {"size": 8192, "avg": 5.02, "min": 4.96,
                                              "max": 5.08, "p50": 4.90})
 
     def test_plain_output_has_only_the_average(self):
-        parsed = osu_coll.parse_output(OSU_BCAST_PLAIN)
+        parsed = osu_programs.parse_output(OSU_BCAST_PLAIN)
         self.assertEqual((parsed["version"], parsed["rows"]), ("v7.3", [
             {"size": 4, "avg": 0.56, "min": None, "max": None, "p50": None}]))
 
     def test_an_error_parses_to_nothing(self):
-        self.assertEqual(osu_coll.parse_output("This test requires at least two processes\n"),
+        self.assertEqual(osu_programs.parse_output("This test requires at least two processes\n"),
                          {"version": None, "datatype": None, "rows": []})
 
     def test_records_take_the_slowest_rank_as_the_harness_does(self):
-        job = osu_coll.OsuCollJob(osu_coll_build(), "allgather", "/osu/osu_allgather", 1024,
-                                  1000)
-        records = osu_coll.records_from(osu_coll.parse_output(OSU_ALLGATHER_FULL), job, 1)
+        job = allgather_job()
+        records = osu_programs.records_from(osu_programs.parse_output(OSU_ALLGATHER_FULL), job, 1)
         self.assertEqual(len(records), 1)
         self.assertEqual((records[0]["us"], records[0]["osu_avg_us"], records[0]["osu_p50_us"],
                           records[0]["bytes"]), (3.90, 3.71, 2.94, 4096))
@@ -210,34 +216,36 @@ class CollectiveOutput(unittest.TestCase):
 
 class CollectiveJobs(unittest.TestCase):
     def test_command_is_one_size_in_ints_with_the_harness_counts(self):
-        job = osu_coll.OsuCollJob(osu_coll_build("mpich"), "reduce_scatter_block",
-                                  "/osu/osu_reduce_scatter_block", 1024, 200)
-        command = osu_coll.command(job)
+        job = osu_programs.OsuCollJob(osu_coll_build("mpich"), "reduce_scatter_block",
+                                      "/osu/osu_reduce_scatter_block", 1024, 200,
+                                      benchmark=osu_coll.BENCHMARKS["reduce_scatter_block"])
+        command = osu_programs.command(job)
         self.assertEqual(command[:3], ["mpiexec.mpich", "-n", "2"])
         self.assertEqual(command[-11:], ["/osu/osu_reduce_scatter_block", "-m", "8192:8192",
                                          "-i", "200", "-x", "20", "-T", "mpi_int", "-f", "-z"])
 
     def test_only_collectives_the_harness_runs_at_every_size(self):
-        jobs = osu_coll.jobs_for(osu_coll_build(), "quick", (4, 1048576),
-                                 {v["variant"] for v in HARNESS_C})
+        jobs = osu_programs.jobs_for(osu_coll_build(), "quick", (4, 1048576),
+                                     {v["variant"] for v in HARNESS_C})
         self.assertEqual([(j.op, j.count, j.iterations) for j in jobs],
                          [("allreduce", 1, 1000), ("allgather", 1, 1000),
                           ("reduce_scatter_block", 1, 1000), ("allreduce", 262144, 40),
                           ("allgather", 262144, 40), ("reduce_scatter_block", 262144, 40)])
 
     def test_each_size_follows_the_gcc_harness_launch_of_its_mpi(self):
-        harness = [harness_job("openmpi", 1, "clang"), harness_job("openmpi", 1),
-                   harness_job("openmpi", 1024), harness_job("openmpi", 1, ranks=4)]
-        osu_jobs = osu_coll.jobs_for(osu_coll_build(), "quick", (4, 4096), {"c/allreduce/sum"})
-        ordered = osu_coll.interleave(harness, osu_jobs)
+        harness_jobs = [harness_job("openmpi", 1, "clang"), harness_job("openmpi", 1),
+                        harness_job("openmpi", 1024), harness_job("openmpi", 1, ranks=4)]
+        osu_jobs = osu_programs.jobs_for(osu_coll_build(), "quick", (4, 4096), {"c/allreduce/sum"})
+        ordered = osu_programs.interleave(harness_jobs, osu_jobs)
         self.assertEqual([(j.build.compiler, j.count) for j in ordered[:5]],
                          [("clang", 1), ("gcc", 1), ("osu", 1), ("gcc", 1024), ("osu", 1024)])
 
     def test_smoke_runs_no_osu_and_a_missing_mpi_is_named(self):
         part = {"missing": []}
-        self.assertEqual(osu_coll.add_jobs([], [(None, "mpich: none")], "smoke", (4,), part), [])
-        osu_coll.add_jobs([harness_job("openmpi", 1)], [(None, "mpich: none")], "quick", (4,),
-                          part)
+        self.assertEqual(osu_programs.add_jobs([], [(None, "mpich: none")], "smoke", (4,), part),
+                         [])
+        osu_programs.add_jobs([harness_job("openmpi", 1)], [(None, "mpich: none")], "quick", (4,),
+                              part)
         self.assertEqual(part["missing"], ["mpich: none"])
 
     def test_programs_are_found_under_the_dir_and_paired_by_ldd(self):
@@ -246,39 +254,38 @@ class CollectiveJobs(unittest.TestCase):
         blocking.mkdir(parents=True)
         executable(blocking / "osu_allreduce", "#!/bin/sh\n")
         setup = Setup()
-        with mock.patch.object(osu_coll, "linked_mpi", return_value="mpich"):
-            found = osu_coll.builds(setup, ["openmpi", "mpich"], [f"mpich={folder}",
-                                                                  "openmpi=/nowhere"])
+        with mock.patch.object(osu_programs, "linked_mpi", return_value="mpich"):
+            found = osu_programs.builds(setup, ["openmpi", "mpich"],
+                                        [f"mpich={folder}", "openmpi=/nowhere"],
+                                        osu_coll.BENCHMARKS, "collective benchmarks")
         self.assertIsNone(found[0][0])
         self.assertIn("openmpi: OSU collective benchmarks: none found", found[0][1])
         self.assertEqual([v["variant"] for v in found[1][0].variants],
                          ["osu/allreduce/osu_allreduce"])
 
     def test_the_suite_launches_osu_jobs_with_osus_launcher(self):
-        job = osu_coll.OsuCollJob(osu_coll_build(), "allgather", "/osu/osu_allgather", 1024,
-                                  1000)
+        job = allgather_job()
         part, failures = {"records": [], "audit": [], "failures": []}, []
-        with mock.patch.object(osu_coll, "launch", return_value=([{"us": 1}], [], None)) as run:
-            self.assertTrue(coll_suite.run_job(job, 2, part, failures))
+        with mock.patch.object(osu_programs, "launch", return_value=([{"us": 1}], [], None)) as run:
+            self.assertTrue(harness_run.run_job(job, 2, part, failures))
         self.assertEqual(run.call_count, 2)
         self.assertEqual(part["records"], [{"us": 1}, {"us": 1}])
 
 
 class CollectiveTable(unittest.TestCase):
     def part(self):
-        osu_job = osu_coll.OsuCollJob(osu_coll_build(), "allgather", "/osu/osu_allgather", 1024,
-                                      1000)
+        osu_job = allgather_job()
         records = []
         for rep in range(2):
-            records += osu_coll.records_from(osu_coll.parse_output(OSU_ALLGATHER_FULL), osu_job,
-                                             rep)
+            records += osu_programs.records_from(osu_programs.parse_output(OSU_ALLGATHER_FULL),
+                                                 osu_job, rep)
             records.append({"variant": "c/allgather/builtin", "api": "c", "op": "allgather",
                             "form": "builtin", "baseline": None, "ranks": 2, "count": 1024,
                             "bytes": 4096, "iterations": 1000, "blocks": 2, "us": 4.0,
                             "block_us": [4.29, 4.29], "verified": True, "mpi": "openmpi",
                             "compiler": "gcc", "rep": rep, "job": "h"})
         return {"ranks": [2], "records": records, "audit": [],
-                "cells": collectives.aggregate(records)}
+                "cells": harness_cells.aggregate(records)}
 
     def test_osu_max_avg_and_c_over_osu(self):
         table = osu_coll.table(self.part())

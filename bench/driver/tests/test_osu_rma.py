@@ -9,7 +9,7 @@ from pathlib import Path
 from types import SimpleNamespace
 from unittest import mock
 
-from wrapper_bench.suites.collectives import coll_suite, collectives, osu_coll
+from wrapper_bench.core import harness, harness_run, osu_programs
 from wrapper_bench.suites.rma import rma_report, rma_suite
 
 PUT_FLUSH = """# OSU MPI_Put Latency Test v7.4
@@ -48,35 +48,35 @@ def osu_build(mpi="openmpi"):
     variants = [{"variant": b.variant, "api": "osu", "op": key, "form": b.form, "baseline": None,
                  "program": f"/osu/{b.program}", "compared_with": b.compared_with,
                  "benchmark": b} for key, b in rma_suite.OSU.items()]
-    return collectives.CollBuild(mpi, "osu", f"mpiexec.{mpi}", [], variants)
+    return harness.CollBuild(mpi, "osu", f"mpiexec.{mpi}", [], variants)
 
 
 def osu_job(key, count, iterations=1000):
     b = rma_suite.OSU[key]
-    return osu_coll.OsuCollJob(osu_build(), key, f"/osu/{b.program}", count, iterations,
-                               suite="rma", benchmark=b)
+    return osu_programs.OsuCollJob(osu_build(), key, f"/osu/{b.program}", count, iterations,
+                                   suite="rma", benchmark=b)
 
 
-def harness():
+def rma_jobs():
     variants = [{"variant": v, "api": "c", "program": False} for v in C_VARIANTS]
-    build = collectives.CollBuild("openmpi", "gcc", "mpiexec.openmpi", ["/x/wb_rma"], variants)
+    build = harness.CollBuild("openmpi", "gcc", "mpiexec.openmpi", ["/x/wb_rma"], variants)
     return rma_suite.jobs_for(build, "quick")
 
 
 class Output(unittest.TestCase):
     def test_one_sided_columns_are_the_latency_and_the_percentiles(self):
-        parsed = osu_coll.parse_output(PUT_FLUSH)
+        parsed = osu_programs.parse_output(PUT_FLUSH)
         self.assertEqual((parsed["version"], parsed["datatype"]), ("v7.4", "MPI_CHAR"))
         self.assertEqual(parsed["rows"], [{"size": 8, "avg": 0.19, "min": None, "max": None,
                                            "p50": 0.11}])
 
     def test_without_z_only_the_latency(self):
-        self.assertEqual(osu_coll.parse_output(PUT_PLAIN)["rows"],
+        self.assertEqual(osu_programs.parse_output(PUT_PLAIN)["rows"],
                          [{"size": 8, "avg": 1.0, "min": None, "max": None, "p50": None}])
 
     def test_records_double_the_fence_average_to_the_harness_round_trip(self):
         job = osu_job("accumulate/fence", 1024)
-        records = osu_coll.records_from(osu_coll.parse_output(ACC_FENCE), job, 0)
+        records = osu_programs.records_from(osu_programs.parse_output(ACC_FENCE), job, 0)
         self.assertEqual(len(records), 1)
         r = records[0]
         self.assertEqual((r["variant"], r["op"], r["form"], r["compiler"], r["bytes"]),
@@ -87,26 +87,26 @@ class Output(unittest.TestCase):
 
     def test_the_atomics_print_one_int_beside_the_harness_8_byte_cell(self):
         job = osu_job("compare_and_swap/lock_flush", 2)
-        records = osu_coll.records_from(osu_coll.parse_output(CAS_FLUSH), job, 0)
+        records = osu_programs.records_from(osu_programs.parse_output(CAS_FLUSH), job, 0)
         self.assertEqual([(r["bytes"], r["osu_size"], r["us"]) for r in records],
                          [(8, 4, 1.97)])
 
     def test_a_size_osu_did_not_print_gives_no_record(self):
-        self.assertEqual(osu_coll.records_from(osu_coll.parse_output(PUT_FLUSH),
-                                               osu_job("put/lock_flush", 1024), 0), [])
+        self.assertEqual(osu_programs.records_from(osu_programs.parse_output(PUT_FLUSH),
+                                                   osu_job("put/lock_flush", 1024), 0), [])
 
 
 class Commands(unittest.TestCase):
     def test_put_with_lock_and_flush_on_an_allocated_window(self):
-        command = osu_coll.command(osu_job("put/lock_flush", 2, 20000))
+        command = osu_programs.command(osu_job("put/lock_flush", 2, 20000))
         self.assertEqual(command[3:], ["--bind-to", "core", "/osu/osu_put_latency", "-m", "8:8",
                                        "-i", "20000", "-x", "2000", "-w", "allocate", "-s",
                                        "flush", "-z"])
 
     def test_accumulate_in_ints_and_the_atomics_on_a_4_kib_window(self):
-        self.assertEqual(osu_coll.command(osu_job("accumulate/fence", 16))[-8:],
+        self.assertEqual(osu_programs.command(osu_job("accumulate/fence", 16))[-8:],
                          ["-x", "100", "-w", "allocate", "-s", "fence", "-T", "mpi_int", "-z"][1:])
-        command = osu_coll.command(osu_job("fetch_and_op/lock_flush", 2))
+        command = osu_programs.command(osu_job("fetch_and_op/lock_flush", 2))
         self.assertIn("/osu/osu_fop_latency", command)
         self.assertEqual(command[command.index("-m") + 1], "4096:4096")
 
@@ -126,25 +126,25 @@ class Jobs(unittest.TestCase):
             return rma_suite.add_osu_jobs(jobs, None, self.options(**kwargs), mode, part)
 
     def test_each_size_follows_its_harness_launch_with_the_variants_it_runs_there(self):
-        jobs = self.add(harness())
-        shown = [(j.count, j.spec.variant if osu_coll.is_osu(j) else "harness") for j in jobs]
+        jobs = self.add(rma_jobs())
+        shown = [(j.count, j.spec.variant if osu_programs.is_osu(j) else "harness") for j in jobs]
         self.assertEqual(shown[:6], [(2, "harness"), (2, "osu/put/lock_flush"),
                                      (2, "osu/put/fence"), (2, "osu/accumulate/fence"),
                                      (2, "osu/fetch_and_op/lock_flush"),
                                      (2, "osu/compare_and_swap/lock_flush")])
-        atomics = [j for j in jobs if osu_coll.is_osu(j) and j.spec.op in rma_suite.ATOMIC_OPS]
+        atomics = [j for j in jobs if osu_programs.is_osu(j) and j.spec.op in rma_suite.ATOMIC_OPS]
         self.assertEqual([j.count for j in atomics], [2, 2])  # the first size only
-        get = [j for j in jobs if osu_coll.is_osu(j) and j.spec.op == "get"]
+        get = [j for j in jobs if osu_programs.is_osu(j) and j.spec.op == "get"]
         self.assertEqual(get, [])  # the harness runs no get here
 
     def test_osu_makes_the_harness_calls_per_size(self):
-        jobs = [j for j in self.add(harness()) if osu_coll.is_osu(j)]
+        jobs = [j for j in self.add(rma_jobs()) if osu_programs.is_osu(j)]
         self.assertEqual({j.count: j.iterations for j in jobs},
                          {b // 4: rma_suite.calls_at(rma_suite.CALLS["quick"], b)
                           for b in rma_suite.QUICK_RMA_BYTES})
 
     def test_no_osu_in_the_smoke_run_nor_without_the_osu_api(self):
-        jobs = harness()
+        jobs = rma_jobs()
         self.assertEqual(self.add(jobs, "smoke"), jobs)
         self.assertEqual(rma_suite.osu_builds(None, self.options(api=("thinmpi",))), [])
 
@@ -157,7 +157,7 @@ class Jobs(unittest.TestCase):
         setup = SimpleNamespace(manifests={("openmpi", "gcc"): {"mpiexec": "mpirun.openmpi"},
                                            ("mpich", "gcc"): {"mpiexec": "mpiexec.mpich"}})
         options = self.options(osu_dir=[f"openmpi={folder.parent.parent}", "mpich=/nowhere"])
-        with mock.patch.object(osu_coll, "linked_mpi", return_value="openmpi"):
+        with mock.patch.object(osu_programs, "linked_mpi", return_value="openmpi"):
             found = rma_suite.osu_builds(setup, options)
         self.assertEqual([v["variant"] for v in found[0][0].variants],
                          ["osu/put/lock_flush", "osu/put/fence",
@@ -166,9 +166,9 @@ class Jobs(unittest.TestCase):
 
     def test_the_suite_launches_osu_jobs_with_osus_launcher(self):
         part, failures = {"records": [], "audit": [], "failures": []}, []
-        with mock.patch.object(osu_coll, "launch", return_value=([{"us": 1}], [], None)) as run:
-            self.assertTrue(coll_suite.run_job(osu_job("put/fence", 2), 2, part, failures,
-                                                 rma_suite.audit_rows))
+        with mock.patch.object(osu_programs, "launch", return_value=([{"us": 1}], [], None)) as run:
+            self.assertTrue(harness_run.run_job(osu_job("put/fence", 2), 2, part, failures,
+                                                rma_suite.audit_rows))
         self.assertEqual(run.call_count, 2)
 
 
@@ -187,10 +187,10 @@ class Report(unittest.TestCase):
                    c_record("c/compare_and_swap/lock_flush", 2.0, 2)]
         if with_osu:
             for rep in range(2):
-                records += osu_coll.records_from(osu_coll.parse_output(PUT_FLUSH),
-                                                 osu_job("put/lock_flush", 2), rep)
-                records += osu_coll.records_from(osu_coll.parse_output(CAS_FLUSH),
-                                                 osu_job("compare_and_swap/lock_flush", 2), rep)
+                records += osu_programs.records_from(osu_programs.parse_output(PUT_FLUSH),
+                                                     osu_job("put/lock_flush", 2), rep)
+                records += osu_programs.records_from(osu_programs.parse_output(CAS_FLUSH),
+                                                     osu_job("compare_and_swap/lock_flush", 2), rep)
         return rma_suite.recompute({"ranks": [2], "records": records, "audit": []})
 
     def test_osu_and_c_over_osu_beside_the_c_cell_of_every_compiler(self):

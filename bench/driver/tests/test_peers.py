@@ -6,7 +6,7 @@ import unittest
 
 from wrapper_bench import matrix
 from wrapper_bench.core import compare
-from wrapper_bench.suites.collectives import collectives
+from wrapper_bench.core import harness_cells
 from wrapper_bench.suites.peers import peers
 from wrapper_bench.report import Section
 from wrapper_bench.core.session import Setup
@@ -113,7 +113,7 @@ class CollectivesTable(unittest.TestCase):
                     "baseline": baseline, "ranks": 2, "count": 1, "bytes": 4, "iterations": 10,
                     "blocks": 1, "us": us, "block_us": [us], "verified": True, "mpi": "mpich",
                     "compiler": "gcc", "rep": 0, "job": "j"}
-        cells = collectives.aggregate([
+        cells = harness_cells.aggregate([
             record("c/allreduce/sum", 1.0), record("thinmpi/allreduce/plus", 1.0,
                                                    "c/allreduce/sum"),
             record("mpl/allreduce/plus", 1.6, "c/allreduce/sum")])

@@ -9,7 +9,7 @@ from types import SimpleNamespace
 from fixture_data import audit_lines, record, sweep_records, tiny_records
 from wrapper_bench.core import audit, build, compare, schema
 from wrapper_bench.suites.audit import path_tables
-from wrapper_bench.suites.collectives import coll_suite
+from wrapper_bench.core import harness_run
 from wrapper_bench.suites.p2p import charts, conclusions, tables
 from wrapper_bench.render_html import render_html
 from wrapper_bench.render_md import render_md
@@ -199,7 +199,7 @@ class BuildFailures(unittest.TestCase):
         (self.bench / "wb_coll.json").write_text(json.dumps(manifest))
         setup = SimpleNamespace(manifests={("openmpi", "clang"): {}}, failures=[])
         options = SimpleNamespace(build_prefix=self.folder.name + "/", api=("thinmpi",))
-        return setup, coll_suite.find_builds(setup, options)
+        return setup, harness_run.find_builds(setup, options)
 
     def test_the_first_compiler_error_not_the_flags_nor_make(self):
         self.assertEqual(build.error_lines(CHECK_LOG, 1),

@@ -6,7 +6,7 @@ import unittest
 from types import SimpleNamespace
 
 from wrapper_bench import cli, matrix
-from wrapper_bench.suites.collectives import collectives
+from wrapper_bench.core import harness
 from wrapper_bench.suites.rma import rma_report, rma_suite
 from wrapper_bench.report import Section
 
@@ -22,8 +22,8 @@ VARIANTS = [{"variant": "c/put/lock_flush", "api": "c", "program": False},
 
 
 def build():
-    return collectives.CollBuild("openmpi", "gcc", "mpiexec.openmpi", ["/x/wb_rma"], VARIANTS,
-                                 "/x/libwb_audit.so")
+    return harness.CollBuild("openmpi", "gcc", "mpiexec.openmpi", ["/x/wb_rma"], VARIANTS,
+                             "/x/libwb_audit.so")
 
 
 def record(variant, blocks, job="j", count=2, compiler="gcc", baseline=None):
@@ -53,7 +53,7 @@ def fixture_part():
              {"label": "c/rma_counter/program", "rank": 0, "calls": {"MPI_Allgather": 20}},
              {"label": "thinmpi/rma_counter/program", "rank": 0,
               "calls": {"MPI_Allgather": 40}}]
-    job = collectives.CollJob(build(), 2, 2, ("c/put/lock_flush",), 20, 1, True, "rma")
+    job = harness.CollJob(build(), 2, 2, ("c/put/lock_flush",), 20, 1, True, "rma")
     part = {"ranks": [2], "records": records, "audit": rma_suite.audit_rows(job, lines),
             "failures": [], "missing": ["mpich: mpi4py: not found"], "notes": []}
     return rma_suite.recompute(part)
@@ -82,7 +82,7 @@ class Jobs(unittest.TestCase):
         self.assertEqual(rma_suite.calls_at(20000, 1048576), rma_suite.MIN_CALLS)
 
     def test_the_mpi4py_kernel_makes_a_tenth_of_the_calls(self):
-        python = collectives.CollBuild("openmpi", "python", "mpiexec", ["python3"], VARIANTS)
+        python = harness.CollBuild("openmpi", "python", "mpiexec", ["python3"], VARIANTS)
         self.assertEqual(rma_suite.jobs_for(python, "quick")[0].iterations,
                          rma_suite.CALLS["quick"] // rma_suite.PYTHON_SHARE)
 

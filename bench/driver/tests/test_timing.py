@@ -7,7 +7,7 @@ import unittest
 from wrapper_bench import rooms
 from wrapper_bench.core.timing import SETUP_STARTED_ENV, Clock
 from wrapper_bench.suites import timing
-from wrapper_bench.suites.collectives import coll_suite, collectives, osu_coll
+from wrapper_bench.core import harness, harness_run, osu_programs
 from wrapper_bench.suites.instructions import ROOM as INSTRUCTIONS
 from wrapper_bench.suites.instructions import counted_compilers
 
@@ -77,25 +77,25 @@ class CountedCompilers(unittest.TestCase):
 
 class QuickRun(unittest.TestCase):
     def test_the_quick_collectives_leave_out_32_and_256_bytes(self):
-        plan = collectives.PLAN
+        plan = harness.PLAN
         self.assertEqual(plan.sizes_for("quick"), (4, 4096, 65536, 1048576))
-        self.assertEqual(plan.sizes_for("full"), collectives.COLL_BYTES)
+        self.assertEqual(plan.sizes_for("full"), harness.COLL_BYTES)
         self.assertEqual(plan.sizes_for("quick", (32,)), (32,))
 
     def test_the_quick_run_starts_each_osu_program_once_per_size(self):
         launched = []
-        job = osu_coll.OsuCollJob.__new__(osu_coll.OsuCollJob)
-        original = osu_coll.launch
-        osu_coll.launch = lambda job, rep: launched.append(rep) or ([], [], None)
+        job = osu_programs.OsuCollJob.__new__(osu_programs.OsuCollJob)
+        original = osu_programs.launch
+        osu_programs.launch = lambda job, rep: launched.append(rep) or ([], [], None)
         try:
             part = {"records": [], "audit": [], "failures": []}
             job.audit = False
-            coll_suite.run_job(job, 2, part, [], osu_reps=collectives.COUNTS["quick"].osu_reps)
+            harness_run.run_job(job, 2, part, [], osu_reps=harness.COUNTS["quick"].osu_reps)
             self.assertEqual(launched, [0])
-            coll_suite.run_job(job, 3, part, [], osu_reps=collectives.COUNTS["full"].osu_reps)
+            harness_run.run_job(job, 3, part, [], osu_reps=harness.COUNTS["full"].osu_reps)
             self.assertEqual(launched, [0, 0, 1, 2])
         finally:
-            osu_coll.launch = original
+            osu_programs.launch = original
 
     def test_what_the_quick_run_leaves_out_is_listed(self):
         left_out = [line for room in rooms.ROOMS for line in room.quick_left_out]

@@ -1,6 +1,7 @@
-"""The collectives suite: the multi-rank harness's jobs, launches and cells (collectives.py,
-coll_suite.py, which the neighbors and rma suites build on), OSU's collective benchmarks beside
-it (osu_coll.py) and its report (coll_report.py)."""
+"""The collectives suite: the multi-rank harness's plan of collectives run on the builds at hand
+(coll_suite.py; the harness itself, which the neighbors and rma suites run on too, is
+core/harness.py), OSU's collective benchmarks beside it (osu_coll.py) and its report
+(coll_report.py)."""
 
 from ...core.room import Room
 from . import coll_report, coll_suite

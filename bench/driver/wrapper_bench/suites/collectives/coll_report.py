@@ -2,8 +2,9 @@
 
 import statistics
 
+from ...core.harness_report import build_pairs, left_out_lines, ratio_table
 from ...core.instruction_targets import INSTRUCTION_SLACK
-from ...core.tables import MPI_NAMES, MPI_ORDER, Table, harness_ratio, size_label
+from ...core.tables import MPI_NAMES, Table, size_label
 from .osu_coll import table as osu_table
 
 # thinmpi's targets against the C doing the same (docs/bench.md), by the thinmpi variant's form.
@@ -18,43 +19,12 @@ TARGETS = (
     ("stateful lambda vs C's user function reading a global", 1.05, ("lambda_state",)),
     ("programs (sample sort, BFS) vs their C versions", 1.03, ("program",)),
 )
-NOTE = ("Ratio to the C variant named in the row, taken inside one process (variants interleaved "
-        "in blocks); median over processes. Each call is timed alone between barriers, a rank's "
-        "figure is its average, the block's figure the slowest rank's (OSU's method); a "
-        "process's figure is the low decile of its blocks. 4 ranks share 2 cores "
-        "(oversubscribed): those ratios are noisier than the 2-rank ones.")
-
 MPI4PY_NOTE = ("mpi4py (compiler `python`): `buffer` rows are the upper-case methods on int32 NumPy "
                "arrays, `object` rows the lower-case ones on Python lists (pickled), `user_op` "
                "an MPI.Op.Create'd Python sum; each against the C variant named in the row, run "
                "through ctypes in the same process (at mpi4py's MPI_THREAD_MULTIPLE). The audit "
                "shows what the object methods add: size exchanges and, for allreduce, "
                "point-to-point messages and broadcasts instead of one MPI_Allreduce.")
-
-
-
-
-def _builds(cells):
-    pairs = {(c["mpi"], c["compiler"]) for c in cells}
-    return sorted(pairs, key=lambda p: (MPI_ORDER.index(p[0]) if p[0] in MPI_ORDER else 9, p[1]))
-
-
-def ratio_table(cells, apis, key, title):
-    """One row per (variant, MPI, compiler, ranks), one column per size: the median ratio."""
-    chosen = [c for c in cells if c["api"] in apis]
-    sizes = sorted({c["bytes"] for c in chosen})
-    index = {(c["variant"], c["mpi"], c["compiler"], c["ranks"], c["bytes"]): c for c in chosen}
-    rows = []
-    for variant in sorted({c["variant"] for c in chosen}):
-        baseline = next(c["baseline"] for c in chosen if c["variant"] == variant)
-        for mpi, compiler in _builds([c for c in chosen if c["variant"] == variant]):
-            for ranks in sorted({c["ranks"] for c in chosen}):
-                found = [index.get((variant, mpi, compiler, ranks, s)) for s in sizes]
-                if any(found):
-                    rows.append([variant, baseline, MPI_NAMES.get(mpi, mpi), compiler,
-                                 str(ranks)] + [harness_ratio(c) for c in found])
-    headers = ["variant", "vs", "MPI", "compiler", "ranks"] + [size_label(s) for s in sizes]
-    return Table(key, title, headers, rows, NOTE)
 
 
 def _target_of(cell):
@@ -150,8 +120,8 @@ def draw(cells, out_dir):
     charts = []
     thin = [c for c in cells if c["api"] == "thinmpi" and c.get("ratio") and c["op"] not in
             ("sample_sort", "bfs")]
-    for mpi, compiler in _builds(thin):
-        if (mpi, compiler) != next(p for p in _builds(thin) if p[0] == mpi):
+    for mpi, compiler in build_pairs(thin):
+        if (mpi, compiler) != next(p for p in build_pairs(thin) if p[0] == mpi):
             continue
         ranks_seen = sorted({c["ranks"] for c in thin if c["mpi"] == mpi})
         figure, axes = plt.subplots(1, len(ranks_seen), figsize=(6 * len(ranks_seen), 4.2),
@@ -271,7 +241,7 @@ def sorters_table(cells, audit):
         return None
     index = {(c["variant"], c["mpi"], c["compiler"], c["ranks"], c["count"]): c for c in chosen}
     rows = []
-    for mpi, compiler in _builds(chosen):
+    for mpi, compiler in build_pairs(chosen):
         for ranks, count in sorted({(c["ranks"], c["count"]) for c in chosen
                                     if (c["mpi"], c["compiler"]) == (mpi, compiler)}):
             for variant, label in SORTERS:
@@ -287,12 +257,6 @@ def sorters_table(cells, audit):
     return Table("coll_sorters", "Sample sorts: ours and the peers' own applications",
                  ["sorter", "MPI", "compiler", "ranks", "ints per rank", "µs per sort",
                   "vs our C", "MPI calls per sort"], rows, SORTERS_NOTE)
-
-
-def left_out_lines(part):
-    """One line per rank count whose timed cells were left out, with why and how to ask."""
-    return [f"Left out: the {entry['ranks']}-rank timed cells ({entry['launches']} launches): "
-            f"{entry['why']}." for entry in part.get("left_out", [])]
 
 
 def sections(part, charts, section_type, instructions_part=None):

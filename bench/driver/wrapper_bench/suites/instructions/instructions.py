@@ -30,10 +30,10 @@ from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
-from ...core.jobs import Filters
-from ..collectives import collectives
-from ...core import p2p_jobs
+from ...core import harness, p2p_jobs
 from ...core.detect import binding_flags, json_lines
+from ...core.harness_run import find_builds
+from ...core.jobs import Filters
 from ...core.runner import ROOT_ENV
 
 ROUND_TRIPS = 20  # K: windows of K and 2K round trips (calls); the outside-MPI count is exact
@@ -329,14 +329,13 @@ def with_protocol_differences(rows):
 
 def coll_launches(setup, options):
     """The collectives suite at 2 ranks, a few sizes, collectives only (not the programs)."""
-    from ..collectives.coll_suite import find_builds  # it imports the heavier modules
     launches = []
     for build, _ in find_builds(setup, options):
         if build is None or build.compiler == "python" or (
                 options.compiler and build.compiler not in options.compiler):
             continue
-        for job in collectives.jobs_for(build, "quick", COLL_BYTES, options.api):
-            if job.ranks == 2 and not job.audit and not collectives.is_program_job(job) and \
+        for job in harness.jobs_for(build, "quick", COLL_BYTES, options.api):
+            if job.ranks == 2 and not job.audit and not harness.is_program_job(job) and \
                     job.count * 4 in COLL_BYTES:
                 launches.append(Launch("collectives", build.mpi, build.compiler, build.mpiexec,
                                        build.program, job.variants, job.count, 2, build.env))

@@ -3,7 +3,7 @@ the dense one, and the audit side by side at 2 and 4 ranks."""
 
 import statistics
 
-from ..collectives import coll_report
+from ...core.harness_report import left_out_lines, ratio_table
 from ...core.tables import MPI_NAMES, Table, harness_ratio, size_label
 
 SPARSE_TARGET_RANKS = 4
@@ -213,12 +213,11 @@ def sections(part, section_type):
                     "destination for the exchanges), the halo program's by the side of each "
                     "rank's block."],
         tables=[targets_table(cells, sparse),
-                coll_report.ratio_table(calls, ("thinmpi",), "neighbor_thinmpi",
-                                        "thinmpi/C per neighbors call"),
+                ratio_table(calls, ("thinmpi",), "neighbor_thinmpi",
+                            "thinmpi/C per neighbors call"),
                 halo_table(cells, ("thinmpi",)), sparse_table(sparse)])
     others = section_type("Neighbors: mpi4py against C", tables=[
-        coll_report.ratio_table(calls, ("mpi4py",), "neighbor_mpi4py",
-                                "mpi4py/C per neighbors call")])
+        ratio_table(calls, ("mpi4py",), "neighbor_mpi4py", "mpi4py/C per neighbors call")])
     audit = section_type("Neighbors: path audit",
                          tables=[sparse_growth_table(part.get("audit", [])),
                                  audit_table(part.get("audit", []))])
@@ -226,5 +225,5 @@ def sections(part, section_type):
         first.paragraphs += [f"Fewer calls: {n}" for n in part["notes"]]
     if part.get("missing"):
         first.paragraphs += [f"Missing: {m}" for m in part["missing"]]
-    first.paragraphs += coll_report.left_out_lines(part)
+    first.paragraphs += left_out_lines(part)
     return [first, others, audit]

@@ -6,24 +6,25 @@ thinmpi and mpi4py each against the same calls in C, inside one process.
 
 It runs on the collectives harness built with the rma variants (wb_rma, manifest wb_rma.json;
 bench/cmake/WbRma.cmake) and the mpi4py kernel mpi4py_rma.py, with the collectives suite's
-launches and cells (collectives.py); the harness times an RMA variant as OSU's one-sided tests
-do (osu_put_latency: the calls back to back between two barriers). The audit is kept per rank:
-in the passive-target forms rank 1 makes no call at all.
+launches and cells (core/harness.py, core/harness_cells.py); the harness times an RMA variant
+as OSU's one-sided tests do (osu_put_latency: the calls back to back between two barriers). The
+audit is kept per rank: in the passive-target forms rank 1 makes no call at all.
 
-OSU's own one-sided latency tests run beside the gcc harness's launch of each size (osu_coll's
-machinery, with the benchmarks of OSU below): osu_put_latency, osu_get_latency and
-osu_acc_latency with -s flush (lock + flush) and -s fence, osu_fop_latency and osu_cas_latency
-with -s flush, all on an MPI_Win_allocate window (-w allocate), with the harness's calls.
+OSU's own one-sided latency tests run beside the gcc harness's launch of each size (the
+machinery of core/osu_programs.py, with the benchmarks of OSU below): osu_put_latency,
+osu_get_latency and osu_acc_latency with -s flush (lock + flush) and -s fence, osu_fop_latency
+and osu_cas_latency with -s flush, all on an MPI_Win_allocate window (-w allocate), with the
+harness's calls.
 """
 
 import sys
 from collections import defaultdict
 
-from ..collectives import coll_suite, collectives, osu_coll
-from ..collectives.osu_coll import Benchmark
+from ...core import harness, harness_cells, harness_run, osu_programs
+from ...core.osu_programs import Benchmark
 
 MANIFEST = "wb_rma.json"
-MPI4PY_KERNEL = collectives.MPI4PY_KERNEL.parent / "mpi4py_rma.py"
+MPI4PY_KERNEL = harness.KERNELS / "mpi4py_rma.py"
 RMA_BYTES = (8, 4096, 65536, 1048576)  # per operation (osu_put_latency's sizes, a few of them)
 # The quick run stops at 64 KiB: at 1 MiB the bandwidth forms (a window of 1 MiB operations per
 # call; MPICH's accumulate takes 0.11 s a call) were over half the suite's time (185 of 345 s of
@@ -71,8 +72,8 @@ OSU = {"put/lock_flush": _osu("osu_put_latency", "put", "lock_flush", "flush"),
 def find_builds(setup, options):
     """The rma harnesses of the presets the driver registered, and the mpi4py kernels;
     [(build or None, why)]."""
-    return coll_suite.harness_builds(setup, options, MANIFEST, "thinmpi rma kernel",
-                                     MPI4PY_KERNEL)
+    return harness_run.harness_builds(setup, options, MANIFEST, "thinmpi rma kernel",
+                                      MPI4PY_KERNEL)
 
 
 def sizes_for(mode, asked=None):
@@ -88,7 +89,7 @@ def calls_at(base, size_bytes):
 def jobs_for(build, mode, sizes=None, api_filter=None):
     """The timed launches of one build (one per size, the atomics in the first; the programs in
     one more), then one audit launch; all on 2 ranks."""
-    blocks = collectives.COUNTS[mode].blocks
+    blocks = harness.COUNTS[mode].blocks
     sizes = [s for s in sizes_for(mode, sizes) if s >= 4] or [RMA_BYTES[0]]
     if mode == "smoke":
         sizes = sizes[:1]
@@ -101,13 +102,13 @@ def jobs_for(build, mode, sizes=None, api_filter=None):
         chosen = tuple(n for n in operations if index == 0 or n.split("/")[1] not in ATOMIC_OPS)
         calls = calls_at(CALLS[mode] // (PYTHON_SHARE if build.compiler == "python" else 1),
                          size)
-        jobs.append(collectives.CollJob(build, RANKS, max(1, size // 4), chosen, calls,
-                                        min(blocks, calls), suite="rma"))
+        jobs.append(harness.CollJob(build, RANKS, max(1, size // 4), chosen, calls,
+                                    min(blocks, calls), suite="rma"))
     calls = PROGRAM_CALLS[mode]
-    jobs.append(collectives.CollJob(build, RANKS, 1, programs, calls, min(blocks, calls),
-                                    suite="rma"))
-    jobs.append(collectives.CollJob(build, RANKS, AUDIT_COUNT, operations + programs,
-                                    AUDIT_CALLS, 1, True, "rma"))
+    jobs.append(harness.CollJob(build, RANKS, 1, programs, calls, min(blocks, calls),
+                                suite="rma"))
+    jobs.append(harness.CollJob(build, RANKS, AUDIT_COUNT, operations + programs,
+                                AUDIT_CALLS, 1, True, "rma"))
     return [j for j in jobs if j.variants]
 
 
@@ -115,16 +116,16 @@ def osu_builds(setup, options):
     """OSU's one-sided tests of each MPI ([(build or None, why)]), unless --api leaves osu out."""
     if options.api is not None and "osu" not in options.api:
         return []
-    return osu_coll.builds(setup, list(dict.fromkeys(m for m, _ in setup.manifests)),
-                           getattr(options, "osu_dir", None), OSU, "one-sided latency tests")
+    return osu_programs.builds(setup, list(dict.fromkeys(m for m, _ in setup.manifests)),
+                               getattr(options, "osu_dir", None), OSU, "one-sided latency tests")
 
 
 def add_osu_jobs(jobs, setup, options, mode, part):
     """`jobs` with OSU's one-sided tests right after the gcc harness's launch of each size,
     beside the C variants it runs there, with its calls per launch."""
     sizes = [s for s in sizes_for(mode, options.sizes) if s >= 4] or [RMA_BYTES[0]]
-    return osu_coll.add_jobs(jobs, osu_builds(setup, options), mode, sizes, part,
-                             lambda size: calls_at(CALLS[mode], size), "rma")
+    return osu_programs.add_jobs(jobs, osu_builds(setup, options), mode, sizes, part,
+                                 lambda size: calls_at(CALLS[mode], size), "rma")
 
 
 def _is_program(build, name):
@@ -154,13 +155,13 @@ def run(setup, options, mode):
         elif options.compiler is None or build.compiler in (*options.compiler, "python"):
             jobs += jobs_for(build, mode, options.sizes, options.api)
     jobs = add_osu_jobs(jobs, setup, options, mode, part)
-    reps, osu_reps = collectives.COUNTS[mode].reps, collectives.COUNTS[mode].osu_reps
+    reps, osu_reps = harness.COUNTS[mode].reps, harness.COUNTS[mode].osu_reps
     for number, job in enumerate(jobs, 1):
-        ok = coll_suite.run_job(job, reps, part, setup.failures, audit_rows, osu_reps)
+        ok = harness_run.run_job(job, reps, part, setup.failures, audit_rows, osu_reps)
         print(f"[rma {number}/{len(jobs)}] {'' if ok else 'FAILED '}{job.key}", file=sys.stderr)
     return recompute(part)
 
 
 def recompute(part):
     """The cells of an rma part from its raw records (also for --render)."""
-    return dict(part, cells=collectives.aggregate(part["records"]))
+    return dict(part, cells=harness_cells.aggregate(part["records"]))

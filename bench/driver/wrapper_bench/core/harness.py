@@ -1,4 +1,7 @@
-"""The collectives suite: which launches to make, making them, and the cells they give.
+"""The multi-rank harness (bench/kernels/coll_harness.c and the mpi4py kernels beside it), on
+which the collectives, neighbors and rma suites run and whose collectives the instruction counts
+run too: its builds (from a preset's manifest), which launches to make (a suite's Plan), and
+making them. harness_cells.py turns their records into cells, harness_run.py runs a suite.
 
 Each launch runs one harness (bench/kernels/coll_harness.c, or the mpi4py collectives kernel)
 on 2 or 4 ranks at one size, with every variant interleaved in blocks, so that each ratio to C is
@@ -8,17 +11,15 @@ figures from the same process; cells keep the median (and spread) over processes
 """
 
 import os
-import statistics
 import subprocess
-from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ...core.audit import calls_per_message
-from ...core.detect import binding_flags, json_lines, read_json
-from ...core.runner import ROOT_ENV
+from .detect import binding_flags, json_lines, read_json
+from .runner import ROOT_ENV
 
-MPI4PY_KERNEL = Path(__file__).resolve().parents[5] / "bench" / "kernels" / "mpi4py_coll.py"
+KERNELS = Path(__file__).resolve().parents[4] / "bench" / "kernels"
+MPI4PY_KERNEL = KERNELS / "mpi4py_coll.py"  # the collectives' (neighbors, rma: their own)
 RANKS = (2, 4)
 COLL_BYTES = (4, 32, 256, 4096, 65536, 1048576)
 PROGRAM_COUNTS = (4096, 65536)  # elements per rank of the programs (sample sort, BFS)
@@ -290,68 +291,3 @@ def fit_to_budget(job, us_per_call, budget=LAUNCH_BUDGET_S):
     iterations = max(MIN_CALLS, min(job.iterations, int(budget / per_call)))
     return CollJob(job.build, job.ranks, job.count, job.variants, iterations,
                    min(job.blocks, iterations), suite=job.suite)
-
-
-def process_value(record):
-    """A process's figure: the low decile of its blocks (the whole-run mean without blocks)."""
-    blocks = record.get("block_us")
-    return sorted(blocks)[len(blocks) // 10] if blocks else record["us"]
-
-
-def _spread(values):
-    if not values:
-        return None
-    return {"median": statistics.median(values), "min": min(values), "max": max(values)}
-
-
-def cell_key(record):
-    """(mpi, compiler, ranks, variant, count)."""
-    return (record["mpi"], record["compiler"], record["ranks"], record["variant"],
-            record["count"])
-
-
-def aggregate(records):
-    """Cells from timed records: time and ratio to the baseline taken in the same process."""
-    by_process = defaultdict(dict)
-    for record in records:
-        by_process[(record["job"], record["rep"])][record["variant"]] = record
-    ratios, groups = defaultdict(list), defaultdict(list)
-    vs_unchecked = defaultdict(list)
-    for process in by_process.values():
-        for record in process.values():
-            groups[cell_key(record)].append(record)
-            for reference, into in ((record.get("baseline"), ratios),
-                                    (unchecked_of(record["variant"]), vs_unchecked)):
-                base = process.get(reference or "")
-                if base and process_value(base) > 0:
-                    into[cell_key(record)].append(process_value(record) / process_value(base))
-    return [_cell(groups[key], ratios[key], vs_unchecked[key]) for key in sorted(groups)]
-
-
-def _cell(group, ratios, vs_unchecked):
-    first = group[0]
-    cell = {"mpi": first["mpi"], "compiler": first["compiler"], "ranks": first["ranks"],
-            "variant": first["variant"], "api": first["api"], "op": first["op"],
-            "form": first["form"], "baseline": first.get("baseline"),
-            "count": first["count"], "bytes": first["bytes"], "reps": len(group),
-            "iterations": first["iterations"], "us": _spread([process_value(r) for r in group]),
-            "ratio": _spread(ratios), "verified": all(r.get("verified") for r in group)}
-    if first["api"] == CHECKED_API:  # the checked call against the unchecked one, same process
-        cell.update(unchecked=unchecked_of(first["variant"]),
-                    ratio_vs_unchecked=_spread(vs_unchecked))
-    return cell
-
-
-def audit_rows(job, audit_lines):
-    """MPI calls per collective call and rank, per variant, from one audit launch, and the ranks
-    those calls addressed per call and rank ("peers": libwb_audit adds 1 per send, every rank
-    per dense all-to-all, the out-degree per neighborhood call)."""
-    per_label = calls_per_message(audit_lines, job.iterations / 2.0)
-    peers = defaultdict(int)
-    for line in audit_lines:
-        peers[line["label"]] += line.get("peers", 0)
-    return [{"mpi": job.build.mpi, "compiler": job.build.compiler, "ranks": job.ranks,
-             "variant": label, "calls": {c: n / counted["ranks"]
-                                         for c, n in counted["calls"].items()},
-             "peers": peers[label] / job.iterations / counted["ranks"]}
-            for label, counted in sorted(per_label.items())]
