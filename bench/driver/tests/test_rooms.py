@@ -101,7 +101,55 @@ def find_circle(edges):
     return None
 
 
+def room_of(name):
+    """'wrapper_bench.suites.p2p.tables' -> 'p2p'; None outside the rooms."""
+    parts = name.split(".")
+    return parts[2] if parts[:2] == ["wrapper_bench", "suites"] and len(parts) > 2 else None
+
+
+def imported_names(name, path):
+    """Every module name that `name`'s code imports or imports from, at any depth (a lazy
+    import counts), relative ones resolved: `from ..p2p import p2p_jobs` in a room gives
+    wrapper_bench.suites.p2p and wrapper_bench.suites.p2p.p2p_jobs."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            found |= {a.name for a in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                package = _package_of(name, path)
+                for _ in range(node.level - 1):
+                    package = package.rpartition(".")[0]
+                base = f"{package}.{base}" if base else package
+            found |= {base} | {f"{base}.{a.name}" for a in node.names}
+    return found
+
+
+def crossings_of(name, path):
+    """What module `name` imports across the rooms' walls: another room's module (from a room),
+    or any room's (from core/); the most specific names only."""
+    own, names = room_of(name), imported_names(name, path)
+    found = []
+    for target in sorted(t for t in names if not any(n.startswith(t + ".") for n in names)):
+        other = room_of(target)
+        if name.startswith("wrapper_bench.core") and target.startswith("wrapper_bench.suites"):
+            found.append(target)
+        elif own and other and other != own:
+            found.append(target)
+    return found
+
+
+def crossings():
+    """[(module, what it imports)] where a room imports another room, or core/ a room: a room
+    builds on core/ and on itself only (issue 33)."""
+    return [(name, target) for name, path in all_modules().items()
+            for target in crossings_of(name, path)]
+
+
 class Layers(unittest.TestCase):
+    maxDiff = None
+
     def setUp(self):
         self.edges = graph()
 
@@ -128,6 +176,32 @@ class Layers(unittest.TestCase):
             if name.startswith("wrapper_bench.core"):
                 above = [t for t in targets if not t.startswith("wrapper_bench.core")]
                 self.assertEqual(above, [], name)
+
+    def test_a_room_imports_only_core_and_itself(self):
+        self.assertEqual([f"{name} imports {target}" for name, target in crossings()], [])
+
+    def test_the_check_sees_a_room_importing_another(self):
+        source = ("from ...core.jobs import Job\nfrom . import tables\n"
+                  "from ..p2p import p2p_jobs\nimport wrapper_bench.suites.osu.osu_jobs\n"
+                  "def lazy():\n    from .. import audit\n")
+        self.assertEqual(self.crossings_in("wrapper_bench.suites.hosts.hosts", source),
+                         ["wrapper_bench.suites.audit", "wrapper_bench.suites.osu.osu_jobs",
+                          "wrapper_bench.suites.p2p.p2p_jobs"])
+        self.assertEqual(self.crossings_in("wrapper_bench.suites.hosts.hosts",
+                                           "from ...core.jobs import Job\nfrom . import tables\n"),
+                         [])
+
+    def test_the_check_sees_core_importing_a_room(self):
+        self.assertEqual(self.crossings_in("wrapper_bench.core.harness",
+                                           "from ..suites.p2p import tables\nfrom . import jobs\n"),
+                         ["wrapper_bench.suites.p2p.tables"])
+
+    def crossings_in(self, name, source):
+        """crossings_of a module `name` whose code is `source`."""
+        with tempfile.TemporaryDirectory() as folder:
+            path = Path(folder) / (name.rpartition(".")[2] + ".py")
+            path.write_text(source)
+            return crossings_of(name, path)
 
     def test_rooms_import_nothing_above_them(self):
         for name, targets in self.edges.items():
