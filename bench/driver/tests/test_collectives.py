@@ -119,8 +119,9 @@ class Report(unittest.TestCase):
 
     def test_targets_judge_the_instructions_over_c_too(self):
         def counted(variant, difference, count=1):
-            return {"suite": "collectives", "variant": variant, "baseline": "c/x/y",
-                    "bytes": 4 * count, "difference": difference}
+            return {"suite": "collectives", "mpi": "openmpi", "compiler": "gcc",
+                    "variant": variant, "baseline": "c/x/y", "bytes": 4 * count,
+                    "difference": difference}
         part = {"rows": [counted("thinmpi/allreduce/plus", 4.0),
                          counted("thinmpi/allreduce/plus", 4.0, 1024),
                          counted("thinmpi/allgatherv/counts_layout", 9.0),
@@ -129,18 +130,21 @@ class Report(unittest.TestCase):
                          {"suite": "tiny", "variant": "thinmpi/int/scalar", "difference": 99.0},
                          {"suite": "collectives", "variant": "c/allreduce/sum"}]}
         table = coll_report.targets_table(self.part()["cells"], part)
-        self.assertEqual(table.headers[-2:], ["instructions over C per call (median / worst)",
+        self.assertEqual(table.headers[-3:], ["instructions over C per call (median)",
+                                              "instructions over C, worst cell",
                                               "verdict (median)"])
         given, _, uninit = table.rows[:3]
-        # the counts-given group: 4, 4, 9, 60 -> median 9 (within 10), worst 60
-        self.assertEqual(given[-2:], ["+9.0 / +60.0 (allgatherv/counts_given)", "met"])
+        # the counts-given group: 4, 4, 9, 60 -> median 6.5 (within 10), worst 60
+        self.assertEqual(given[-3:], ["+6.5", "+60.0 (allgatherv/counts_given, OpenMPI gcc, 4 B)",
+                                      "met"])
         # no timed cell, counted: the figures, no verdict
-        self.assertEqual(uninit[-2:], ["+30.0 / +30.0 (allgatherv/counts_exchanged_uninit)", "—"])
+        self.assertEqual(uninit[-3:], ["+30.0", "+30.0 (allgatherv/counts_exchanged_uninit, "
+                                       "OpenMPI gcc, 4 B)", "—"])
         part["rows"][0]["difference"] = part["rows"][1]["difference"] = 11.0
         table = coll_report.targets_table(self.part()["cells"], part)
-        self.assertEqual(table.rows[0][-1], "not met (instructions)")
-        self.assertEqual(coll_report.targets_table(self.part()["cells"]).rows[0][-2:],
-                         ["not counted", "met"])
+        self.assertEqual(table.rows[0][-1], "not met (instructions)")  # 9, 11, 11, 60: 11
+        self.assertEqual(coll_report.targets_table(self.part()["cells"]).rows[0][-3:],
+                         ["not counted", "—", "met"])
 
     def test_ratio_table_has_a_row_per_variant_build_and_rank_count(self):
         table = harness_report.ratio_table(self.part()["cells"], ("boost",), "k", "t")

@@ -135,14 +135,15 @@ class ReportTest(unittest.TestCase):
         part = {"rows": [row("thinmpi/scalar", 32.5), row("thinmpi/span", 2.0)]}
         cells = [cell("thinmpi/scalar", 1.01), cell("thinmpi/span", 1.01)]
         table = path_tables.thinmpi_targets(cells, part)
-        verdicts = {r[0]: (r[-2], r[-1]) for r in table.rows}
-        self.assertEqual(verdicts["thinmpi/scalar"], ("+32.5 / +32.5",
+        verdicts = {r[0]: tuple(r[-3:]) for r in table.rows}
+        self.assertEqual(verdicts["thinmpi/scalar"], ("+32.5", "+32.5 (tiny, OpenMPI gcc, 4 B)",
                                                       "not met (instructions)"))
-        self.assertEqual(verdicts["thinmpi/span"], ("+2.0 / +2.0", "met"))
+        self.assertEqual(verdicts["thinmpi/span"], ("+2.0", "+2.0 (tiny, OpenMPI gcc, 4 B)",
+                                                    "met"))
 
     def test_without_counts_the_verdict_is_the_times(self):
         table = path_tables.thinmpi_targets([cell("thinmpi/scalar", 1.01)])
-        self.assertEqual(table.rows[0][-2:], ["not counted", "met"])
+        self.assertEqual(table.rows[0][-3:], ["not counted", "—", "met"])
 
     def test_the_section_says_how_to_count_when_the_run_did_not(self):
         self.assertIn("--instructions", instructions.lines(None)[0])
@@ -214,12 +215,13 @@ class ProtocolTest(unittest.TestCase):
         theirs = dict(cell("c/framed", 1.09), per_rep_ratio=[1.09, 1.09, 1.09])
         rows = {r[0]: r for r in path_tables.thinmpi_targets([mine, theirs], part).rows}
         vector = rows["thinmpi/vector_framed (the same protocol in C)"]
-        self.assertEqual(vector[-2:], ["+79.0 / +79.0", "not met (instructions)"])
+        self.assertEqual(vector[-3:], ["+79.0", "+79.0 (tiny, OpenMPI gcc, 4 B)",
+                                       "not met (instructions)"])
         string = rows["thinmpi/string_framed (the same protocol in C)"]
         self.assertEqual((string[1], string[3]), ("c/framed", "—"))
-        self.assertEqual(string[-2:], ["+8.0 / +8.0", "met"])
-        self.assertEqual(rows["thinmpi/vector_framed (up to 4 KiB)"][-2],
-                         "+277.5 / +277.5")
+        self.assertEqual(string[-3:], ["+8.0", "+8.0 (tiny, OpenMPI gcc, 64 B)", "met"])
+        self.assertEqual(rows["thinmpi/vector_framed (up to 4 KiB)"][-3:-1],
+                         ["+277.5", "+277.5 (tiny, OpenMPI gcc, 4 B)"])
 
     def test_without_a_count_string_framed_has_no_protocol_row(self):
         rows = path_tables.thinmpi_targets([cell("thinmpi/string_framed", 1.01)]).rows

@@ -4,7 +4,8 @@ against its targets, and the cells that are missing or failed."""
 import statistics
 
 from ...core.compare import find
-from ...core.instruction_targets import INSTRUCTION_SLACK, target_figures
+from ...core.instruction_targets import HEADERS as INSTRUCTION_HEADERS
+from ...core.instruction_targets import columns, target_figures
 from ...core.tables import MPI_NAMES, MPI_ORDER, Table, calls_text, present, times
 
 # thinmpi's performance targets (docs/bench.md, Targets): variant -> largest ratio against its
@@ -103,8 +104,8 @@ def thinmpi_targets(cells, instructions_part=None):
                 rows.append(_with_instructions(row, instructions_part, variant, c_variant))
     return Table("targets", "thinmpi against its targets (docs/bench.md)",
                  ["variant", "baseline", "target", "median ratio over its cells",
-                  "cells within target", "worst cell",
-                  "instructions over C per call (median / worst)", "verdict (median)"], rows,
+                  "cells within target", "worst cell", *INSTRUCTION_HEADERS,
+                  "verdict (median)"], rows,
                  "Every suite, MPI and compiler; docs/bench.md (Targets) states each target and "
                  "what it is measured against. The process-to-process noise of this machine is "
                  "several percent, so a cell can miss a 2% target by noise alone: read the "
@@ -136,18 +137,17 @@ def _untimed_row(label, c_variant, target):
 
 
 def _with_instructions(row, part, variant, against=None):
-    """The row with its instruction column before the verdict, which then needs the time and
-    (where counted) the instructions: within INSTRUCTION_SLACK of C per call (of
-    `against`, the same protocol in C, where given; else of the variant's C baseline)."""
+    """The row with its instruction columns (the median over the counted cells, the worst cell)
+    before the verdict, which then needs the time and (where counted) the instructions: the
+    median within INSTRUCTION_SLACK of C per call (of `against`, the same protocol in C, where
+    given; else of the variant's C baseline)."""
     figures = target_figures(part, variant, against)
     if figures is None:
-        return row[:-1] + ["not counted", row[-1]]
-    median, worst = figures
+        return row[:-1] + columns(None) + [row[-1]]
     misses = [what for what, missed in (("time", row[-1] != "met"),
-                                        ("instructions", median > INSTRUCTION_SLACK))
-              if missed]
+                                        ("instructions", not figures.met)) if missed]
     verdict = "met" if not misses else f"not met ({', '.join(misses)})"
-    return row[:-1] + [f"{median:+.1f} / {worst:+.1f}", verdict]
+    return row[:-1] + columns(figures) + [verdict]
 
 
 def _not_judged(row, variant):

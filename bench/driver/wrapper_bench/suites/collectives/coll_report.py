@@ -3,7 +3,8 @@
 import statistics
 
 from ...core.harness_report import build_pairs, left_out_lines, ratio_table
-from ...core.instruction_targets import INSTRUCTION_SLACK
+from ...core.instruction_targets import HEADERS as INSTRUCTION_HEADERS
+from ...core.instruction_targets import INSTRUCTION_SLACK, columns, figures_of
 from ...core.tables import MPI_NAMES, Table, size_label
 from .osu_coll import table as osu_table
 
@@ -35,41 +36,32 @@ def _target_of(cell):
 
 def targets_table(cells, instructions_part=None):
     """thinmpi's collective targets over all cells: median, cells within, worst; with
-    instruction counts (instructions.py: the 2-rank calls at 4 B and 4 KiB), the median and
-    worst instructions over C per call of the target's variants, and the verdict asks for both
-    the time (median) and the instructions (median within INSTRUCTION_SLACK)."""
+    instruction counts (instructions.py: the 2-rank calls at 4 B and 4 KiB), the median
+    instructions over C per call of the target's variants and the worst cell beside it, and the
+    verdict asks for both the time (median) and the instructions (median within
+    INSTRUCTION_SLACK)."""
     rows = []
     for target in TARGETS:
         name, limit, _ = target
         ratios = [c["ratio"]["median"] for c in cells if c["api"] == "thinmpi"
                   and c.get("ratio") and _target_of(c) is target]
-        counted = _instruction_figures(instructions_part, target)
+        figures = _instruction_figures(instructions_part, target)
+        counted = columns(figures, name_call=True)
         if not ratios:
-            rows.append([name, f"≤ {limit:.2f}x", "—", "no cells", "—", counted, "—"])
+            rows.append([name, f"≤ {limit:.2f}x", "—", "no cells", "—", *counted, "—"])
             continue
         within = sum(r <= limit for r in ratios)
         typical = statistics.median(ratios)
         rows.append([name, f"≤ {limit:.2f}x", f"{typical:.3f}x", f"{within} of {len(ratios)}",
-                     f"{max(ratios):.2f}x", counted,
-                     _verdict(typical <= limit, instructions_part, target)])
+                     f"{max(ratios):.2f}x", *counted, _verdict(typical <= limit, figures)])
     return Table("coll_targets", "thinmpi collectives against their targets",
                  ["what", "target", "median over cells", "cells within", "worst",
-                  "instructions over C per call (median / worst)", "verdict (median)"], rows,
+                  *INSTRUCTION_HEADERS, "verdict (median)"], rows,
                  "Every size, rank count, MPI and compiler is a cell; the figures are noisy on a "
                  "shared 2-core machine, so read the median first. Instructions: per call and "
                  "rank outside MPI, over the C variant each thinmpi variant names, at 2 ranks "
-                 f"(docs/bench.md, *Instructions per call*); within "
+                 f"(docs/bench.md, *Instructions per call*); a median within "
                  f"{INSTRUCTION_SLACK} of C is met.")
-
-
-def _instruction_differences(part, target):
-    """(instructions over C per call, "op/form") of the thinmpi variants of a target (every
-    build and size counted), sorted; [] where none were counted."""
-    return sorted((r["difference"], r["variant"].split("/", 1)[1])
-                  for r in (part or {}).get("rows", [])
-                  if r.get("suite") == "collectives" and r.get("difference") is not None
-                  and r["variant"].startswith("thinmpi/")
-                  and _target_of(_variant_parts(r["variant"])) is target)
 
 
 def _variant_parts(variant):
@@ -79,21 +71,18 @@ def _variant_parts(variant):
 
 
 def _instruction_figures(part, target):
-    """"median / worst (the worst's call)" of a target's instructions over C, or "not counted"."""
-    differences = _instruction_differences(part, target)
-    if not differences:
-        return "not counted"
-    worst, call = differences[-1]
-    return f"{differences[len(differences) // 2][0]:+.1f} / {worst:+.1f} ({call})"
+    """The Figures of the instructions over C of a target's thinmpi variants (every build and
+    size counted), or None where none were counted."""
+    return figures_of([r for r in (part or {}).get("rows", [])
+                       if r.get("suite") == "collectives" and r["variant"].startswith("thinmpi/")
+                       and _target_of(_variant_parts(r["variant"])) is target])
 
 
-def _verdict(time_met, part, target):
+def _verdict(time_met, figures):
     """met, or not met naming what misses: the time and (where counted) the instructions."""
-    differences = _instruction_differences(part, target)
-    misses = [what for what, missed in (
-        ("time", not time_met),
-        ("instructions", bool(differences) and
-         differences[len(differences) // 2][0] > INSTRUCTION_SLACK)) if missed]
+    misses = [what for what, missed in (("time", not time_met),
+                                        ("instructions", figures is not None and not figures.met))
+              if missed]
     return "met" if not misses else f"not met ({', '.join(misses)})"
 
 
