@@ -391,6 +391,14 @@ TEST(Nonblocking, PersistentSendAndReceiveRunRounds) {
   EXPECT_EQ(roomy.wait(), 10u);
   EXPECT_EQ(room, iota_from(1, 10));
   fits.wait();
+  EXPECT_EQ(roomy.wait(), 10u);  // no round runs: the last round's count, no MPI call
+  // Each request's own wait() ends its round, a send's and a receive's.
+  receiving_fixed.start();
+  constant.start();
+  EXPECT_EQ(receiving_fixed.wait(), 3u);
+  constant.wait();
+  EXPECT_FALSE(constant.active());
+  EXPECT_EQ(fixed, (std::array<int, 3>{100, 101, 102}));
 }
 
 #if MPI_VERSION >= 4

@@ -94,22 +94,19 @@ struct p2p_persistent_state {
       raise_send(rc, call, const_buffer{nullptr, shape.count, shape.type});
     }
   }
-  /// A round ended: a failure throws (a truncation with the incoming size where MPI gives it);
-  /// a receive counts the whole elements that came.
-  void finish(int rc, const MPI_Status& status) {
-    if constexpr (Receive) {
-      if (rc != MPI_SUCCESS) [[unlikely]] {
-        raise_receive(rc, call, shape, status);
-      }
-      using E = element_t<std::remove_cvref_t<P>>;
-      const std::size_t bytes = status_bytes(status);
-      if (bytes % wire_size<E>() != 0) [[unlikely]] {
-        raise_problem(receive_problem::partial_element, call, shape, status);
-      }
-      received = bytes / wire_size<E>();
-    } else if (rc != MPI_SUCCESS) [[unlikely]] {
-      raise(rc);
+  /// A receive's round ended: a failure throws (a truncation with the incoming size where MPI
+  /// gives it); else it counts the whole elements that came. (A send reads no status: its
+  /// round waits with MPI_STATUS_IGNORE and a failure goes to raise().)
+  void finish(int rc, const MPI_Status& status) requires Receive {
+    if (rc != MPI_SUCCESS) [[unlikely]] {
+      raise_receive(rc, call, shape, status);
     }
+    using E = element_t<std::remove_cvref_t<P>>;
+    const std::size_t bytes = status_bytes(status);
+    if (bytes % wire_size<E>() != 0) [[unlikely]] {
+      raise_problem(receive_problem::partial_element, call, shape, status);
+    }
+    received = bytes / wire_size<E>();
   }
   /// What wait() returns: the elements a receive's round brought; nothing for a send.
   auto take() const {

@@ -98,6 +98,23 @@ class [[nodiscard]] persistent_request
     }
     rounds.started_ = true;
   }
+  /// Blocks until the running round has completed (throws thinmpi::mpi_error if it failed),
+  /// then hands back its result; without a running round, the last round's result. A round is
+  /// one stage, so this is the face's wait() without its loop: one MPI_Wait (with
+  /// MPI_STATUS_IGNORE where the state reads no status), then the same complete_stage that
+  /// wait_all and the destructor end a round through.
+  typename face::result_type wait() {
+    auto& rounds = this->kind();
+    if (rounds.started_) [[likely]] {
+      MPI_Status raw;  // read only by a state that reads its status
+      constexpr bool reads_status = requires(State & s, const MPI_Status& st) {
+        s.finish(0, st);
+      };
+      const int rc = MPI_Wait(&rounds.handle_, reads_status ? &raw : MPI_STATUS_IGNORE);
+      rounds.complete_stage(rc, raw);
+    }
+    return rounds.result();
+  }
   /// The persistent MPI request.
   [[nodiscard]] MPI_Request native() const noexcept { return this->kind().handle_; }
 };
