@@ -8,15 +8,19 @@
 #include <array>
 #include <chrono>
 #include <cstddef>
+#include <fstream>
 #include <functional>
 #include <numeric>
 #include <optional>
+#include <sstream>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <utility>
 #include <vector>
 
 #include "support/mpi_error_match.hpp"
+#include "support/pmpi_audit.hpp"
 #include "thinmpi/thinmpi.hpp"
 
 namespace {
@@ -664,3 +668,290 @@ TEST(Dynamic, ConnectAndAcceptBetweenTwoHalves) {
   EXPECT_EQ(other.allreduce(world.rank(), std::plus<>{}), accepting ? upper : lower);
   other.disconnect();
 }
+
+TEST(Communicator, NamesAreKeptAndNamesMpiWouldCutAreRefused) {
+  auto world = thinmpi::world();
+  EXPECT_EQ(world.name(), "MPI_COMM_WORLD");
+  const thinmpi::communicator solver = world.dup();
+  solver.set_name("solver pressure");
+  EXPECT_EQ(solver.name(), "solver pressure");
+  // MPI would keep the first MPI_MAX_OBJECT_NAME - 1 characters and say nothing.
+  const std::string long_name(static_cast<std::size_t>(MPI_MAX_OBJECT_NAME), 'n');
+  EXPECT_TRUE(throws_mpi_error([&] { solver.set_name(long_name); }, MPI_ERR_ARG,
+                               "the name has " + std::to_string(long_name.size()) + " characters"));
+  EXPECT_TRUE(throws_mpi_error([&] { solver.set_name(std::string_view("ab\0cd", 5)); }, MPI_ERR_ARG,
+                               "holds a NUL character"));
+  EXPECT_EQ(solver.name(), "solver pressure");  // the refused names changed nothing
+  const std::string longest(static_cast<std::size_t>(MPI_MAX_OBJECT_NAME) - 1, 'm');
+  solver.set_name(longest);
+  EXPECT_EQ(solver.name(), longest);
+}
+
+TEST(Communicator, IdupHandsBackACongruentCommunicator) {
+  auto world = thinmpi::world();
+  auto pending = world.idup();
+  // The parent stays usable while the duplication runs.
+  EXPECT_EQ(world.allreduce(1, std::plus<>{}), world.size());
+  thinmpi::communicator copy = pending.wait();
+  ASSERT_FALSE(copy.is_null());
+  EXPECT_EQ(compare(copy.native(), world.native()), MPI_CONGRUENT);
+  EXPECT_TRUE(returns_errors(copy.native()));
+  EXPECT_EQ(copy.allreduce(world.rank(), std::plus<>{}), world.size() * (world.size() - 1) / 2);
+  // Two at once complete in either order; a request dropped unwaited frees its communicator
+  // (counted in Audit.CommunicatorCalls).
+  auto first = world.idup();
+  auto second = world.idup();
+  thinmpi::wait_all(second, first);
+  EXPECT_EQ(compare(first.wait().native(), second.wait().native()), MPI_CONGRUENT);
+}
+
+namespace {
+
+/// The reference for split_hardware: the instance of `kind` this process is confined to
+/// (-1: several), from other sysfs files than thinmpi reads (the numeric ids and the node
+/// links) and the process's Cpus_allowed_list in /proc; nullopt where the machine lacks them.
+std::optional<long> reference_instance(thinmpi::hardware kind) {
+  std::ifstream status("/proc/self/status");
+  std::string line;
+  std::vector<int> allowed;
+  while (std::getline(status, line)) {
+    if (line.rfind("Cpus_allowed_list:", 0) != 0) continue;
+    std::stringstream items(line.substr(line.find(':') + 1));
+    std::string item;
+    while (std::getline(items, item, ',')) {
+      const auto dash = item.find('-');
+      const int first = std::stoi(item);
+      const int last = dash == std::string::npos ? first : std::stoi(item.substr(dash + 1));
+      for (int cpu = first; cpu <= last; ++cpu)
+        allowed.push_back(cpu);
+    }
+  }
+  const auto number = [](const std::string& path) -> std::optional<long> {
+    std::ifstream in(path);
+    long value = 0;
+    if (!(in >> value)) return std::nullopt;
+    return value;
+  };
+  std::optional<long> instance;
+  for (int cpu : allowed) {
+    const std::string base = "/sys/devices/system/cpu/cpu" + std::to_string(cpu) + "/";
+    std::optional<long> here;
+    switch (kind) {
+      case thinmpi::hardware::node:
+        here = 0;
+        break;
+      case thinmpi::hardware::hw_thread:
+        here = cpu;
+        break;
+      case thinmpi::hardware::package:
+        here = number(base + "topology/physical_package_id");
+        break;
+      case thinmpi::hardware::core: {
+        const auto package = number(base + "topology/physical_package_id");
+        const auto core = number(base + "topology/core_id");
+        if (package && core) here = *package * 100000 + *core;
+        break;
+      }
+      case thinmpi::hardware::numa:
+        for (long node = 0; node < 1024 && !here; ++node)
+          if (std::ifstream(base + "node" + std::to_string(node) + "/cpulist")) here = node;
+        break;
+      case thinmpi::hardware::l3_cache:
+      case thinmpi::hardware::l2_cache:
+      case thinmpi::hardware::l1_cache: {
+        const long level = kind == thinmpi::hardware::l3_cache   ? 3
+                           : kind == thinmpi::hardware::l2_cache ? 2
+                                                                 : 1;
+        for (int index = 0; index < 16 && !here; ++index) {
+          const std::string cache = base + "cache/index" + std::to_string(index) + "/";
+          std::string type;
+          std::ifstream(cache + "type") >> type;
+          if (number(cache + "level") == level && type != "Instruction") {
+            const auto id = number(cache + "id");
+            if (id) here = level * 100000 + *id;
+          }
+        }
+        break;
+      }
+    }
+    if (!here) return std::nullopt;
+    if (instance && *instance != *here) return -1;
+    instance = here;
+  }
+  return instance;
+}
+
+}  // namespace
+
+TEST(Communicator, SplitHardwareGroupsTheRanksThatShareTheResource) {
+  auto world = thinmpi::world();
+  using thinmpi::hardware;
+  for (hardware kind :
+       {hardware::node, hardware::numa, hardware::package, hardware::l3_cache, hardware::l2_cache,
+        hardware::l1_cache, hardware::core, hardware::hw_thread}) {
+    SCOPED_TRACE(thinmpi::name_of(kind));
+    const std::optional<long> mine = reference_instance(kind);
+    if (!mine) GTEST_SKIP() << "this machine's sysfs lacks the ids the reference reads";
+    // One machine: the ranks that share the instance are those with the same reference id.
+    const std::vector<long> all = world.allgather(*mine);
+    const thinmpi::communicator shared = world.split_hardware(kind, -world.rank());
+    if (*mine < 0) {
+      EXPECT_TRUE(shared.is_null());
+      continue;
+    }
+    ASSERT_FALSE(shared.is_null());
+    std::vector<int> expected;  // ordered by key: world rank, highest first
+    for (int r = world.size() - 1; r >= 0; --r)
+      if (all[static_cast<std::size_t>(r)] == *mine) expected.push_back(r);
+    EXPECT_EQ(world_ranks_of(shared.group()), expected);
+  }
+  // The MPI's own kinds go to MPI as they are: MPI_COMM_TYPE_SHARED is split_shared().
+  const thinmpi::communicator typed = world.split_type(MPI_COMM_TYPE_SHARED);
+  EXPECT_EQ(world_ranks_of(typed.group()), world_ranks_of(world.split_shared().group()));
+}
+
+// The PMPI audit of the families: each call makes the MPI calls its documentation names, and
+// no other among those support/pmpi_audit.cpp counts (the maps are compared whole).
+using thinmpi_test::calls_of;
+using counts = thinmpi_test::call_counts;
+
+TEST(Audit, CommunicatorCalls) {
+  auto world = thinmpi::world();
+  std::optional<thinmpi::communicator> copy;
+  EXPECT_EQ(calls_of([&] { copy = world.dup(); }), (counts{{"MPI_Comm_dup", 1}}));
+  EXPECT_EQ(calls_of([&] { copy->set_name("audited"); }), (counts{{"MPI_Comm_set_name", 1}}));
+  EXPECT_EQ(calls_of([&] { EXPECT_EQ(copy->name(), "audited"); }),
+            (counts{{"MPI_Comm_get_name", 1}}));
+  const std::string too_long(static_cast<std::size_t>(MPI_MAX_OBJECT_NAME), 'x');
+  // Refused before MPI: no MPI_Comm_set_name (the error's text asks the rank and size).
+  EXPECT_EQ(
+      calls_of([&] { EXPECT_ANY_THROW(copy->set_name(too_long)); }).count("MPI_Comm_set_name"), 0u);
+  EXPECT_EQ(calls_of([&] { copy.reset(); }), (counts{{"MPI_Comm_free", 1}}));
+  std::optional<thinmpi::collective_request<thinmpi::detail::idup_state>> pending;
+  EXPECT_EQ(calls_of([&] { pending = world.idup(); }), (counts{{"MPI_Comm_idup", 1}}));
+  EXPECT_EQ(calls_of([&] { (void)pending->wait(); }),
+            (counts{{"MPI_Wait", 1}, {"MPI_Comm_free", 1}}));  // the result, dropped at once
+  // A request dropped unwaited completes, then frees the communicator nobody took.
+  EXPECT_EQ(calls_of([&] { (void)world.idup(); }),
+            (counts{{"MPI_Comm_idup", 1}, {"MPI_Wait", 1}, {"MPI_Comm_free", 1}}));
+  EXPECT_EQ(calls_of([&] { (void)world.split_hardware(thinmpi::hardware::node); }),
+            (counts{{"MPI_Comm_split_type", 1}, {"MPI_Comm_free", 1}}));
+  EXPECT_EQ(calls_of([&] { (void)world.split_hardware(thinmpi::hardware::package); }),
+            (counts{{"MPI_Comm_split_type", 1}, {"MPI_Comm_split", 1}, {"MPI_Comm_free", 2}}));
+}
+
+TEST(Audit, GroupCalls) {
+  auto world = thinmpi::world();
+  std::optional<thinmpi::group> all, first, both;
+  EXPECT_EQ(calls_of([&] { all = world.group(); }), (counts{{"MPI_Comm_group", 1}}));
+  EXPECT_EQ(calls_of([&] { first = all->include(std::vector<int>{0}); }),
+            (counts{{"MPI_Group_size", 1}, {"MPI_Group_incl", 1}}));  // the ranks checked first
+  EXPECT_EQ(calls_of([&] { both = *first | *all; }), (counts{{"MPI_Group_union", 1}}));
+  EXPECT_EQ(calls_of([&] { (void)first->translate(std::vector<int>{0}, *all); }),
+            (counts{{"MPI_Group_size", 1}, {"MPI_Group_translate_ranks", 1}}));
+  EXPECT_EQ(calls_of([&] { (void)both->compare(*all); }), (counts{{"MPI_Group_compare", 1}}));
+  EXPECT_EQ(calls_of([&] { both.reset(); }), (counts{{"MPI_Group_free", 1}}));
+  // create_group asks whether this rank is in the group (local), then calls MPI once.
+  if (world.rank() == 0) {
+    EXPECT_EQ(calls_of([&] { (void)world.create_group(*first, 3); }),
+              (counts{{"MPI_Group_rank", 1}, {"MPI_Comm_create_group", 1}, {"MPI_Comm_free", 1}}));
+  }
+}
+
+TEST(Audit, PersistentPointToPointCalls) {
+  auto world = thinmpi::world();
+  const int me = world.rank();
+  std::vector<int> out(3, me), in(3, -1);
+  std::optional<
+      thinmpi::persistent_request<thinmpi::detail::p2p_persistent_state<std::vector<int>&, false>>>
+      sending;
+  std::optional<
+      thinmpi::persistent_request<thinmpi::detail::p2p_persistent_state<std::vector<int>&, true>>>
+      receiving;
+  EXPECT_EQ(calls_of([&] { receiving = world.recv_init(in, me, 9); }),
+            (counts{{"MPI_Recv_init", 1}}));
+  EXPECT_EQ(calls_of([&] { sending = world.send_init(out, me, 9); }),
+            (counts{{"MPI_Send_init", 1}}));
+  for (int round = 0; round < 2; ++round) {
+    EXPECT_EQ(calls_of([&] { receiving->start(); }), (counts{{"MPI_Start", 1}}));
+    EXPECT_EQ(calls_of([&] { sending->start(); }), (counts{{"MPI_Start", 1}}));
+    EXPECT_EQ(calls_of([&] { EXPECT_EQ(receiving->wait(), 3u); }), (counts{{"MPI_Wait", 1}}));
+    EXPECT_EQ(calls_of([&] { sending->wait(); }), (counts{{"MPI_Wait", 1}}));
+  }
+  EXPECT_EQ(calls_of([&] { (void)receiving->wait(); }), counts{});  // no round runs
+  EXPECT_EQ(calls_of([&] { sending.reset(); }), (counts{{"MPI_Request_free", 1}}));
+  EXPECT_EQ(in, out);
+}
+
+TEST(Audit, IntercommunicatorCalls) {
+  auto world = thinmpi::world();
+  if (world.size() < 2) GTEST_SKIP() << "an intercommunicator of world needs two groups";
+  const two_groups g = split_world();
+  const int me = world.rank();
+  int word = g.in_a ? 5 : -1;
+  if (g.in_a) {
+    EXPECT_EQ(calls_of([&] { g.inter.bcast(word, thinmpi::local_root(0)); }),
+              (counts{{"MPI_Comm_rank", 1}, {"MPI_Comm_size", 1}, {"MPI_Bcast", 1}}));
+  } else {
+    EXPECT_EQ(calls_of([&] { g.inter.bcast(word, thinmpi::remote_root(0)); }),
+              (counts{{"MPI_Bcast", 1}}));
+    EXPECT_EQ(word, 5);
+  }
+  std::vector<int> from_b(static_cast<std::size_t>(g.b_size), -1);
+  if (g.in_a) {
+    EXPECT_EQ(calls_of([&] { g.inter.gather(from_b, thinmpi::local_root(0)); }),
+              (counts{{"MPI_Comm_rank", 1},
+                      {"MPI_Comm_size", 1},
+                      {"MPI_Comm_remote_size", 1},
+                      {"MPI_Gather", 1}}));
+  } else {
+    EXPECT_EQ(calls_of([&] { g.inter.gather(me, thinmpi::remote_root(0)); }),
+              (counts{{"MPI_Gather", 1}}));
+  }
+  EXPECT_EQ(calls_of([&] { (void)g.inter.allreduce(1, std::plus<>{}); }),
+            (counts{{"MPI_Allreduce", 1}}));
+  std::vector<int> from_other(static_cast<std::size_t>(g.inter.remote_size()));
+  EXPECT_EQ(calls_of([&] { g.inter.allgather(me, from_other); }),
+            (counts{{"MPI_Comm_remote_size", 1}, {"MPI_Allgather", 1}}));
+  EXPECT_EQ(calls_of([&] { (void)g.inter.merge(!g.in_a); }),
+            (counts{{"MPI_Intercomm_merge", 1}, {"MPI_Comm_free", 1}}));
+}
+
+TEST(Audit, SpawnOfAMissingProgramCallsNoSpawn) {
+  // The root looks for the program before MPI_Comm_spawn (the error's text asks the rank and
+  // size of the communicator besides).
+  const counts made = calls_of([] {
+    EXPECT_ANY_THROW((void)thinmpi::spawn(thinmpi::self(), 0, "/nonexistent/thinmpi_x", {}, 1));
+  });
+  EXPECT_EQ(made.count("MPI_Comm_spawn"), 0u);
+}
+
+#if MPI_VERSION >= 4
+TEST(Audit, SessionAndPartitionedCalls) {
+  std::optional<thinmpi::session> mine;
+  EXPECT_EQ(calls_of([&] { mine.emplace(); }), (counts{{"MPI_Session_init", 1}}));
+  const counts grouped = calls_of([&] { (void)mine->group("mpi://SELF"); });
+  EXPECT_EQ(grouped.at("MPI_Session_get_num_psets"), 1);  // process_sets() first (see there)
+  EXPECT_EQ(grouped.at("MPI_Group_from_session_pset"), 1);
+  EXPECT_EQ(grouped.at("MPI_Group_free"), 1);
+  auto world = thinmpi::world();
+  const int me = world.rank();
+  std::vector<double> out(8, 1.0 * me), in(8, -1.0);
+  std::optional<decltype(world.psend_init(out, 2, me, 4))> sending;
+  std::optional<decltype(world.precv_init(in, 2, me, 4))> receiving;
+  EXPECT_EQ(calls_of([&] { receiving = world.precv_init(in, 2, me, 4); }),
+            (counts{{"MPI_Precv_init", 1}}));
+  EXPECT_EQ(calls_of([&] { sending = world.psend_init(out, 2, me, 4); }),
+            (counts{{"MPI_Psend_init", 1}}));
+  receiving->start();
+  sending->start();
+  EXPECT_EQ(calls_of([&] { sending->pready(0); }), (counts{{"MPI_Pready", 1}}));
+  sending->pready(1);
+  EXPECT_EQ(calls_of([&] { (void)receiving->parrived(1); }), (counts{{"MPI_Parrived", 1}}));
+  thinmpi::wait_all(*sending, *receiving);
+  EXPECT_EQ(in, out);
+  sending.reset();
+  receiving.reset();
+  EXPECT_EQ(calls_of([&] { mine->finalize(); }), (counts{{"MPI_Session_finalize", 1}}));
+}
+#endif

@@ -12,6 +12,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <utility>
 
@@ -29,6 +30,7 @@
 #include "thinmpi/collectives/sparse_exchange.hpp"
 #include "thinmpi/communicator/detail/no_neighborhood.hpp"
 #include "thinmpi/communicator/group.hpp"
+#include "thinmpi/communicator/hardware.hpp"
 #include "thinmpi/core/detail/comm_queries.hpp"
 #include "thinmpi/core/detail/mpi.hpp"
 #include "thinmpi/core/detail/raise.hpp"
@@ -41,6 +43,7 @@
 #include "thinmpi/p2p/recv_reuse.hpp"
 #include "thinmpi/p2p/send.hpp"
 #include "thinmpi/p2p/sendrecv.hpp"
+#include "thinmpi/requests/collective_request.hpp"
 
 namespace thinmpi {
 
@@ -52,6 +55,7 @@ class communicator;
 namespace detail {
 /// Tag for handles whose error handler is already MPI_ERRORS_RETURN (world(), self()).
 struct errors_return_already_set {};
+struct idup_state;
 }  // namespace detail
 
 /// A non-owning handle of an MPI communicator, with every operation thinmpi offers (from the
@@ -110,6 +114,10 @@ class comm_view : public p2p_send<comm_view>,
   /// dup() with hints for the new communicator (MPI_Comm_dup_with_info): e.g. MPI-4's
   /// "mpi_assert_no_any_tag", "mpi_assert_allow_overtaking".
   [[nodiscard]] communicator dup(const thinmpi::info& hints) const;
+  /// dup() without blocking (MPI_Comm_idup, collective): the request's wait() hands back the
+  /// new communicator (once; a request destroyed before that frees it). The ranks may go on
+  /// communicating on this communicator meanwhile.
+  [[nodiscard]] collective_request<detail::idup_state> idup() const;
   /// The hints MPI holds for this communicator (MPI_Comm_get_info; a new info object).
   [[nodiscard]] thinmpi::info info() const;
   /// Ranks with the same color form a new communicator, ordered by key then old rank; a rank
@@ -119,12 +127,34 @@ class comm_view : public p2p_send<comm_view>,
   [[nodiscard]] communicator split(int color, int key = 0) const;
   /// The ranks that share memory with this one (MPI_COMM_TYPE_SHARED).
   [[nodiscard]] communicator split_shared(int key = 0) const;
+  /// MPI_Comm_split_type with a split type of this MPI library and its hints, as MPI takes
+  /// them: MPI-4's MPI_COMM_TYPE_HW_GUIDED with "mpi_hw_resource_type", Open MPI's
+  /// OMPI_COMM_TYPE_SOCKET, ... (what each returns differs between libraries: see
+  /// split_hardware()). One MPI call.
+  [[nodiscard]] communicator split_type(int type, int key = 0,
+                                        const thinmpi::info& hints = {}) const;
+  /// The ranks that share an instance of a hardware resource with this one, ordered by key
+  /// then rank, found the same way on every MPI (communicator/hardware.hpp): a rank not
+  /// confined to one instance (free to run on CPUs of two cores, say) gets the null
+  /// communicator. hardware::node is split_shared() (one MPI call); the others read the
+  /// machine's sysfs and cost MPI_Comm_split_type (the node) and MPI_Comm_split (the
+  /// instance within it). A machine without that information is MPI_ERR_UNSUPPORTED_OPERATION
+  /// (every rank of one machine alike; ranks of a mixed job end the job as a bad split() color
+  /// does).
+  [[nodiscard]] communicator split_hardware(hardware kind, int key = 0) const;
   /// A communicator of the listed ranks, in that order (collective over this communicator);
   /// ranks not listed get the null communicator. A rank outside the communicator, or listed
   /// twice, ends the job as a bad color in split() does (checked: every rank throws).
   [[nodiscard]] communicator subset(std::span<const int> ranks) const;
   /// subset({0, 2, 4})
   [[nodiscard]] communicator subset(std::initializer_list<int> ranks) const;
+  /// The communicator's name (MPI_Comm_get_name; local): "MPI_COMM_WORLD" for world(), empty
+  /// where none was set.
+  [[nodiscard]] std::string name() const;
+  /// Names the communicator for tools and error messages (MPI_Comm_set_name; local). A name of
+  /// MPI_MAX_OBJECT_NAME characters or more (MPI would cut it short silently) or holding a
+  /// NUL is MPI_ERR_ARG, before MPI is called.
+  void set_name(std::string_view name) const;
   /// The group of this communicator's ranks (MPI_Comm_group; local).
   [[nodiscard]] thinmpi::group group() const;
   /// A communicator of the ranks of `g`, a group of this communicator's processes, in g's order
@@ -257,6 +287,62 @@ inline communicator comm_view::dup(const thinmpi::info& hints) const {
   return communicator::adopt(out);
 }
 
+namespace detail {
+
+/// The state of an idup(): the new handle, in the request's block while MPI writes it.
+struct idup_state {
+  MPI_Comm parent = MPI_COMM_NULL;
+  MPI_Comm made = MPI_COMM_NULL;
+
+  idup_state() = default;
+  idup_state(const idup_state&) = delete;
+  idup_state& operator=(const idup_state&) = delete;
+  /// A communicator nobody took (the request was dropped, or wait() never called) is freed.
+  ~idup_state() {
+    if (made != MPI_COMM_NULL && mpi_is_running()) MPI_Comm_free(&made);
+  }
+  [[noreturn]] void raise(int rc) const {
+    detail::raise(rc, error_site{.operation = "MPI_Comm_idup", .comm = parent});
+  }
+  communicator take() { return communicator::adopt(std::exchange(made, MPI_COMM_NULL)); }
+};
+
+}  // namespace detail
+
+inline collective_request<detail::idup_state> comm_view::idup() const {
+  auto state = std::make_unique<detail::idup_state>();
+  state->parent = comm_;
+  MPI_Request handle = MPI_REQUEST_NULL;
+  detail::check(MPI_Comm_idup(comm_, &state->made, &handle), "MPI_Comm_idup", comm_);
+  return {std::move(state), handle};
+}
+
+inline std::string comm_view::name() const {
+  char text[MPI_MAX_OBJECT_NAME] = {};
+  int length = 0;
+  detail::check(MPI_Comm_get_name(comm_, text, &length), "MPI_Comm_get_name", comm_);
+  return std::string(text, static_cast<std::size_t>(length));
+}
+
+inline void comm_view::set_name(std::string_view name) const {
+  if (name.size() >= static_cast<std::size_t>(MPI_MAX_OBJECT_NAME) ||
+      name.find('\0') != std::string_view::npos) [[unlikely]] {
+    const bool nul = name.find('\0') != std::string_view::npos;
+    detail::raise(
+        MPI_ERR_ARG,
+        detail::error_site{
+            .operation = "MPI_Comm_set_name",
+            .comm = comm_,
+            .problem = nul ? std::string("the name holds a NUL character, where MPI would end it")
+                           : "the name has " + std::to_string(name.size()) +
+                                 " characters; this MPI keeps at most " +
+                                 std::to_string(MPI_MAX_OBJECT_NAME - 1) +
+                                 " (MPI_MAX_OBJECT_NAME - 1) and would cut it short"});
+  }
+  const std::string text(name);
+  detail::check(MPI_Comm_set_name(comm_, text.c_str()), "MPI_Comm_set_name", comm_);
+}
+
 inline thinmpi::info comm_view::info() const {
   MPI_Info held = MPI_INFO_NULL;
   detail::check(MPI_Comm_get_info(comm_, &held), "MPI_Comm_get_info", comm_);
@@ -282,6 +368,28 @@ inline communicator comm_view::split_shared(int key) const {
   detail::check(MPI_Comm_split_type(comm_, MPI_COMM_TYPE_SHARED, key, MPI_INFO_NULL, &out),
                 "MPI_Comm_split_type", comm_);
   return communicator::adopt(out);
+}
+
+inline communicator comm_view::split_type(int type, int key, const thinmpi::info& hints) const {
+  MPI_Comm out = MPI_COMM_NULL;
+  detail::check(MPI_Comm_split_type(comm_, type, key, hints.native(), &out), "MPI_Comm_split_type",
+                comm_);
+  return communicator::adopt(out);
+}
+
+inline communicator comm_view::split_hardware(hardware kind, int key) const {
+  if (kind == hardware::node) return split_shared(key);
+  const std::optional<int> instance = detail::confined_instance(kind);
+  if (!instance) [[unlikely]] {
+    detail::constructor_fails(
+        "MPI_Comm_split", comm_, MPI_ERR_UNSUPPORTED_OPERATION,
+        std::string("split_hardware(") + name_of(kind) +
+            "): this machine does not say which CPUs share one (no Linux sysfs topology, or "
+            "no CPU affinity); split_shared() or split_type() with the MPI's own kinds work "
+            "without it");
+  }
+  const communicator node = split_shared(key);
+  return node.split(*instance < 0 ? undefined : *instance, key);
 }
 
 inline communicator comm_view::subset(std::span<const int> ranks) const {

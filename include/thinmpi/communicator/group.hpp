@@ -72,7 +72,8 @@ class group {
   [[nodiscard]] bool contains_me() const { return rank().has_value(); }
 
   /// The listed ranks of this group, in the listed order (MPI_Group_incl). A rank outside the
-  /// group or listed twice is an mpi_error (MPI_ERR_RANK) naming it, found before MPI is called.
+  /// group or listed twice is an mpi_error (MPI_ERR_RANK) naming it, found before MPI is called
+  /// (the check costs one MPI_Group_size; local).
   [[nodiscard]] group include(std::span<const int> ranks) const {
     check_ranks("MPI_Group_incl", ranks);
     MPI_Group out = MPI_GROUP_NULL;
@@ -98,7 +99,8 @@ class group {
   }
 
   /// The rank in `other` of each of `ranks` of this group, thinmpi::undefined (MPI_UNDEFINED)
-  /// where that process is not in `other` (MPI_Group_translate_ranks).
+  /// where that process is not in `other` (MPI_Group_translate_ranks; the ranks are checked
+  /// first as include()'s are, with one MPI_Group_size).
   [[nodiscard]] std::vector<int> translate(std::span<const int> ranks, const group& other) const {
     check_ranks("MPI_Group_translate_ranks", ranks, false);
     std::vector<int> out(ranks.size());
