@@ -501,6 +501,88 @@ TEST(Intercommunicator, AllToAllCollectivesCrossBetweenGroups) {
   g.inter.barrier();
 }
 
+TEST(Intercommunicator, VFormsTakeTheCallersCountsAcross) {
+  auto world = thinmpi::world();
+  if (world.size() < 2) GTEST_SKIP() << "an intercommunicator of world needs two groups";
+  const two_groups g = split_world();
+  const int me = g.inter.rank();
+  const auto uz = [](int v) { return static_cast<std::size_t>(v); };
+  // B's rank r holds r + 1 values 100 r + k; the serial reference lays them out in A's buffer
+  // in reverse rank order (block r at the displacement the root chose).
+  const auto b_block = [](int r) {
+    std::vector<int> v(static_cast<std::size_t>(r) + 1);
+    for (std::size_t k = 0; k < v.size(); ++k)
+      v[k] = 100 * r + static_cast<int>(k);
+    return v;
+  };
+  std::vector<int> counts, displs;
+  int total = 0;
+  for (int r = g.b_size - 1; r >= 0; --r)
+    total += r + 1;
+  counts.resize(uz(g.b_size));
+  displs.resize(uz(g.b_size));
+  for (int r = g.b_size - 1, at = 0; r >= 0; at += r + 1, --r) {
+    counts[uz(r)] = r + 1;
+    displs[uz(r)] = at;
+  }
+  std::vector<int> expected;
+  for (int r = g.b_size - 1; r >= 0; --r) {
+    const auto block = b_block(r);
+    expected.insert(expected.end(), block.begin(), block.end());
+  }
+  // gatherv B -> A's root.
+  if (g.in_a) {
+    std::vector<int> all(uz(total), -1);
+    g.inter.gatherv(all, counts, displs, thinmpi::local_root(0));
+    EXPECT_EQ(all, expected);
+  } else {
+    g.inter.gatherv(b_block(me), thinmpi::remote_root(0));
+  }
+  // scatterv A -> B: the same layout back, each rank of B gets its block.
+  if (g.in_a) {
+    g.inter.scatterv(expected, counts, displs, thinmpi::local_root(0));
+  } else {
+    std::vector<int> mine(uz(me) + 1, -1);
+    g.inter.scatterv(mine, thinmpi::remote_root(0));
+    EXPECT_EQ(mine, b_block(me));
+  }
+  // allgatherv: A's one rank sends two values; B's ranks their blocks.
+  if (g.in_a) {
+    std::vector<int> from_b(uz(total), -1);
+    g.inter.allgatherv(std::vector<int>{7, 8}, from_b, counts, displs);
+    EXPECT_EQ(from_b, expected);
+  } else {
+    std::vector<int> from_a(3, -1);  // room for one more than comes: it stays
+    g.inter.allgatherv(b_block(me), from_a, std::vector<int>{2}, std::vector<int>{1});
+    EXPECT_EQ(from_a, (std::vector<int>{-1, 7, 8}));
+  }
+  // alltoallv: A sends B's rank j the block j + 1 long (values 1000 + j); B's rank j sends A
+  // j + 2 values (2000 + j).
+  if (g.in_a) {
+    std::vector<int> out, send_counts, send_displs, recv_counts, recv_displs;
+    int at = 0, back = 0;
+    for (int j = 0; j < g.b_size; ++j) {
+      send_counts.push_back(j + 1);
+      send_displs.push_back(at);
+      out.insert(out.end(), uz(j) + 1, 1000 + j);
+      at += j + 1;
+      recv_counts.push_back(j + 2);
+      recv_displs.push_back(back);
+      back += j + 2;
+    }
+    std::vector<int> in(uz(back), -1), want;
+    for (int j = 0; j < g.b_size; ++j)
+      want.insert(want.end(), uz(j) + 2, 2000 + j);
+    g.inter.alltoallv(out, send_counts, send_displs, in, recv_counts, recv_displs);
+    EXPECT_EQ(in, want);
+  } else {
+    std::vector<int> in(uz(me) + 1, -1);
+    g.inter.alltoallv(std::vector<int>(uz(me) + 2, 2000 + me), std::vector<int>{me + 2},
+                      std::vector<int>{0}, in, std::vector<int>{me + 1}, std::vector<int>{0});
+    EXPECT_EQ(in, std::vector<int>(uz(me) + 1, 1000 + me));
+  }
+}
+
 TEST(Intercommunicator, AnIntracommunicatorIsRefused) {
   EXPECT_TRUE(throws_mpi_error([] { (void)thinmpi::inter_view(MPI_COMM_WORLD); }, MPI_ERR_COMM,
                                "this is an intracommunicator"));
@@ -913,6 +995,25 @@ TEST(Audit, IntercommunicatorCalls) {
   std::vector<int> from_other(static_cast<std::size_t>(g.inter.remote_size()));
   EXPECT_EQ(calls_of([&] { g.inter.allgather(me, from_other); }),
             (counts{{"MPI_Comm_remote_size", 1}, {"MPI_Allgather", 1}}));
+  if (!g.in_a) {
+    EXPECT_EQ(calls_of([&] { g.inter.gatherv(std::vector<int>{me}, thinmpi::remote_root(0)); }),
+              (counts{{"MPI_Gatherv", 1}}));
+  } else {
+    std::vector<int> all(static_cast<std::size_t>(g.b_size)), ones(all.size(), 1), at(all.size());
+    std::iota(at.begin(), at.end(), 0);
+    EXPECT_EQ(calls_of([&] { g.inter.gatherv(all, ones, at, thinmpi::local_root(0)); }),
+              (counts{{"MPI_Comm_rank", 1},
+                      {"MPI_Comm_size", 1},
+                      {"MPI_Comm_remote_size", 1},
+                      {"MPI_Gatherv", 1}}));
+  }
+  {
+    const auto n = static_cast<std::size_t>(g.inter.remote_size());
+    std::vector<int> all(n), ones(n, 1), at(n);
+    std::iota(at.begin(), at.end(), 0);
+    EXPECT_EQ(calls_of([&] { g.inter.allgatherv(std::vector<int>{me}, all, ones, at); }),
+              (counts{{"MPI_Comm_remote_size", 1}, {"MPI_Allgatherv", 1}}));
+  }
   EXPECT_EQ(calls_of([&] { (void)g.inter.merge(!g.in_a); }),
             (counts{{"MPI_Intercomm_merge", 1}, {"MPI_Comm_free", 1}}));
 }

@@ -91,6 +91,14 @@ THINMPI_AUDITED(MPI_Alltoall,
                 (const void* s, int sn, MPI_Datatype st, void* r, int rn, MPI_Datatype rt,
                  MPI_Comm c),
                 (s, sn, st, r, rn, rt, c))
+THINMPI_AUDITED(MPI_Gatherv,
+                (const void* s, int sn, MPI_Datatype st, void* r, const int rn[], const int rd[],
+                 MPI_Datatype rt, int root, MPI_Comm c),
+                (s, sn, st, r, rn, rd, rt, root, c))
+THINMPI_AUDITED(MPI_Allgatherv,
+                (const void* s, int sn, MPI_Datatype st, void* r, const int rn[], const int rd[],
+                 MPI_Datatype rt, MPI_Comm c),
+                (s, sn, st, r, rn, rd, rt, c))
 THINMPI_AUDITED(MPI_Allreduce,
                 (const void* s, void* r, int n, MPI_Datatype t, MPI_Op op, MPI_Comm c),
                 (s, r, n, t, op, c))

@@ -1,8 +1,10 @@
 #pragma once
 /// \file
 /// The collectives of an intercommunicator (thinmpi::inter_view derives from this family):
-/// bcast, gather, scatter, reduce, allgather, alltoall and allreduce between its two groups
-/// (MPI-4.0 section 6.2.2). Data goes from one group to the other, never within a group.
+/// bcast, gather(v), scatter(v), reduce, allgather(v), alltoall(v) and allreduce between its
+/// two groups (MPI-4.0 section 6.2.2). Data goes from one group to the other, never within a
+/// group. The v-forms take the counts and displacements the caller gives (one entry per rank
+/// of the other group); thinmpi exchanges none.
 ///
 /// A rooted collective names in its form which side holds the root: thinmpi::local_root(r) on
 /// every rank of the root's group (rank r of it is the root, the others take part in name only),
@@ -22,6 +24,8 @@
 #include <concepts>
 #include <cstddef>
 #include <cstdlib>
+#include <exception>
+#include <span>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -32,6 +36,7 @@
 #include "thinmpi/collectives/detail/displacements.hpp"
 #include "thinmpi/collectives/detail/reduction_call.hpp"
 #include "thinmpi/collectives/detail/reduction_op.hpp"
+#include "thinmpi/collectives/detail/root_checks.hpp"
 #include "thinmpi/collectives/ops.hpp"
 #include "thinmpi/core/concepts.hpp"
 #include "thinmpi/core/detail/buffers.hpp"
@@ -133,6 +138,27 @@ template <class Raise>
     inter_fails(call, [&] { raise_int_count(call, count, type); });
   }
   return static_cast<int>(count);
+}
+
+/// Checks the other group's blocks in a buffer of `room` elements: `counts` and `displs` hold
+/// one entry per rank of the other group (`ranks`), none negative, and the blocks lie within
+/// the buffer. A mistake ends the job (see the file comment).
+inline void check_inter_layout(const collective_call& call, std::span<const int> counts,
+                               std::span<const int> displs, int ranks, std::size_t room,
+                               MPI_Datatype type, const char* counts_name, const char* displs_name,
+                               const char* buffer) {
+  v_layout layout{};
+  const std::exception_ptr error = failure_of(
+      [&] { layout = given_layout(call, counts, displs, ranks, counts_name, displs_name); });
+  if (error) [[unlikely]] {
+    inter_fails(call, [&] { std::rethrow_exception(error); });
+  }
+  if (room < layout.extent) [[unlikely]] {
+    inter_fails(call, [&] {
+      raise_room(call, room, layout.extent, type, buffer,
+                 "the other group's blocks at the displacements");
+    });
+  }
 }
 
 }  // namespace detail
@@ -298,6 +324,114 @@ class collective_intercomm {
         MPI_Alltoall(in.data, send_block, in.type, out.data, recv_block, out.type, comm()), call,
         in.count, in.type);
   }
+  /// The root's group: the root receives block i of the other group (`counts[i]` elements)
+  /// into `into` at `displs[i]` (one MPI_Gatherv with MPI_ROOT; MPI_Comm_remote_size too).
+  /// `counts` and `displs` hold one entry per rank of the other group and are read on the root
+  /// only, which checks them against `into` before MPI writes.
+  template <class Buffer>
+  void gatherv(Buffer&& into, std::span<const int> counts, std::span<const int> displs,
+               local_root root) const {
+    detail::require_receivable<Buffer&&>();
+    const detail::collective_call call{"MPI_Gatherv", comm(), root.rank};
+    const int role = detail::local_root_role(call, root.rank);
+    const detail::mutable_buffer out = detail::recv_buffer(into);
+    if (role == MPI_ROOT) {
+      detail::check_inter_layout(call, counts, displs, detail::remote_size_of(comm()), out.count,
+                                 out.type, "recvcounts", "displs", "root's buffer");
+    }
+    const bool is_root = role == MPI_ROOT;
+    detail::check_collective(MPI_Gatherv(nullptr, 0, out.type, is_root ? out.data : nullptr,
+                                         is_root ? counts.data() : nullptr,
+                                         is_root ? displs.data() : nullptr, out.type, role, comm()),
+                             call, out.count, out.type);
+  }
+  /// The sending group: each rank sends `values`, of its own size, to the root of the other
+  /// group (one MPI_Gatherv), which names the count it takes from each.
+  template <class Buffer>
+  void gatherv(const Buffer& values, remote_root root) const {
+    detail::require_sendable<Buffer>();
+    const detail::collective_call call{"MPI_Gatherv", comm(), root.rank};
+    const detail::const_buffer in = detail::send_buffer(values);
+    detail::check_collective(
+        MPI_Gatherv(in.data, detail::inter_count(call, in.count, in.type), in.type, nullptr,
+                    nullptr, nullptr, in.type, root.rank, comm()),
+        call, in.count, in.type);
+  }
+  /// The root's group: the root sends `counts[i]` elements of `values` at `displs[i]` to rank i
+  /// of the other group (one MPI_Scatterv with MPI_ROOT; MPI_Comm_remote_size too), checked
+  /// against `values` first; read on the root only.
+  template <class Buffer>
+  void scatterv(const Buffer& values, std::span<const int> counts, std::span<const int> displs,
+                local_root root) const {
+    detail::require_sendable<Buffer>();
+    const detail::collective_call call{"MPI_Scatterv", comm(), root.rank};
+    const int role = detail::local_root_role(call, root.rank);
+    const detail::const_buffer in = detail::send_buffer(values);
+    const bool is_root = role == MPI_ROOT;
+    if (is_root) {
+      detail::check_inter_layout(call, counts, displs, detail::remote_size_of(comm()), in.count,
+                                 in.type, "sendcounts", "displs", "root's values");
+    }
+    detail::check_collective(
+        MPI_Scatterv(is_root ? in.data : nullptr, is_root ? counts.data() : nullptr,
+                     is_root ? displs.data() : nullptr, in.type, nullptr, 0, in.type, role, comm()),
+        call, in.count, in.type);
+  }
+  /// The other group: each rank receives its block into `into`, whose size is the count the
+  /// root names for it (one MPI_Scatterv).
+  template <class Buffer>
+  void scatterv(Buffer&& into, remote_root root) const {
+    detail::require_receivable<Buffer&&>();
+    const detail::collective_call call{"MPI_Scatterv", comm(), root.rank};
+    const detail::mutable_buffer out = detail::recv_buffer(into);
+    detail::check_collective(
+        MPI_Scatterv(nullptr, nullptr, nullptr, out.type, out.data,
+                     detail::inter_count(call, out.count, out.type), out.type, root.rank, comm()),
+        call, out.count, out.type);
+  }
+  /// Every rank sends `values` to every rank of the other group and receives `counts[i]`
+  /// elements from its rank i into `into` at `displs[i]` (one MPI_Allgatherv;
+  /// MPI_Comm_remote_size), checked against `into` first.
+  template <class Send, class Recv>
+  void allgatherv(const Send& values, Recv&& into, std::span<const int> counts,
+                  std::span<const int> displs) const {
+    detail::require_sendable<Send>();
+    detail::require_receivable<Recv&&>();
+    detail::require_same_elements<Send, Recv>();
+    const detail::collective_call call{"MPI_Allgatherv", comm()};
+    const detail::const_buffer in = detail::send_buffer(values);
+    const detail::mutable_buffer out = detail::recv_buffer(into);
+    detail::check_inter_layout(call, counts, displs, detail::remote_size_of(comm()), out.count,
+                               out.type, "recvcounts", "displs", "receive buffer");
+    detail::check_collective(
+        MPI_Allgatherv(in.data, detail::inter_count(call, in.count, in.type), in.type, out.data,
+                       counts.data(), displs.data(), out.type, comm()),
+        call, in.count, in.type);
+  }
+  /// Block i of `values` (`send_counts[i]` elements at `send_displs[i]`) goes to rank i of the
+  /// other group; block i of `into` comes from it (one MPI_Alltoallv; MPI_Comm_remote_size).
+  /// Each array holds one entry per rank of the other group, checked against its buffer first.
+  template <class Send, class Recv>
+  void alltoallv(const Send& values, std::span<const int> send_counts,
+                 std::span<const int> send_displs, Recv&& into, std::span<const int> recv_counts,
+                 std::span<const int> recv_displs) const {
+    detail::require_sendable<Send>();
+    detail::require_receivable<Recv&&>();
+    detail::require_same_elements<Send, Recv>();
+    const detail::collective_call call{"MPI_Alltoallv", comm()};
+    const int ranks = detail::remote_size_of(comm());
+    const detail::const_buffer in = detail::send_buffer(values);
+    const detail::mutable_buffer out = detail::recv_buffer(into);
+    detail::check_inter_layout(call, send_counts, send_displs, ranks, in.count, in.type,
+                               "sendcounts", "sdispls", "values");
+    detail::check_inter_layout(call, recv_counts, recv_displs, ranks, out.count, out.type,
+                               "recvcounts", "rdispls", "receive buffer");
+    detail::check_collective(
+        MPI_Alltoallv(in.data, send_counts.data(), send_displs.data(), in.type, out.data,
+                      recv_counts.data(), recv_displs.data(), out.type, comm()),
+        call, in.count, in.type);
+  }
+
   /// alltoall into a new std::vector of values' size.
   template <class Send>
   [[nodiscard]] std::vector<detail::element_t<Send>> alltoall(const Send& values) const {
@@ -348,6 +482,26 @@ class collective_intercomm {
   /// See bcast(Buffer&&, int).
   template <class Buffer, std::integral Root>
   void gather(Buffer&&, Root) const {
+    detail::require_root_side<Buffer, Root>();
+  }
+  /// See bcast(Buffer&&, int).
+  template <class Buffer, std::integral Root>
+  void gatherv(Buffer&&, Root) const {
+    detail::require_root_side<Buffer, Root>();
+  }
+  /// See bcast(Buffer&&, int).
+  template <class Buffer, class Counts, class Displs, std::integral Root>
+  void gatherv(Buffer&&, Counts&&, Displs&&, Root) const {
+    detail::require_root_side<Buffer, Root>();
+  }
+  /// See bcast(Buffer&&, int).
+  template <class Buffer, std::integral Root>
+  void scatterv(Buffer&&, Root) const {
+    detail::require_root_side<Buffer, Root>();
+  }
+  /// See bcast(Buffer&&, int).
+  template <class Buffer, class Counts, class Displs, std::integral Root>
+  void scatterv(Buffer&&, Counts&&, Displs&&, Root) const {
     detail::require_root_side<Buffer, Root>();
   }
   /// See bcast(Buffer&&, int).
