@@ -6,7 +6,8 @@
  * unset): {"label": ..., "rank": r, "calls": {"MPI_Send": n, ...}, "bytes_sent": b,
  * "peers": n} (peers: the ranks the calls addressed, see count_peers). A persistent send's bytes
  * and peer count at each MPI_Start of it (the set-up call names them, see remember_persistent).
- * Works with OpenMPI and MPICH; the MPI-4 `_c` calls are counted where the MPI declares them. */
+ * Works with OpenMPI and MPICH; the MPI-4 `_c` and partitioned calls are counted where the MPI
+ * declares them (a partitioned send as a persistent one). */
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -27,9 +28,10 @@
 enum {
   WB_SEND_CALLS(WB_ENUM_SEND) WB_SEND_CALLS_C(WB_ENUM_SEND) WB_CALLS(WB_ENUM) WB_CALLS_C(WB_ENUM)
       WB_PERSISTENT_INIT_CALLS(WB_ENUM_INIT) WB_PERSISTENT_INIT_CALLS_C(WB_ENUM_INIT)
-          WB_REQUEST_CALLS(WB_ENUM) WB_COLL_CALLS(WB_ENUM) WB_PEER_CALLS(WB_ENUM_PEER)
-              WB_TOPOLOGY_CALLS(WB_ENUM) WB_RMA_CALLS(WB_ENUM) WB_RMA_CALLS_C(WB_ENUM)
-                  WB_IO_CALLS(WB_ENUM) WB_IO_CALLS_C(WB_ENUM) WB_CALL_COUNT
+          WB_PARTITIONED_INIT_CALLS(WB_ENUM_INIT) WB_PARTITION_CALLS(WB_ENUM)
+              WB_REQUEST_CALLS(WB_ENUM) WB_COLL_CALLS(WB_ENUM) WB_PEER_CALLS(WB_ENUM_PEER)
+                  WB_TOPOLOGY_CALLS(WB_ENUM) WB_RMA_CALLS(WB_ENUM) WB_RMA_CALLS_C(WB_ENUM)
+                      WB_IO_CALLS(WB_ENUM) WB_IO_CALLS_C(WB_ENUM) WB_CALL_COUNT
 };
 
 #define WB_NAME_SEND(name, params, args, n, t) "MPI_" #name,
@@ -39,9 +41,10 @@ enum {
 static const char* const call_names[WB_CALL_COUNT] = {
     WB_SEND_CALLS(WB_NAME_SEND) WB_SEND_CALLS_C(WB_NAME_SEND) WB_CALLS(WB_NAME) WB_CALLS_C(WB_NAME)
         WB_PERSISTENT_INIT_CALLS(WB_NAME_INIT) WB_PERSISTENT_INIT_CALLS_C(WB_NAME_INIT)
-            WB_REQUEST_CALLS(WB_NAME) WB_COLL_CALLS(WB_NAME) WB_PEER_CALLS(WB_NAME_PEER)
-                WB_TOPOLOGY_CALLS(WB_NAME) WB_RMA_CALLS(WB_NAME) WB_RMA_CALLS_C(WB_NAME)
-                    WB_IO_CALLS(WB_NAME) WB_IO_CALLS_C(WB_NAME)};
+            WB_PARTITIONED_INIT_CALLS(WB_NAME_INIT) WB_PARTITION_CALLS(WB_NAME)
+                WB_REQUEST_CALLS(WB_NAME) WB_COLL_CALLS(WB_NAME) WB_PEER_CALLS(WB_NAME_PEER)
+                    WB_TOPOLOGY_CALLS(WB_NAME) WB_RMA_CALLS(WB_NAME) WB_RMA_CALLS_C(WB_NAME)
+                        WB_IO_CALLS(WB_NAME) WB_IO_CALLS_C(WB_NAME)};
 
 static struct {
   int open;
@@ -107,6 +110,7 @@ WB_RMA_CALLS(WB_WRAP)
 WB_RMA_CALLS_C(WB_WRAP)
 WB_IO_CALLS(WB_WRAP)
 WB_IO_CALLS_C(WB_WRAP)
+WB_PARTITION_CALLS(WB_WRAP)
 
 /* The persistent requests set up so far (a send's bytes and whether it addresses a rank, a
  * receive's none), so that each MPI_Start of one counts what a send call would: set up outside
@@ -158,6 +162,7 @@ static void count_start(MPI_Request request) {
   }
 WB_PERSISTENT_INIT_CALLS(WB_WRAP_INIT)
 WB_PERSISTENT_INIT_CALLS_C(WB_WRAP_INIT)
+WB_PARTITIONED_INIT_CALLS(WB_WRAP_INIT)
 
 int MPI_Start(MPI_Request* r) {
   count_call(WB_CALL_Start);

@@ -124,10 +124,30 @@
     (b, n, t, d, g, c, r), n, t, d, 1)                                                             \
   X(Recv_init_c, (void* b, MPI_Count n, MPI_Datatype t, int s, int g, MPI_Comm c, MPI_Request* r), \
     (b, n, t, s, g, c, r), n, t, s, 0)
+/* MPI-4 partitioned point-to-point: its set-up as WB_PERSISTENT_INIT_CALLS (a send's bytes are
+ * all its partitions', counted at each MPI_Start of it), and the calls on partitions. Not
+ * MPI_Pready_list: the constness of its array differs between MPICH releases, and no kernel
+ * calls it. */
+#define WB_PARTITIONED_ELEMENTS(partitions, count) ((MPI_Count)(partitions) * (count))
+#define WB_PARTITIONED_INIT_CALLS(X)                                                          \
+  X(Psend_init,                                                                               \
+    (const void* b, int p, MPI_Count n, MPI_Datatype t, int d, int g, MPI_Comm c, MPI_Info i, \
+     MPI_Request* r),                                                                         \
+    (b, p, n, t, d, g, c, i, r), WB_PARTITIONED_ELEMENTS(p, n), t, d, 1)                      \
+  X(Precv_init,                                                                               \
+    (void* b, int p, MPI_Count n, MPI_Datatype t, int s, int g, MPI_Comm c, MPI_Info i,       \
+     MPI_Request* r),                                                                         \
+    (b, p, n, t, s, g, c, i, r), WB_PARTITIONED_ELEMENTS(p, n), t, s, 0)
+#define WB_PARTITION_CALLS(X)                               \
+  X(Pready, (int p, MPI_Request r), (p, r))                 \
+  X(Pready_range, (int l, int h, MPI_Request r), (l, h, r)) \
+  X(Parrived, (MPI_Request r, int p, int* f), (r, p, f))
 #else
 #define WB_SEND_CALLS_C(X)
 #define WB_CALLS_C(X)
 #define WB_PERSISTENT_INIT_CALLS_C(X)
+#define WB_PARTITIONED_INIT_CALLS(X)
+#define WB_PARTITION_CALLS(X)
 #endif
 
 #endif /* WB_AUDIT_CALLS_H */

@@ -1,8 +1,11 @@
 /* The table of C variants (wb_c_variants of variant.h). */
 #include "c_variants.h"
 
+/* c/partitioned is MPI-4 only (c_partitioned.c). */
+enum { WB_C_VARIANT_COUNT = MPI_VERSION >= 4 ? 12 : 11 };
+
 size_t wb_c_variants(const wb_variant** table) {
-  static wb_variant variants[11];
+  static wb_variant variants[WB_C_VARIANT_COUNT];
   variants[0] = wb_c_int_buffer;
   variants[1] = wb_c_mprobe;
   variants[2] = wb_c_char_buffer;
@@ -14,6 +17,9 @@ size_t wb_c_variants(const wb_variant** table) {
   variants[8] = wb_c_ser_record;
   variants[9] = wb_c_probe;
   variants[10] = wb_c_persistent;
+#if MPI_VERSION >= 4
+  variants[11] = wb_c_partitioned;
+#endif
   *table = variants;
   return sizeof variants / sizeof variants[0];
 }

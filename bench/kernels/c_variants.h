@@ -16,5 +16,9 @@ extern const wb_variant wb_c_ser_map;
 extern const wb_variant wb_c_ser_record;
 extern const wb_variant wb_c_probe;
 extern const wb_variant wb_c_persistent;
+#if MPI_VERSION >= 4
+/* MPI-4 only (c_partitioned.c). */
+extern const wb_variant wb_c_partitioned;
+#endif
 
 #endif /* WB_C_VARIANTS_H */

@@ -17,6 +17,9 @@
 //   thinmpi/vector_reuse    send(vector) / recv_reuse(vector&)          vs c/mprobe
 //   thinmpi/persistent      send_init / recv_init once, start() + wait() each round
 //                                                                       vs c/persistent
+//   thinmpi/partitioned     psend_init / precv_init of one partition once, start(), pready(0)
+//                           on the sender and wait() each round (MPI-4 only)
+//                                                                       vs c/partitioned
 //
 // Rank 0 sends first; rank 1 sends back what it received, so both ranks can verify it.
 
@@ -224,9 +227,54 @@ void destroy_framed_state(void* raw) noexcept {
   delete &static_cast<framed_state<Buffer>&>(as_state<Buffer>(raw));
 }
 
-// --- thinmpi/persistent: each rank sets its send and its receive up once (send_init,
-// recv_init) and starts and waits them every round, in c/persistent's order; rank 1's send is set
-// up on its receive buffer, so it sends back what came.
+// --- The requests set up once (thinmpi/persistent, thinmpi/partitioned): each rank sets its
+// send and its receive up once and starts and waits them every round, in c/persistent's order;
+// rank 1's send is set up on its receive buffer, so it sends back what came. A State (derived
+// from state<Buffer>) sets its requests up (set_up()) and sends and receives one message.
+template <template <class> class State, class Buffer, void (*Fill)(Buffer&, std::size_t)>
+void* requests_setup(MPI_Comm comm, std::size_t count) noexcept {
+  try {
+    const thinmpi::comm_view view(comm);
+    auto s = std::make_unique<State<Buffer>>();
+    s->comm = view;
+    s->rank = view.rank();
+    s->peer = 1 - s->rank;
+    Fill(s->sent, count);
+    s->received.assign(count, {});  // zeroed, so that verify sees only what came
+    s->set_up();
+    return static_cast<state<Buffer>*>(s.release());
+  } catch (const std::exception&) {
+    return nullptr;
+  }
+}
+
+template <template <class> class State, class Buffer>
+State<Buffer>& as_requests(void* raw) {
+  return static_cast<State<Buffer>&>(as_state<Buffer>(raw));
+}
+
+template <template <class> class State, class Buffer>
+void requests_round_trips(void* raw, long iterations) {
+  run<Buffer>(raw, iterations, [](state<Buffer>& base) {
+    auto& s = static_cast<State<Buffer>&>(base);
+    if (s.rank == 0) s.send_message();
+    s.receive_message();
+    if (s.rank == 1) s.send_message();
+  });
+}
+
+template <template <class> class State, class Buffer>
+int requests_received_differs(void* raw) noexcept {
+  return as_requests<State, Buffer>(raw).received_differs();
+}
+
+template <template <class> class State, class Buffer>
+void destroy_requests_state(void* raw) noexcept {
+  delete &as_requests<State, Buffer>(raw);
+}
+
+/// thinmpi/persistent: send_init / recv_init, start() + wait() (the count wait() returns is
+/// checked with the payload).
 template <class Buffer>
 struct persistent_state : state<Buffer> {
   using send_request =
@@ -236,58 +284,55 @@ struct persistent_state : state<Buffer> {
   send_request sending;
   receive_request receiving;
   std::size_t received_count = 0;  ///< what the last round's wait() said came
+
+  void set_up() {
+    receiving = this->comm.recv_init(this->received, this->peer, tag);
+    sending = this->comm.send_init(this->rank == 0 ? this->sent : this->received, this->peer, tag);
+  }
+  void send_message() {
+    sending.start();
+    sending.wait();
+  }
+  void receive_message() {
+    receiving.start();
+    received_count = receiving.wait();
+  }
+  [[nodiscard]] int received_differs() const noexcept {
+    return received_count == this->sent.size() && this->received == this->sent ? 0 : 1;
+  }
 };
 
-template <class Buffer, void (*Fill)(Buffer&, std::size_t)>
-void* persistent_setup(MPI_Comm comm, std::size_t count) noexcept {
-  try {
-    const thinmpi::comm_view view(comm);
-    auto s = std::make_unique<persistent_state<Buffer>>();
-    s->comm = view;
-    s->rank = view.rank();
-    s->peer = 1 - s->rank;
-    Fill(s->sent, count);
-    s->received.assign(count, {});  // zeroed, so that verify sees only what came
-    s->receiving = view.recv_init(s->received, s->peer, tag);
-    s->sending = view.send_init(s->rank == 0 ? s->sent : s->received, s->peer, tag);
-    return static_cast<state<Buffer>*>(s.release());
-  } catch (const std::exception&) {
-    return nullptr;
+#if MPI_VERSION >= 4
+/// thinmpi/partitioned (MPI-4): psend_init / precv_init of one partition, start(), pready(0) on
+/// the sender, wait(), in c/partitioned's order.
+template <class Buffer>
+struct partitioned_state : state<Buffer> {
+  using send_request = decltype(std::declval<const thinmpi::comm_view&>().psend_init(
+      std::declval<Buffer&>(), 1, 0, 0));
+  using receive_request = decltype(std::declval<const thinmpi::comm_view&>().precv_init(
+      std::declval<Buffer&>(), 1, 0, 0));
+  send_request sending;
+  receive_request receiving;
+
+  void set_up() {
+    receiving = this->comm.precv_init(this->received, 1, this->peer, tag);
+    sending =
+        this->comm.psend_init(this->rank == 0 ? this->sent : this->received, 1, this->peer, tag);
   }
-}
-
-template <class Buffer>
-persistent_state<Buffer>& as_persistent(void* raw) {
-  return static_cast<persistent_state<Buffer>&>(as_state<Buffer>(raw));
-}
-
-template <class Buffer>
-void persistent_round_trips(void* raw, long iterations) {
-  run<Buffer>(raw, iterations, [](state<Buffer>& base) {
-    auto& s = static_cast<persistent_state<Buffer>&>(base);
-    if (s.rank == 0) {
-      s.sending.start();
-      s.sending.wait();
-    }
-    s.receiving.start();
-    s.received_count = s.receiving.wait();
-    if (s.rank == 1) {
-      s.sending.start();
-      s.sending.wait();
-    }
-  });
-}
-
-template <class Buffer>
-int persistent_received_differs(void* raw) noexcept {
-  const auto& s = as_persistent<Buffer>(raw);
-  return s.received_count == s.sent.size() && s.received == s.sent ? 0 : 1;
-}
-
-template <class Buffer>
-void destroy_persistent_state(void* raw) noexcept {
-  delete &as_persistent<Buffer>(raw);
-}
+  void send_message() {
+    sending.start();
+    sending.pready(0);
+    sending.wait();
+  }
+  void receive_message() {
+    receiving.start();
+    receiving.wait();
+  }
+  [[nodiscard]] int received_differs() const noexcept {
+    return this->received == this->sent ? 0 : 1;
+  }
+};
+#endif
 
 template <class Buffer, void (*Fill)(Buffer&, std::size_t)>
 void* setup(MPI_Comm comm, std::size_t count) {
@@ -332,8 +377,17 @@ const wb_variant variants[] = {
     {"thinmpi", "vector_reuse", "c/mprobe", sizeof(int), 0, setup<ints, fill_ints<ints>>,
      reuse_round_trips<ints>, received_differs<ints>, destroy_state<ints>},
     {"thinmpi", "persistent", "c/persistent", sizeof(int), 0,
-     persistent_setup<ints, fill_ints<ints>>, persistent_round_trips<ints>,
-     persistent_received_differs<ints>, destroy_persistent_state<ints>},
+     requests_setup<persistent_state, ints, fill_ints<ints>>,
+     requests_round_trips<persistent_state, ints>,
+     requests_received_differs<persistent_state, ints>,
+     destroy_requests_state<persistent_state, ints>},
+#if MPI_VERSION >= 4
+    {"thinmpi", "partitioned", "c/partitioned", sizeof(int), 0,
+     requests_setup<partitioned_state, ints, fill_ints<ints>>,
+     requests_round_trips<partitioned_state, ints>,
+     requests_received_differs<partitioned_state, ints>,
+     destroy_requests_state<partitioned_state, ints>},
+#endif
 };
 
 }  // namespace
