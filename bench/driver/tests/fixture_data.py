@@ -8,14 +8,16 @@ OVERHEADS = {"c/int_buffer": 1.0, "c/mprobe": 1.5, "boost/int": 1.03, "boost/raw
              "boost/vector": 1.5, "c/char_buffer": 1.0, "c/char_mprobe": 1.5,
              "boost/string": 2.6, "mpi4py/numpy": 3.0, "mpi4py/object": 6.0, "c/probe": 1.2,
              "go/int_slice_prealloc": 1.4, "go/int_slice_recv": 2.4,
-             "go/byte_slice_prealloc": 1.4, "c/persistent": 1.4, "thinmpi/persistent": 1.414}
+             "go/byte_slice_prealloc": 1.4, "c/persistent": 1.4, "thinmpi/persistent": 1.414,
+             "c/partitioned": 2.1, "thinmpi/partitioned": 2.142}
 ELEMENT_BYTES = {"c/char_buffer": 1, "c/char_mprobe": 1, "boost/string": 1,
                  "go/byte_slice_prealloc": 1}
 BASELINES = {"boost/int": "c/int_buffer", "boost/raw": "c/int_buffer",
              "boost/vector": "c/int_buffer", "boost/string": "c/char_buffer",
              "mpi4py/numpy": "c/int_buffer", "mpi4py/object": "c/int_buffer",
              "go/int_slice_prealloc": "c/int_buffer", "go/int_slice_recv": "c/probe",
-             "go/byte_slice_prealloc": "c/char_buffer", "thinmpi/persistent": "c/persistent"}
+             "go/byte_slice_prealloc": "c/char_buffer", "thinmpi/persistent": "c/persistent",
+             "thinmpi/partitioned": "c/partitioned"}
 
 HARNESS_VARIANTS = (("c/int_buffer", 4, 0), ("c/mprobe", 4, 0), ("c/char_buffer", 1, 0),
                     ("c/char_mprobe", 1, 0), ("c/struct", 40, 0), ("boost/int", 4, 1),

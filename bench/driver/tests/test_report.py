@@ -10,7 +10,9 @@ from fixture_data import audit_lines, record, sweep_records, tiny_records
 from wrapper_bench.core import audit, build, compare, schema
 from wrapper_bench.suites.audit import path_tables
 from wrapper_bench.core import harness_run
-from wrapper_bench.suites.p2p import charts, conclusions, tables
+from wrapper_bench.core.jobs import Build
+from wrapper_bench.core.session import Setup
+from wrapper_bench.suites.p2p import charts, conclusions, partitioned, tables
 from wrapper_bench.render_html import render_html
 from wrapper_bench.render_md import render_md
 
@@ -64,26 +66,77 @@ class Targets(unittest.TestCase):
 
 class Persistent(unittest.TestCase):
     def setUp(self):
+        persistent = ("c/int_buffer", "c/persistent", "thinmpi/persistent")
+        built = {"openmpi": persistent,
+                 "mpich": persistent + ("c/partitioned", "thinmpi/partitioned")}
         self.cells = compare.aggregate([
-            record("tiny", "openmpi", "gcc", variant, count, rep)
-            for rep in range(3) for count in (1, 8, 64)
-            for variant in ("c/int_buffer", "c/persistent", "thinmpi/persistent")])
+            record("tiny", mpi, "gcc", variant, count, rep)
+            for mpi, variants in built.items() for rep in range(3) for count in (1, 8, 64)
+            for variant in variants])
 
-    def test_c_against_the_blocking_ping_pong_and_thinmpi_against_c(self):
-        c = compare.find(self.cells, variant="c/persistent", count=1)[0]
-        thin = compare.find(self.cells, variant="thinmpi/persistent", count=1)[0]
-        self.assertEqual((c["baseline"], thin["baseline"]), ("c/int_buffer", "c/persistent"))
-        self.assertAlmostEqual(c["ratio_vs_c"]["median"], 1.4)
-        self.assertAlmostEqual(thin["ratio_vs_c"]["median"], 1.01)
+    def test_c_against_the_ping_pong_before_it_and_thinmpi_against_its_c(self):
+        for variant, baseline, ratio in (("c/persistent", "c/int_buffer", 1.4),
+                                         ("thinmpi/persistent", "c/persistent", 1.01),
+                                         ("c/partitioned", "c/persistent", 1.5),
+                                         ("thinmpi/partitioned", "c/partitioned", 1.02)):
+            cell = compare.find(self.cells, mpi="mpich", variant=variant, count=8)[0]
+            self.assertEqual(cell["baseline"], baseline)
+            self.assertAlmostEqual(cell["ratio_vs_c"]["median"], ratio)
 
     def test_its_table_has_a_row_per_variant_and_its_target_is_judged(self):
         table = tables.persistent_table(self.cells)
-        self.assertEqual([row[2] for row in table.rows], ["c/persistent", "thinmpi/persistent"])
+        self.assertEqual([row[2] for row in table.rows if row[0] == "OpenMPI"],
+                         ["c/persistent", "thinmpi/persistent"])
+        self.assertEqual([row[2] for row in table.rows if row[0] == "MPICH"],
+                         ["c/persistent", "thinmpi/persistent", "c/partitioned",
+                          "thinmpi/partitioned"])
         self.assertIn("(1.01×)", table.rows[1][3])
+        self.assertIn("(1.02×)", table.rows[-1][3])
+        self.assertIn("c/partitioned against c/persistent", table.note)
         row = next(r for r in path_tables.thinmpi_targets(self.cells).rows
                    if r[0] == "thinmpi/persistent")
         self.assertEqual((row[1], row[2], row[4], row[-1]),
-                         ("c/persistent", "≤ 1.02×", "3 of 3", "met"))
+                         ("c/persistent", "≤ 1.02×", "6 of 6", "met"))
+
+
+class PartitionedMissing(unittest.TestCase):
+    """An MPI-3.1 build (Open MPI 4.1) has no partitioned rows: a missing cell with the reason."""
+
+    def setup_with(self, mpi, variants, thinmpi=True):
+        setup = Setup()
+        setup.builds.append(Build(mpi, "gcc", tuple((v, 4, 0) for v in variants)))
+        setup.manifests[(mpi, "gcc")] = {"harness": f"{mpi}/wb_kernels", "thinmpi": thinmpi}
+        return setup
+
+    @staticmethod
+    def info(standard):
+        return lambda harness: {"mpi_standard": standard}
+
+    def test_an_mpi_3_1_build_lists_both_rows_as_missing_with_the_reason(self):
+        setup = self.setup_with("openmpi", ("c/persistent", "thinmpi/persistent"))
+        partitioned.note_missing(setup, info=self.info("3.1"))
+        self.assertEqual(len(setup.missing), 1)
+        entry = setup.missing[0]
+        self.assertEqual((entry["mpi"], entry["compiler"], entry["api"]),
+                         ("openmpi", "gcc", "c/partitioned, thinmpi/partitioned"))
+        self.assertIn("MPI 3.1", entry["reason"])
+        self.assertIn("MPI-4", entry["reason"])
+
+    def test_an_mpi_4_build_with_the_rows_misses_nothing(self):
+        setup = self.setup_with("mpich", partitioned.VARIANTS)
+        partitioned.note_missing(setup, info=self.info("4.0"))
+        self.assertEqual(setup.missing, [])
+
+    def test_an_mpi_4_build_without_them_is_to_be_rebuilt(self):
+        setup = self.setup_with("mpich", ("c/persistent",))
+        partitioned.note_missing(setup, info=self.info("4.0"))
+        self.assertIn("rebuild", setup.missing[0]["reason"])
+
+    def test_thinmpi_left_out_by_the_api_filter_or_the_build_is_not_listed_again(self):
+        for api, thinmpi in ((("c",), True), (None, False)):
+            setup = self.setup_with("openmpi", ("c/persistent",), thinmpi)
+            partitioned.note_missing(setup, api, info=self.info("3.1"))
+            self.assertEqual([m["api"] for m in setup.missing], ["c/partitioned"])
 
 
 class Schema(unittest.TestCase):

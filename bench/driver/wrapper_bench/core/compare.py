@@ -6,7 +6,7 @@ from collections import defaultdict
 # C variants compared with another C variant; every other C variant is its own baseline.
 C_BASELINES = {"c/mprobe": "c/int_buffer", "c/char_mprobe": "c/char_buffer",
                "c/framed": "c/int_buffer", "c/probe": "c/int_buffer",
-               "c/persistent": "c/int_buffer"}
+               "c/persistent": "c/int_buffer", "c/partitioned": "c/persistent"}
 
 
 def baseline_of(variant, declared):

@@ -4,7 +4,7 @@ conclusions (conclusions.py) and the charts (charts.py)."""
 
 from ...core import p2p_jobs
 from ...core.room import Room
-from . import charts, conclusions, tables
+from . import charts, conclusions, partitioned, tables
 
 
 def _by_chart(drawn, prefix):
@@ -34,13 +34,18 @@ def _sections(doc, drawn, section_type):
         "sweep": section_type("What happens when the messages get bigger",
                               tables=[tables.size_sweep(cells)], charts=_by_chart(drawn, "sweep_")),
         "structs": section_type("Structs", tables=[tables.struct_table(cells)]),
-        "persistent": section_type("Persistent point-to-point",
+        "persistent": section_type("Persistent and partitioned point-to-point",
                                    tables=[tables.persistent_table(cells)]),
     }
 
 
+def _prepare(setup, options, presets, repo):
+    if "tiny" in options.suites:
+        partitioned.note_missing(setup, options.api)
+
+
 ROOM = Room("p2p", suites=("tiny", "sweep"), counts=p2p_jobs.COUNTS, jobs=p2p_jobs.suite_jobs,
             draw=lambda doc, out_dir: charts.draw_all(doc["cells"], out_dir),
-            sections=_sections,
+            prepare=_prepare, sections=_sections,
             quick_left_out=("tiny: 50,000 round trips and 5 processes per cell (quick: 20,000 "
                             "and 3); sweep: a third process per size (--full)",))
