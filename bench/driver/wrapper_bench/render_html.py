@@ -4,7 +4,7 @@ import base64
 import html
 import re
 
-from .report import METHOD, build_sections, context_lines
+from .report import METHOD, build_sections, headline_lines
 
 STYLE = """
 body { font-family: sans-serif; max-width: 1200px; margin: 2em auto; color: #222; }
@@ -46,7 +46,7 @@ def render_html(doc, charts, out_dir):
     parts = ["<!DOCTYPE html><html><head><meta charset='utf-8'>",
              "<title>wrapper-bench report</title>", f"<style>{STYLE}</style></head><body>",
              "<h1>wrapper-bench: the cost of convenience, measured here</h1><ul>",
-             *[f"<li>{html.escape(line)}</li>" for line in context_lines(doc["context"])],
+             *[f"<li>{html.escape(line)}</li>" for line in headline_lines(doc)],
              f"</ul><p>{html.escape(METHOD)}</p>"]
     for section in build_sections(doc, charts):
         parts.append(f"<h2>{html.escape(section.title)}</h2>")

@@ -1,6 +1,6 @@
 """report.md from the report's sections."""
 
-from .report import METHOD, build_sections, context_lines
+from .report import METHOD, build_sections, headline_lines
 
 
 def _escape(text):
@@ -22,7 +22,7 @@ def table_md(table):
 def render_md(doc, charts):
     """The whole Markdown report."""
     parts = ["# wrapper-bench: the cost of convenience, measured here", "",
-             *[f"- {line}" for line in context_lines(doc["context"])], "", METHOD, ""]
+             *[f"- {line}" for line in headline_lines(doc)], "", METHOD, ""]
     for section in build_sections(doc, charts):
         parts += [f"## {section.title}", ""]
         parts += [p + "\n" for p in section.paragraphs]

@@ -48,6 +48,15 @@ def context_lines(context):
     return lines
 
 
+def headline_lines(doc):
+    """The report's first screen: the machine and versions, then what the rooms put there
+    (the floor room: each MPI's machine mode)."""
+    lines = context_lines(doc["context"])
+    for room in rooms.ROOMS:
+        lines += room.headline(doc) if room.headline else []
+    return lines
+
+
 # The report's sections by name, in order; each room writes its own (rooms.py). The article's
 # come first, with the floor's notes under their tables; the missing and failed cells stay last.
 ARTICLE = ("conclusions", "floor", "c_floor", "scalar", "raw_vs_vector", "cliff", "mpi4py", "go",

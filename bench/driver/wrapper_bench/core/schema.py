@@ -21,9 +21,13 @@ Schema wrapper-bench/results, version 1:
   symbols   [{mpi, compiler, variant, object, mpi_symbols, boost_mpi_entry_points}]
   missing   [{mpi, compiler, api, reason}]      cells this machine cannot fill, and why
   failures  [{what, mpi, compiler, error}]      builds or launches that failed
-  floor     {best_us, fast_floor_us, median_us, highest_us, slow_factor, threshold_us, processes,
-             min_fast,
-             slow[{job, rep, mpi, compiler, floor_us}], by_build{mpi/compiler: [floors]}}|null
+  floor     {best_us, fast_floor_us, median_us, highest_us, slow_factor, threshold_us (the floor
+             rule's: the lower of slow_floor_us and slow_factor x fast_floor_us), slow_floor_us,
+             c_one_way_threshold_us, processes, min_fast,
+             slow[{job, rep, mpi, compiler, floor_us, c_one_way_us|null,
+                   reasons["floor"|"c_one_way"]}], by_build{mpi/compiler: [floors]},
+             by_mpi{mpi: {processes, slow, mode (fast|mixed|slow),
+                          fast_mode{processes, floor_us, c_one_way_us}, slow_mode{...}}}}|null
   (compiler is "go", "gompi" or "osu" for the Go, GoMPI and osu_latency processes; context
    also has go{mpi: ...} and osu{mpi: path} where they ran)
 """

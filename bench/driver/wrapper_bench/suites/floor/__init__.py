@@ -15,4 +15,9 @@ def _sections(doc, charts, section_type):
                                   tables=[floor_report.floor_table(doc.get("floor"))])}
 
 
-ROOM = Room("floor", digest=_digest, annotate=floor_report.annotate, sections=_sections)
+def _headline(doc):
+    return floor_report.mode_lines(doc.get("floor"))
+
+
+ROOM = Room("floor", digest=_digest, annotate=floor_report.annotate, sections=_sections,
+            headline=_headline)

@@ -4,6 +4,7 @@ audit of the calls."""
 
 import statistics
 
+from ...core.slow_mode import FAST_MODE, SLOW_MODE, rule_text
 from ...core.tables import COMPILER_ORDER, MPI_NAMES, MPI_ORDER, Table, size_label, times, us
 from . import io_suite as ios
 
@@ -248,9 +249,13 @@ def mode_line(part):
     if not mode:
         return "Machine mode: unknown (no process measured its floor)."
     return (f"Machine mode: {mode['mode']} — {mode['slow']} of {mode['processes']} processes "
-            f"had a floor above {us(mode['threshold_us'])} (2× the suite's 10th-percentile "
-            f"process floor); median process floor {us(mode['median_floor_us'])} (this kind of "
-            "machine: about 0.06 µs in its fast mode, 0.1 µs in its slow mode).")
+            f"had {rule_text(mode['threshold_us'], 'suite', c_one_way=False)}; median process "
+            f"floor {us(mode['median_floor_us'])} (this VM: {_span(FAST_MODE['floor_us'])} in "
+            f"its fast mode, {_span(SLOW_MODE['floor_us'])} in its slow mode).")
+
+
+def _span(pair):
+    return f"{pair[0]:.3f}-{pair[1]:.3f} µs"
 
 
 def sections(part, charts, section_type):

@@ -23,7 +23,7 @@ from pathlib import Path
 from ...core.compare import spread
 from ...core.detect import json_lines, read_json
 from ...core.runner import Launcher, run_as_root
-from ...core.slow_mode import is_slow, machine_mode, slow_threshold
+from ...core.slow_mode import is_slow, machine_mode, slow_processes
 
 MANIFEST = "wb_io.json"
 MPI4PY_KERNEL = Path(__file__).resolve().parents[4] / "kernels" / "mpi4py_io.py"
@@ -343,7 +343,7 @@ def _ratio(process, variant, against):
 def aggregate(records):
     """Cells per (mpi, compiler, fs, variant, bytes): µs per call over processes (each the low
     decile of its blocks); the ratio to C's same call and to POSIX's, taken in each process."""
-    threshold = slow_threshold(records)
+    slow = slow_processes(records)
     groups, ratios = defaultdict(list), defaultdict(lambda: defaultdict(list))
     for process in _by_process(records).values():
         for variant, record in process.items():
@@ -354,10 +354,10 @@ def aggregate(records):
                 value = _ratio(process, variant, other) if other != variant else None
                 if value is not None:
                     ratios[key][name].append(value)
-    return [_cell(key, groups[key], ratios[key], threshold) for key in sorted(groups)]
+    return [_cell(key, groups[key], ratios[key], slow) for key in sorted(groups)]
 
 
-def _cell(key, group, ratios, threshold):
+def _cell(key, group, ratios, slow):
     mpi, compiler, fs, variant, size = key
     times = [process_us(r) for r in group]
     first = group[0]
@@ -366,7 +366,7 @@ def _cell(key, group, ratios, threshold):
             "rank_bytes": first.get("rank_bytes", size), "reps": len(group),
             "iterations": first["iterations"], "us": spread(times), "per_rep_us": times,
             "ratio_vs_c": spread(ratios["c"]), "ratio_vs_posix": spread(ratios["posix"]),
-            "slow_reps": sum(is_slow(r, threshold) for r in group),
+            "slow_reps": sum(is_slow(r, slow) for r in group),
             "verified": all(r.get("verified") for r in group)}
 
 

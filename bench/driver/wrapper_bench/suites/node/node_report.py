@@ -3,6 +3,7 @@ against C, the message rate, the two pairs at once, the targets and the chart.""
 
 import statistics
 
+from ...core.slow_mode import rule_text
 from ...core.tables import COMPILER_ORDER, MPI_NAMES, MPI_ORDER, Table, size_label, times, us
 from . import node_suite as ns
 
@@ -188,8 +189,8 @@ def mode_line(part):
     if not mode:
         return "Machine mode: unknown (no process measured its floor)."
     return (f"Machine mode: {mode['mode']} — {mode['slow']} of {mode['processes']} 2-rank "
-            f"processes had a floor above {us(mode['threshold_us'])} (2× the suite's "
-            f"10th-percentile process floor; median floor {us(mode['median_floor_us'])}). "
+            f"processes had {rule_text(mode['threshold_us'], 'suite', c_one_way=False)}; "
+            f"median floor {us(mode['median_floor_us'])}. "
             f"The {ns.PAIRS_RANKS}-rank runs put {ns.PAIRS_RANKS} ranks on "
             f"{part.get('cores')} cores: oversubscribed"
             + (", so they are short and their times show the scheduler more than the paths."

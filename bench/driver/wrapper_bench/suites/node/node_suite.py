@@ -19,7 +19,7 @@ from ...core import slow_mode
 from ...core.compare import process_value, spread
 from ...core.detect import binding_flags, json_lines, read_json
 from ...core.runner import run_as_root
-from ...core.slow_mode import is_slow, slow_threshold
+from ...core.slow_mode import is_slow, slow_processes
 
 MANIFEST = "wb_node.json"
 SIZES = (1, 4, 8, 16, 32, 48, 64, 256, 1024, 4096, 16384, 65536, 262144, 1048576)
@@ -199,7 +199,7 @@ def aggregate(records):
     """Cells per (mpi, compiler, ranks, variant, bytes): the one-way time over processes (each
     the low decile of its blocks); the ratios to C's known count and to the floor taken in each
     process; for the rate variants the messages per second and the rate over C's."""
-    threshold = slow_threshold([r for r in records if r.get("ranks", 2) == 2])
+    slow = slow_processes([r for r in records if r.get("ranks", 2) == 2])
     groups, ratios = defaultdict(list), defaultdict(lambda: defaultdict(list))
     for process in _by_process(records).values():
         for variant, record in process.items():
@@ -212,10 +212,10 @@ def aggregate(records):
                 value = _ratio(process, variant, other) if other else None
                 if value is not None:
                     ratios[key][name].append(value)
-    return [_cell(key, groups[key], ratios[key], threshold) for key in sorted(groups)]
+    return [_cell(key, groups[key], ratios[key], slow) for key in sorted(groups)]
 
 
-def _cell(key, group, ratios, threshold):
+def _cell(key, group, ratios, slow):
     mpi, compiler, ranks, variant, size = key
     times = [process_value(r) for r in group]
     cell = {"mpi": mpi, "compiler": compiler, "ranks": ranks, "variant": variant,
@@ -223,7 +223,7 @@ def _cell(key, group, ratios, threshold):
             "iterations": group[0]["iterations"], "one_way_us": spread(times),
             "per_rep_us": times, "ratio_vs_c": spread(ratios["c"]),
             "ratio_vs_floor": spread(ratios["floor"]),
-            "slow_reps": sum(is_slow(r, threshold) for r in group) if ranks == 2 else None,
+            "slow_reps": sum(is_slow(r, slow) for r in group) if ranks == 2 else None,
             "verified": all(r.get("verified") for r in group)}
     if cell["kind"] == "rate":
         cell["messages_per_s"] = spread([WINDOW / (2 * t * 1e-6) for t in times if t > 0])
