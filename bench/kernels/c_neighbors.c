@@ -286,8 +286,9 @@ static void call_dense(void* p) {
   s->received = NULL, s->received_n = s->capacity = 0;
   MPI_Alltoall(s->sendcounts, 1, MPI_INT, s->recvcounts, 1, MPI_INT, s->comm);
   int total = 0;
+  const int size = s->size;
   s->source_n = 0;
-  for (int r = 0; r < s->size; ++r) {
+  for (int r = 0; r < size; ++r) {
     s->rdispls[r] = total, total += s->recvcounts[r];
     if (s->recvcounts[r] > 0) s->sources[s->source_n++] = r;
   }
