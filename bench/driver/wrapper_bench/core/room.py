@@ -33,7 +33,9 @@ class Room:
         runner a room owns runs only that room's suites.
     digest(doc, records): adds what it reads from every launch's records to the document.
     annotate(tables, cells): notes it adds under the article's tables.
-    headline(doc): lines it adds to the report's first screen, under the machine and versions.
+    headline(doc): lines it adds to the report's first screen (the machine's mode).
+    ratios(doc): [core.path_ratios.PathRatio] of the ratios against C its tables show, one per
+        cell, for the first screen's chart of every library per path.
     add_options(parser), check_options(options, suites_given, known): its command-line options,
         and the error sentence (or None) of a bad combination; `known`: every room's suites.
     start(options, setup, repo): what it starts for the run (a handle with close(), or None).
@@ -58,6 +60,7 @@ class Room:
     digest: Callable = None
     annotate: Callable = None
     headline: Callable = None
+    ratios: Callable = None
     add_options: Callable = _nothing
     check_options: Callable = _nothing
     start: Callable = _nothing

@@ -18,4 +18,4 @@ def _sections(doc, charts, section_type):
 
 
 ROOM = Room("audit", suites=("audit",), counts=audit_jobs.COUNTS, jobs=audit_jobs.audit_jobs,
-            sections=_sections)
+            sections=_sections, ratios=path_tables.path_ratios)

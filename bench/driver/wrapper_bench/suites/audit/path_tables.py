@@ -6,6 +6,7 @@ import statistics
 from ...core.compare import find
 from ...core.instruction_targets import HEADERS as INSTRUCTION_HEADERS
 from ...core.instruction_targets import columns, target_figures
+from ...core.path_ratios import PathRatio
 from ...core.tables import MPI_NAMES, MPI_ORDER, Table, calls_text, present, times
 
 # thinmpi's performance targets (docs/bench.md, Targets): variant -> largest ratio against its
@@ -84,12 +85,8 @@ def thinmpi_targets(cells, instructions_part=None):
     ratio, how many cells meet the target, and the worst cell; with instruction counts
     (instructions.py), the instructions over C per call too, and the verdict asks for both."""
     rows = []
-    for variant, target in THINMPI_TARGETS.items():
-        ranges = SIZED_TARGETS.get(variant, ((0, None, target),))
-        for low, high, bound in ranges:
-            in_range = [c for c in find(cells, variant=variant) if c["ratio_vs_c"] and
-                        c["bytes"] >= low and (high is None or c["bytes"] <= high)]
-            label = variant if len(ranges) == 1 else f"{variant} ({_size_range(low, high)})"
+    for variant in THINMPI_TARGETS:
+        for label, bound, in_range in target_cells(cells, variant):
             row = _target_row(label, bound, in_range)
             if row:
                 rows.append(_not_judged(_with_instructions(row, instructions_part, variant),
@@ -110,6 +107,29 @@ def thinmpi_targets(cells, instructions_part=None):
                  "what it is measured against. The process-to-process noise of this machine is "
                  "several percent, so a cell can miss a 2% target by noise alone: read the "
                  "worst cell with its spread in results.json.")
+
+
+def target_cells(cells, variant):
+    """[(row label, bound, cells)]: the rows of `variant` in the targets table, one per size
+    range of its target, with the cells each row judges."""
+    ranges = SIZED_TARGETS.get(variant, ((0, None, THINMPI_TARGETS[variant]),))
+    found = []
+    for low, high, bound in ranges:
+        in_range = [c for c in find(cells, variant=variant) if c["ratio_vs_c"] and
+                    c["bytes"] >= low and (high is None or c["bytes"] <= high)]
+        label = variant if len(ranges) == 1 else f"{variant} ({_size_range(low, high)})"
+        found.append((label, bound, in_range))
+    return found
+
+
+def path_ratios(doc):
+    """Every cell's ratio that the targets table's rows of each variant judge, as PathRatios
+    (group "thinmpi only", path: the row's label) for the report's first screen."""
+    return [PathRatio("thinmpi only", label, "thinmpi", c["variant"], c["mpi"], c["compiler"],
+                      c["bytes"], c["ratio_vs_c"]["median"])
+            for variant in THINMPI_TARGETS
+            for label, _, in_range in target_cells(doc.get("cells", []), variant)
+            for c in in_range]
 
 
 def against_c_variant(cells, variant, c_variant):

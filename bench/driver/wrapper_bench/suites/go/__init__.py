@@ -15,4 +15,4 @@ def _sections(doc, charts, section_type):
     return {"go": section_type("Go through cgo", tables=[go_tables.go_tiny(doc["cells"])])}
 
 
-ROOM = Room("go", prepare=_prepare, sections=_sections)
+ROOM = Room("go", prepare=_prepare, sections=_sections, ratios=go_tables.path_ratios)

@@ -5,6 +5,7 @@ tiny messages against C in the same process. Its OSU-compatible sweep is the osu
 import statistics
 
 from ...core.compare import find
+from ...core.path_ratios import SUITE_GROUPS, PathRatio
 from ...core.tables import MPI_NAMES, MPI_ORDER, Table, cell_text, one, present, times
 
 GO_INT_ROWS = (("C known count", "c/int_buffer"),
@@ -51,3 +52,27 @@ def go_tiny(cells):
     return Table("go-tiny", "Go through cgo: tiny messages",
                  ["MPI", "path", "variant", "1 int", "8 ints", "64 ints",
                   "vs C known count (1, 8, 64)"], rows, GO_NOTE)
+
+
+
+# The Go kernel's known-size receives, on the peers table's paths (their C is the same C, run in
+# the Go process: c/int_buffer, c/char_buffer). Its unknown-size receive is measured against C's
+# MPI_Probe path, not the matched probe of the peers' path, so it is not among them.
+GO_PATHS = {"go/int_slice_prealloc": "bounded vector<int>",
+            "go/byte_slice_prealloc": "chars of known count"}
+
+
+def _go_path(cell):
+    """The peers table's path of a Go cell: the tiny suite's 1 int is the "int" path."""
+    if (cell["suite"], cell["count"], cell["variant"]) == ("tiny", 1, "go/int_slice_prealloc"):
+        return "int"
+    return GO_PATHS[cell["variant"]]
+
+
+def path_ratios(doc):
+    """The Go cells' ratios against C in their process (what the Go and OSU tables show), as
+    PathRatios for the report's first screen."""
+    return [PathRatio(SUITE_GROUPS[c["suite"]], _go_path(c), "go", c["variant"], c["mpi"],
+                      c["compiler"], c["bytes"], c["ratio_vs_c"]["median"])
+            for c in find(doc.get("cells", []), compiler="go")
+            if c["variant"] in GO_PATHS and c["suite"] in SUITE_GROUPS and c["ratio_vs_c"]]

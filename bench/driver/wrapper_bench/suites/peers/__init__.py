@@ -15,4 +15,4 @@ def _sections(doc, charts, section_type):
     return {"peers": [section] if section else []}
 
 
-ROOM = Room("peers", prepare=_prepare, sections=_sections)
+ROOM = Room("peers", prepare=_prepare, sections=_sections, ratios=peers.path_ratios)

@@ -8,6 +8,7 @@ bench/cmake/WbPeers.cmake where their sources can be had; wb_build.json says why
 """
 
 from ...core import build as build_step
+from ...core.path_ratios import SUITE_GROUPS, PathRatio
 from ...core.tables import (COMPILER_ORDER, MPI_NAMES, MPI_ORDER, Table, calls_text, present,
                             size_label, times)
 
@@ -234,9 +235,19 @@ def _size_text(suite, count, paths, cells):
     return size_label(cell["bytes"] if cell else count)
 
 
-def tiny_rows(cells, audit_rows, suite="tiny", suite_paths=TINY_PATHS):
+def _add_ratios(found, suite, label, mpi, compiler, values):
+    """Appends to `found` (unless None) a PathRatio for each library measured in a row."""
+    if found is None:
+        return
+    found += [PathRatio(SUITE_GROUPS[suite], label, api, cell["variant"], mpi, compiler,
+                        cell.get("bytes", 0), ratio)
+              for api, (ratio, _, cell) in values.items() if ratio is not None]
+
+
+def tiny_rows(cells, audit_rows, suite="tiny", suite_paths=TINY_PATHS, ratios=None):
     """(rows, why lines) of the ping-pong paths of `suite`: one row per path, count, MPI and
-    compiler (a path's counts None: every count the run has for its C cell)."""
+    compiler (a path's counts None: every count the run has for its C cell); each ratio a row
+    shows is also appended to `ratios` (a list, or None) as a PathRatio."""
     peers_built = [c for c in cells if c["suite"] == suite]
     rows, lines = [], []
     for mpi, compiler in _groups(peers_built):
@@ -256,6 +267,7 @@ def tiny_rows(cells, audit_rows, suite="tiny", suite_paths=TINY_PATHS):
                 if row and (suite == "tiny" or any(values[api][0] is not None for api in APIS)):
                     rows.append([MPI_NAMES.get(mpi, mpi), compiler] + row)
                     lines.append(why_line(where, values))
+                    _add_ratios(ratios, suite, label, mpi, compiler, values)
     return rows, [line for line in lines if line]
 
 
@@ -264,8 +276,9 @@ def _python_cells(cells, mpi, count, suite="tiny"):
             c["count"] == count and c["compiler"] == "python"}
 
 
-def coll_rows(collectives, count=1):
-    """(rows, why lines) of the collectives paths at `count` ints per rank, 2 ranks."""
+def coll_rows(collectives, count=1, ratios=None):
+    """(rows, why lines) of the collectives paths at `count` ints per rank, 2 ranks; each ratio
+    a row shows is also appended to `ratios` (a list, or None) as a PathRatio."""
     coll_cells, coll_audit = collectives.get("cells", []), collectives.get("audit", [])
     rows, lines = [], []
     for mpi, compiler in _groups(coll_cells):
@@ -276,6 +289,7 @@ def coll_rows(collectives, count=1):
                 rows.append([MPI_NAMES.get(mpi, mpi), compiler] + row)
                 lines.append(why_line(f"{MPI_NAMES.get(mpi, mpi)} {compiler}, {label} "
                                       f"({count * 4} B)", values))
+                _add_ratios(ratios, "collectives", label, mpi, compiler, values)
     return rows, [line for line in lines if line]
 
 
@@ -295,6 +309,18 @@ NOTE = ("Each library's cell: its time against the C code of the path (the C col
         "docs and examples write it (bench/kernels/kamping_*.cpp, mpl_*.cpp, boost_*.cpp). "
         "mpi4py's allgatherv/alltoallv give the counts, so they are not in the rows where the "
         "library computes them.")
+
+
+def path_ratios(doc):
+    """Every ratio the peers tables show, as PathRatios (the report's first screen)."""
+    found = []
+    cells, audit_rows = doc.get("cells", []), doc.get("audit", [])
+    tiny_rows(cells, audit_rows, ratios=found)
+    for _, _, suite, paths in PING_PONG_SUITES:
+        tiny_rows(cells, audit_rows, suite, paths, ratios=found)
+    if "collectives" in doc:
+        coll_rows(doc["collectives"], ratios=found)
+    return found
 
 
 def section(doc, section_type):
