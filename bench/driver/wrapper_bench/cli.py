@@ -13,7 +13,7 @@ import time
 from datetime import datetime
 from pathlib import Path
 
-from . import matrix, rooms
+from . import first_screen_chart, matrix, rooms
 from .core import audit, compare, detect, schema
 from .core.timing import Clock
 from .core.runner import ROOT_ENV, Progress, estimated_seconds, launch
@@ -215,6 +215,7 @@ def write_outputs(doc, records, out_dir):
     reports, into out_dir; returns the schema problems of the document."""
     drawing = time.monotonic()
     drawn = [chart for room in rooms.ROOMS if room.draw for chart in room.draw(doc, out_dir)]
+    drawn += first_screen_chart.draw(doc, out_dir)
     if doc.get("timings") and not any(r["phase"] == "report" for r in doc["timings"]["rows"]):
         seconds = round(time.monotonic() - drawing, 1)
         doc["timings"]["rows"].append({"phase": "report", "what": "the charts", "seconds": seconds,

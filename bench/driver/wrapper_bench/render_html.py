@@ -4,7 +4,8 @@ import base64
 import html
 import re
 
-from .report import METHOD, build_sections, headline_lines
+from .render_md import TITLE
+from .report import mode_lines, report_sections
 
 STYLE = """
 body { font-family: sans-serif; max-width: 1200px; margin: 2em auto; color: #222; }
@@ -24,6 +25,15 @@ def inline_markup(text):
     return re.sub(r"\*(.+?)\*", r"<em>\1</em>", text)
 
 
+def paragraph_html(text):
+    """A paragraph, or a list where every line of it starts with '- '."""
+    lines = text.split("\n")
+    if all(line.startswith("- ") for line in lines):
+        return "<ul>" + "".join(f"<li>{inline_markup(line[2:])}</li>" for line in lines) + \
+            "</ul>"
+    return f"<p>{inline_markup(text)}</p>"
+
+
 def table_html(table):
     """One table as HTML, with its note."""
     head = "".join(f"<th>{html.escape(h)}</th>" for h in table.headers)
@@ -41,17 +51,24 @@ def image_html(title, path):
     return f'<img alt="{html.escape(title)}" src="data:image/png;base64,{data}">'
 
 
+def section_html(section, out_dir):
+    """One section: its paragraphs, then its tables and charts (the charts first where the
+    section asks)."""
+    tables = [table_html(t) for t in section.tables]
+    charts = [image_html(title, out_dir / name) for title, name in section.charts]
+    return [f"<h2>{html.escape(section.title)}</h2>"] + \
+        [paragraph_html(p) for p in section.paragraphs] + \
+        (charts + tables if section.charts_first else tables + charts)
+
+
 def render_html(doc, charts, out_dir):
-    """The whole page; charts are read from out_dir and embedded."""
+    """The whole page, the machine's mode and the first screen first; charts are read from
+    out_dir and embedded."""
     parts = ["<!DOCTYPE html><html><head><meta charset='utf-8'>",
              "<title>wrapper-bench report</title>", f"<style>{STYLE}</style></head><body>",
-             "<h1>wrapper-bench: the cost of convenience, measured here</h1><ul>",
-             *[f"<li>{html.escape(line)}</li>" for line in headline_lines(doc)],
-             f"</ul><p>{html.escape(METHOD)}</p>"]
-    for section in build_sections(doc, charts):
-        parts.append(f"<h2>{html.escape(section.title)}</h2>")
-        parts += [f"<p>{inline_markup(p)}</p>" for p in section.paragraphs]
-        parts += [table_html(t) for t in section.tables]
-        parts += [image_html(title, out_dir / name) for title, name in section.charts]
+             f"<h1>{html.escape(TITLE)}</h1><ul>",
+             *[f"<li>{html.escape(line)}</li>" for line in mode_lines(doc)], "</ul>"]
+    for section in report_sections(doc, charts):
+        parts += section_html(section, out_dir)
     parts.append("</body></html>")
     return "\n".join(parts)

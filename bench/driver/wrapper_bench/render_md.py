@@ -1,6 +1,8 @@
 """report.md from the report's sections."""
 
-from .report import METHOD, build_sections, headline_lines
+from .report import mode_lines, report_sections
+
+TITLE = "wrapper-bench: the cost of convenience, measured here"
 
 
 def _escape(text):
@@ -19,13 +21,18 @@ def table_md(table):
     return "\n".join(lines) + "\n"
 
 
+def section_md(section):
+    """One section: its paragraphs, then its tables and charts (the charts first where the
+    section asks)."""
+    tables = [table_md(t) for t in section.tables]
+    charts = [f"![{title}]({name})\n" for title, name in section.charts]
+    return [f"## {section.title}", ""] + [p + "\n" for p in section.paragraphs] + \
+        (charts + tables if section.charts_first else tables + charts)
+
+
 def render_md(doc, charts):
-    """The whole Markdown report."""
-    parts = ["# wrapper-bench: the cost of convenience, measured here", "",
-             *[f"- {line}" for line in headline_lines(doc)], "", METHOD, ""]
-    for section in build_sections(doc, charts):
-        parts += [f"## {section.title}", ""]
-        parts += [p + "\n" for p in section.paragraphs]
-        parts += [table_md(t) for t in section.tables]
-        parts += [f"![{title}]({name})\n" for title, name in section.charts]
+    """The whole Markdown report: the machine's mode and the first screen, then the details."""
+    parts = [f"# {TITLE}", "", *[f"- {line}" for line in mode_lines(doc)], ""]
+    for section in report_sections(doc, charts):
+        parts += section_md(section)
     return "\n".join(parts)

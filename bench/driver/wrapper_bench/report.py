@@ -2,7 +2,7 @@
 
 from dataclasses import dataclass, field
 
-from . import rooms
+from . import first_screen, rooms
 from .core import tables
 
 
@@ -14,6 +14,7 @@ class Section:
     paragraphs: list = field(default_factory=list)
     tables: list = field(default_factory=list)
     charts: list = field(default_factory=list)  # (title, png file name)
+    charts_first: bool = False  # the charts before the tables (the first screen's chart)
 
 
 def short_version(library_version):
@@ -48,13 +49,10 @@ def context_lines(context):
     return lines
 
 
-def headline_lines(doc):
-    """The report's first screen: the machine and versions, then what the rooms put there
-    (the floor room: each MPI's machine mode)."""
-    lines = context_lines(doc["context"])
-    for room in rooms.ROOMS:
-        lines += room.headline(doc) if room.headline else []
-    return lines
+def mode_lines(doc):
+    """What the rooms put under the report's title, above the first screen's chart (the floor
+    room: each MPI's machine mode)."""
+    return [line for room in rooms.ROOMS if room.headline for line in room.headline(doc)]
 
 
 # The report's sections by name, in order; each room writes its own (rooms.py). The article's
@@ -72,6 +70,16 @@ def _flat(found, names):
         value = found.get(name, [])
         out += value if isinstance(value, list) else [value]
     return out
+
+
+def report_sections(doc, charts):
+    """The report's sections under its title and mode_lines: the first screen (every library
+    against C per path, the targets' verdicts), the machine, versions and method, then every
+    room's section."""
+    sections = build_sections(doc, charts)
+    details = Section("Machine, versions and method",
+                      ["\n".join(f"- {line}" for line in context_lines(doc["context"])), METHOD])
+    return [first_screen.section(doc, charts, sections, Section), details] + sections
 
 
 def build_sections(doc, charts):
