@@ -211,5 +211,15 @@ class Verdicts(unittest.TestCase):
         self.assertIsInstance(Section("x"), Section)
 
 
+class ReadsTheRoomsOnly(unittest.TestCase):
+    def test_the_first_screen_names_no_suite(self):
+        from test_rooms import graph
+
+        edges = graph()
+        for name in ("wrapper_bench.first_screen", "wrapper_bench.first_screen_chart"):
+            self.assertEqual([t for t in edges[name] if t.startswith("wrapper_bench.suites")],
+                             [], name)
+
+
 if __name__ == "__main__":
     unittest.main()
