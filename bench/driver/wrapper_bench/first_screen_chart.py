@@ -44,7 +44,8 @@ def draw(doc, out_dir):
     import matplotlib.pyplot as plt
 
     apis = libraries_of(rows)
-    figure, axes = plt.subplots(figsize=(11, 2.0 + 0.34 * len(rows)))
+    height = 2.0 + 0.34 * len(rows)
+    figure, axes = plt.subplots(figsize=(11, height))
     _draw_rows(axes, rows, apis)
     every = [v for row in rows for s in row.libraries.values() for v in (s.low, s.high)]
     low, high = min(every + [1.0]) / 1.15, max(every + [1.0]) * 1.15
@@ -61,9 +62,9 @@ def draw(doc, out_dir):
     axes.grid(axis="x", color="#eee")
     axes.set_xlabel("time / C's time on the same path, same processes (log scale; 1x = C)")
     axes.set_title(TITLE, fontsize=10)
-    axes.legend(loc="upper center", bbox_to_anchor=(0.5, -0.09), fontsize=8.5,
-                ncol=len(apis), frameon=False)
-    figure.tight_layout()
+    figure.legend(*axes.get_legend_handles_labels(), loc="lower center", fontsize=8.5,
+                  ncol=len(apis), frameon=False)
+    figure.tight_layout(rect=(0, 0.35 / height, 1, 1))  # the legend's strip at the bottom
     figure.savefig(out_dir / CHART, dpi=100)
     plt.close(figure)
     return [(TITLE, CHART)]
