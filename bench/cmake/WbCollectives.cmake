@@ -108,22 +108,8 @@ if(WB_WITH_THINMPI)
   endif()
 endif()
 
-file(
-  GENERATE
-  OUTPUT ${CMAKE_CURRENT_BINARY_DIR}/wb_coll.json
-  CONTENT
-    "{
-  \"mpi\": \"${WB_MPI_VENDOR}\",
-  \"mpiexec\": \"${MPIEXEC_EXECUTABLE}\",
-  \"harness\": \"$<TARGET_FILE:wb_coll>\",
-  \"audit_library\": \"$<TARGET_FILE:wb_audit>\",
-  \"c_kernels_library\": \"$<TARGET_FILE:wb_ckernels>\",
-  \"boost\": ${WB_COLL_BOOST},
-  \"thinmpi\": ${WB_COLL_THINMPI},
-  \"thinmpi_missing_reason\": \"${WB_COLL_THINMPI_REASON}\",
-  \"thinmpi_checked\": ${WB_COLL_CHECKED},
-  \"thinmpi_checked_missing_reason\": \"${WB_COLL_CHECKED_REASON}\"
-}
-")
+wb_harness_manifest(
+  wb_coll HARNESS wb_coll LIBRARIES JSON boost WB_COLL_BOOST
+  AVAILABLE thinmpi WB_COLL_THINMPI thinmpi_checked WB_COLL_CHECKED)
 
 wb_add_harness_smoke(wb_coll)

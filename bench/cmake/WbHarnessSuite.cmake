@@ -3,6 +3,8 @@
 #   wb_try_thinmpi_kernel   whether a thinmpi kernel file compiles against this tree's thinmpi
 #                           (the families land branch by branch), the reason kept when not
 #   wb_add_harness_smoke    the ctests that launch a harness with every variant on 2 and 4 ranks
+#   wb_harness_manifest     the <harness>.json that tells the driver about a harness (every
+#                           harness's, wb_build.json included)
 
 # wb_try_thinmpi_kernel(<result> SOURCE <file> CHECK <name> WHAT <text> [DEFINITIONS <-D...>])
 # Sets <result> to TRUE when kernels/<file> compiles with the project's warnings (and the extra
@@ -54,4 +56,38 @@ OMPI_MCA_rmaps_base_oversubscribe=1")
     endif()
     set_tests_properties(${name} PROPERTIES PROCESSORS ${ranks} TIMEOUT 120)
   endforeach()
+endfunction()
+
+# wb_harness_manifest(<name> HARNESS <target> [LIBRARIES] [AVAILABLE <key> <variable>]...
+#                     [STRINGS <key> <variable>]... [JSON <key> <variable>]...)
+# Writes <name>.json in the build folder, what the driver needs to know about one harness: the
+# MPI and its launcher, the harness, with LIBRARIES the audit and C kernels libraries; then for
+# each AVAILABLE key "<key>": the variable's true/false and "<key>_missing_reason": the variable
+# <variable>_REASON; each STRINGS key the variable's text, each JSON key its JSON as it is.
+# Values are given by variable name, so that lists and generator expressions pass whole.
+function(wb_harness_manifest name)
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "LIBRARIES" "HARNESS" "AVAILABLE;STRINGS;JSON")
+  set(entries "\"mpi\": \"${WB_MPI_VENDOR}\"" "\"mpiexec\": \"${MPIEXEC_EXECUTABLE}\""
+              "\"harness\": \"$<TARGET_FILE:${ARG_HARNESS}>\"")
+  if(ARG_LIBRARIES)
+    list(APPEND entries "\"audit_library\": \"$<TARGET_FILE:wb_audit>\""
+         "\"c_kernels_library\": \"$<TARGET_FILE:wb_ckernels>\"")
+  endif()
+  set(content "{\n  ${entries}")
+  string(REPLACE ";" ",\n  " content "${content}")
+  foreach(kind AVAILABLE STRINGS JSON)
+    set(pairs ${ARG_${kind}})
+    while(pairs)
+      list(POP_FRONT pairs key variable)
+      if(kind STREQUAL "AVAILABLE")
+        string(APPEND content ",\n  \"${key}\": ${${variable}},\n  \"${key}_missing_reason\": "
+               "\"${${variable}_REASON}\"")
+      elseif(kind STREQUAL "STRINGS")
+        string(APPEND content ",\n  \"${key}\": \"${${variable}}\"")
+      else()
+        string(APPEND content ",\n  \"${key}\": ${${variable}}")
+      endif()
+    endwhile()
+  endforeach()
+  file(GENERATE OUTPUT ${CMAKE_CURRENT_BINARY_DIR}/${name}.json CONTENT "${content}\n}\n")
 endfunction()

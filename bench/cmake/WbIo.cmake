@@ -38,20 +38,7 @@ if(WB_WITH_THINMPI)
   endif()
 endif()
 
-file(
-  GENERATE
-  OUTPUT ${CMAKE_CURRENT_BINARY_DIR}/wb_io.json
-  CONTENT
-    "{
-  \"mpi\": \"${WB_MPI_VENDOR}\",
-  \"mpiexec\": \"${MPIEXEC_EXECUTABLE}\",
-  \"harness\": \"$<TARGET_FILE:wb_io>\",
-  \"audit_library\": \"$<TARGET_FILE:wb_audit>\",
-  \"c_kernels_library\": \"$<TARGET_FILE:wb_ckernels>\",
-  \"thinmpi\": ${WB_IO_THINMPI},
-  \"thinmpi_missing_reason\": \"${WB_IO_THINMPI_REASON}\"
-}
-")
+wb_harness_manifest(wb_io HARNESS wb_io LIBRARIES AVAILABLE thinmpi WB_IO_THINMPI)
 
 # Every variant a few calls at two sizes on 2 ranks (a 2x1 grid) and 3 (3x1, rows that do not
 # divide), in this build folder (the disk); each file is checked and deleted.

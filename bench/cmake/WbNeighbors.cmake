@@ -37,19 +37,7 @@ if(WB_WITH_THINMPI)
   endif()
 endif()
 
-file(
-  GENERATE
-  OUTPUT ${CMAKE_CURRENT_BINARY_DIR}/wb_neighbors.json
-  CONTENT
-    "{
-  \"mpi\": \"${WB_MPI_VENDOR}\",
-  \"mpiexec\": \"${MPIEXEC_EXECUTABLE}\",
-  \"harness\": \"$<TARGET_FILE:wb_neighbors>\",
-  \"audit_library\": \"$<TARGET_FILE:wb_audit>\",
-  \"c_kernels_library\": \"$<TARGET_FILE:wb_ckernels>\",
-  \"thinmpi\": ${WB_NEIGHBORS_THINMPI},
-  \"thinmpi_missing_reason\": \"${WB_NEIGHBORS_THINMPI_REASON}\"
-}
-")
+wb_harness_manifest(wb_neighbors HARNESS wb_neighbors LIBRARIES AVAILABLE thinmpi
+                    WB_NEIGHBORS_THINMPI)
 
 wb_add_harness_smoke(wb_neighbors)

@@ -40,16 +40,5 @@ else()
   endif()
 endif()
 
-file(
-  GENERATE
-  OUTPUT ${CMAKE_CURRENT_BINARY_DIR}/wb_node.json
-  CONTENT
-    "{
-  \"mpi\": \"${WB_MPI_VENDOR}\",
-  \"mpiexec\": \"${MPIEXEC_EXECUTABLE}\",
-  \"harness\": \"$<TARGET_FILE:wb_node>\",
-  \"thinmpi\": ${WB_NODE_THINMPI},
-  \"thinmpi_missing_reason\": \"${WB_NODE_THINMPI_REASON}\"
-}
-")
+wb_harness_manifest(wb_node HARNESS wb_node AVAILABLE thinmpi WB_NODE_THINMPI)
 wb_add_harness_smoke(wb_node)

@@ -47,19 +47,8 @@ if(WB_WITH_THINMPI)
   endif()
 endif()
 
-file(
-  GENERATE
-  OUTPUT ${CMAKE_CURRENT_BINARY_DIR}/wb_rma.json
-  CONTENT
-    "{
-  \"mpi\": \"${WB_MPI_VENDOR}\",
-  \"mpiexec\": \"${MPIEXEC_EXECUTABLE}\",
-  \"harness\": \"$<TARGET_FILE:wb_rma>\",
-  \"audit_library\": \"$<TARGET_FILE:wb_audit>\",
-  \"c_kernels_library\": \"$<TARGET_FILE:wb_ckernels>\",
-  \"programs\": {\"c/rma_counter/program\": \"$<TARGET_FILE:wb_rma_counter_c>\",
-               \"c/rma_histogram/program\": \"$<TARGET_FILE:wb_rma_histogram_c>\"},
-  \"thinmpi\": ${WB_RMA_THINMPI},
-  \"thinmpi_missing_reason\": \"${WB_RMA_THINMPI_REASON}\"
-}
-")
+set(wb_rma_programs
+    "{\"c/rma_counter/program\": \"$<TARGET_FILE:wb_rma_counter_c>\",
+               \"c/rma_histogram/program\": \"$<TARGET_FILE:wb_rma_histogram_c>\"}")
+wb_harness_manifest(wb_rma HARNESS wb_rma LIBRARIES JSON programs wb_rma_programs
+                    AVAILABLE thinmpi WB_RMA_THINMPI)

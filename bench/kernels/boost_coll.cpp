@@ -11,96 +11,50 @@
 //
 // Boost.MPI 1.74 has no allgatherv, alltoallv or reduce_scatter_block.
 #include <boost/mpi/collectives.hpp>
-#include <boost/mpi/communicator.hpp>
-#include <cstddef>
 #include <functional>
-#include <new>
-#include <vector>
 
-#include "coll_variant.h"
+#include "boost_adapter.hpp"
 
 namespace {
 
-struct state {
-  boost::mpi::communicator comm;
-  wb_coll_kind kind;
-  int count;
-  std::vector<int> send;
-  std::vector<int> recv;
-};
+using wb_boost::coll;
+using wb_boost::coll_state;
 
-template <wb_coll_kind Kind>
-void* setup(MPI_Comm comm, std::size_t count) {
-  boost::mpi::communicator attached(comm, boost::mpi::comm_attach);
-  const int rank = attached.rank(), size = attached.size();
-  auto* s = new (std::nothrow) state{attached, Kind, static_cast<int>(count), {}, {}};
-  if (!s) return nullptr;
-  s->send.resize(wb_coll_sent(Kind, size, count));
-  for (std::size_t i = 0; i < s->send.size(); ++i)
-    s->send[i] = wb_coll_value(rank, i);
-  s->recv.assign(wb_coll_received(Kind, size, count), 0);
-  if (Kind == WB_COLL_BCAST && rank == 0) s->recv.assign(s->send.begin(), s->send.end());
-  return s;
+int count_of(const coll_state& s) {
+  return static_cast<int>(s.count);
 }
 
-state& of(void* opaque) {
-  return *static_cast<state*>(opaque);
+void broadcast(coll_state& s) {
+  boost::mpi::broadcast(s.comm, s.recv.data(), count_of(s), 0);
 }
-
-void call_broadcast(void* p) {
-  auto& s = of(p);
-  boost::mpi::broadcast(s.comm, s.recv.data(), s.count, 0);
+void all_reduce_plus(coll_state& s) {
+  boost::mpi::all_reduce(s.comm, s.send.data(), count_of(s), s.recv.data(), std::plus<int>());
 }
-void call_all_reduce_plus(void* p) {
-  auto& s = of(p);
-  boost::mpi::all_reduce(s.comm, s.send.data(), s.count, s.recv.data(), std::plus<int>());
-}
-void call_all_reduce_lambda(void* p) {
-  auto& s = of(p);
-  boost::mpi::all_reduce(s.comm, s.send.data(), s.count, s.recv.data(),
+void all_reduce_lambda(coll_state& s) {
+  boost::mpi::all_reduce(s.comm, s.send.data(), count_of(s), s.recv.data(),
                          [](int a, int b) { return a + b; });
 }
-void call_all_gather(void* p) {
-  auto& s = of(p);
-  boost::mpi::all_gather(s.comm, s.send.data(), s.count, s.recv.data());
+void all_gather(coll_state& s) {
+  boost::mpi::all_gather(s.comm, s.send.data(), count_of(s), s.recv.data());
 }
-void call_all_to_all(void* p) {
-  auto& s = of(p);
-  boost::mpi::all_to_all(s.comm, s.send.data(), s.count, s.recv.data());
+void all_to_all(coll_state& s) {
+  boost::mpi::all_to_all(s.comm, s.send.data(), count_of(s), s.recv.data());
 }
-void call_scan_plus(void* p) {
-  auto& s = of(p);
-  boost::mpi::scan(s.comm, s.send.data(), s.count, s.recv.data(), std::plus<int>());
-}
-
-int verify(void* p) {
-  auto& s = of(p);
-  return wb_coll_check(s.kind, s.comm.rank(), s.comm.size(), static_cast<std::size_t>(s.count),
-                       s.recv.data());
-}
-
-void teardown(void* p) {
-  delete static_cast<state*>(p);
-}
-
-template <wb_coll_kind Kind>
-constexpr wb_coll_variant variant(const char* op, const char* form, const char* baseline,
-                                  void (*call)(void*)) {
-  return wb_coll_variant{"boost", op, form, baseline, Kind, setup<Kind>, call, verify, teardown};
+void scan_plus(coll_state& s) {
+  boost::mpi::scan(s.comm, s.send.data(), count_of(s), s.recv.data(), std::plus<int>());
 }
 
 }  // namespace
 
 extern "C" size_t wb_boost_coll_variants(const wb_coll_variant** table) {
   static const wb_coll_variant variants[] = {
-      variant<WB_COLL_BCAST>("bcast", "broadcast", "c/bcast/builtin", call_broadcast),
-      variant<WB_COLL_ALLREDUCE>("allreduce", "plus", "c/allreduce/sum", call_all_reduce_plus),
-      variant<WB_COLL_ALLREDUCE>("allreduce", "lambda", "c/allreduce/user_fn_noncommute",
-                                 call_all_reduce_lambda),
-      variant<WB_COLL_ALLGATHER>("allgather", "all_gather", "c/allgather/builtin", call_all_gather),
-      variant<WB_COLL_ALLTOALL>("alltoall", "all_to_all", "c/alltoall/builtin", call_all_to_all),
-      variant<WB_COLL_SCAN>("scan", "plus", "c/scan/sum", call_scan_plus),
+      coll::of<WB_COLL_BCAST, broadcast>("bcast", "broadcast", "c/bcast/builtin"),
+      coll::of<WB_COLL_ALLREDUCE, all_reduce_plus>("allreduce", "plus", "c/allreduce/sum"),
+      coll::of<WB_COLL_ALLREDUCE, all_reduce_lambda>("allreduce", "lambda",
+                                                     "c/allreduce/user_fn_noncommute"),
+      coll::of<WB_COLL_ALLGATHER, all_gather>("allgather", "all_gather", "c/allgather/builtin"),
+      coll::of<WB_COLL_ALLTOALL, all_to_all>("alltoall", "all_to_all", "c/alltoall/builtin"),
+      coll::of<WB_COLL_SCAN, scan_plus>("scan", "plus", "c/scan/sum"),
   };
-  *table = variants;
-  return sizeof variants / sizeof variants[0];
+  return wb_cxx::publish(table, variants);
 }

@@ -1,10 +1,10 @@
 // boost/int: communicator::send(dest, tag, int) / recv(src, tag, int&), one int.
-#include "boost_kernel.hpp"
+#include "boost_adapter.hpp"
 #include "boost_variants.hpp"
 
 namespace {
 int first_int(std::size_t) {
-  return wb_boost::int_at(0);
+  return wb_cxx::int_at(0);
 }
 }  // namespace
 

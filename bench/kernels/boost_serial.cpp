@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "boost_kernel.hpp"
+#include "boost_adapter.hpp"
 #include "serial_payloads.hpp"
 
 namespace boost::serialization {
@@ -41,6 +41,5 @@ const wb_variant variants[] = {
 }  // namespace
 
 extern "C" std::size_t wb_boost_serial_variants(const wb_variant** table) {
-  *table = variants;
-  return sizeof variants / sizeof variants[0];
+  return wb_cxx::publish(table, variants);
 }

@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-#include "kamping_kernel.hpp"
+#include "kamping_adapter.hpp"
 #include "kamping_variants.hpp"
 #include "serial_payloads.hpp"
 

@@ -10,6 +10,5 @@ extern "C" size_t wb_kamping_variants(const wb_variant** table) {
       wb_kamping_ser_vecstr, wb_kamping_ser_map,        wb_kamping_ser_record,
 #endif
   };
-  *table = variants;
-  return sizeof variants / sizeof variants[0];
+  return wb_cxx::publish(table, variants);
 }

@@ -2,7 +2,7 @@
 #ifndef WB_KAMPING_VARIANTS_HPP
 #define WB_KAMPING_VARIANTS_HPP
 
-#include "variant.h"
+#include "cxx_variant.hpp"
 
 extern const wb_variant wb_kamping_int;
 extern const wb_variant wb_kamping_vector_bounded;

@@ -15,52 +15,23 @@
 //                                   contiguous_layouts       vs c/alltoallv/counts_exchanged
 #include <cstddef>
 #include <mpl/mpl.hpp>
-#include <new>
 #include <vector>
 
-#include "coll_variant.h"
-#include "mpl_kernel.hpp"
+#include "mpl_adapter.hpp"
 
 namespace {
 
-struct state {
-  wb_mpl::attached_communicator comm;
-  wb_coll_kind kind;
-  std::size_t count;
-  std::vector<int> send;
-  std::vector<int> recv;
-  mpl::contiguous_layout<int> layout;  // count ints: the bcast's and the allreduce's
-};
+using wb_mpl::coll;
+using wb_mpl::coll_state;
 
-template <wb_coll_kind Kind>
-void* setup(MPI_Comm comm, std::size_t count) {
-  auto* s = new (std::nothrow) state{wb_mpl::attached_communicator(comm), Kind, count, {}, {},
-                                     mpl::contiguous_layout<int>(count)};
-  if (!s) return nullptr;
-  const int rank = s->comm.rank(), size = s->comm.size();
-  s->send.resize(wb_coll_sent(Kind, size, count));
-  for (std::size_t i = 0; i < s->send.size(); ++i)
-    s->send[i] = wb_coll_value(rank, i);
-  s->recv.assign(wb_coll_received(Kind, size, count), 0);
-  if (Kind == WB_COLL_BCAST && rank == 0) s->recv = s->send;
-  return s;
+void bcast(coll_state& s) {
+  s.comm.bcast(0, s.recv.data(), s.kept.layout);
 }
-
-state& of(void* opaque) {
-  return *static_cast<state*>(opaque);
+void allreduce_plus(coll_state& s) {
+  s.comm.allreduce(mpl::plus<int>(), s.send.data(), s.recv.data(), s.kept.layout);
 }
-
-void call_bcast(void* p) {
-  auto& s = of(p);
-  s.comm.bcast(0, s.recv.data(), s.layout);
-}
-void call_allreduce_plus(void* p) {
-  auto& s = of(p);
-  s.comm.allreduce(mpl::plus<int>(), s.send.data(), s.recv.data(), s.layout);
-}
-void call_allreduce_lambda(void* p) {
-  auto& s = of(p);
-  s.comm.allreduce([](int a, int b) { return a + b; }, s.send.data(), s.recv.data(), s.layout);
+void allreduce_lambda(coll_state& s) {
+  s.comm.allreduce([](int a, int b) { return a + b; }, s.send.data(), s.recv.data(), s.kept.layout);
 }
 
 /// Element offsets of blocks of `counts` ints, as MPL's byte displacements.
@@ -88,8 +59,7 @@ std::size_t total_of(const std::vector<int>& counts) {
   return total;
 }
 
-void call_allgatherv(void* p) {
-  auto& s = of(p);
+void allgatherv(coll_state& s) {
   const int mine = static_cast<int>(s.send.size());
   std::vector<int> counts(static_cast<std::size_t>(s.comm.size()));
   s.comm.allgather(mine, counts.data());
@@ -99,8 +69,7 @@ void call_allgatherv(void* p) {
   s.recv = std::move(gathered);
 }
 
-void call_alltoallv(void* p) {
-  auto& s = of(p);
+void alltoallv(coll_state& s) {
   const std::size_t ranks = static_cast<std::size_t>(s.comm.size());
   const std::vector<int> send_counts(ranks, static_cast<int>(s.count));
   std::vector<int> recv_counts(ranks);
@@ -109,22 +78,6 @@ void call_alltoallv(void* p) {
   s.comm.alltoallv(s.send.data(), layouts_of(send_counts), byte_displacements(send_counts),
                    received.data(), layouts_of(recv_counts), byte_displacements(recv_counts));
   s.recv = std::move(received);
-}
-
-int verify(void* p) {
-  auto& s = of(p);
-  if (s.recv.size() != wb_coll_received(s.kind, s.comm.size(), s.count)) return 1;
-  return wb_coll_check(s.kind, s.comm.rank(), s.comm.size(), s.count, s.recv.data());
-}
-
-void teardown(void* p) {
-  delete static_cast<state*>(p);
-}
-
-template <wb_coll_kind Kind>
-constexpr wb_coll_variant variant(const char* op, const char* form, const char* baseline,
-                                  void (*call)(void*)) {
-  return wb_coll_variant{"mpl", op, form, baseline, Kind, setup<Kind>, call, verify, teardown};
 }
 
 }  // namespace
@@ -146,15 +99,14 @@ extern "C" int MPI_Op_free(MPI_Op* op) {
 
 extern "C" size_t wb_mpl_coll_variants(const wb_coll_variant** table) {
   static const wb_coll_variant variants[] = {
-      variant<WB_COLL_BCAST>("bcast", "layout", "c/bcast/builtin", call_bcast),
-      variant<WB_COLL_ALLREDUCE>("allreduce", "plus", "c/allreduce/sum", call_allreduce_plus),
-      variant<WB_COLL_ALLREDUCE>("allreduce", "lambda", "c/allreduce/user_fn_noncommute",
-                                 call_allreduce_lambda),
-      variant<WB_COLL_ALLGATHER>("allgatherv", "counts_exchanged", "c/allgatherv/counts_exchanged",
-                                 call_allgatherv),
-      variant<WB_COLL_ALLTOALL>("alltoallv", "counts_exchanged", "c/alltoallv/counts_exchanged",
-                                call_alltoallv),
+      coll::of<WB_COLL_BCAST, bcast>("bcast", "layout", "c/bcast/builtin"),
+      coll::of<WB_COLL_ALLREDUCE, allreduce_plus>("allreduce", "plus", "c/allreduce/sum"),
+      coll::of<WB_COLL_ALLREDUCE, allreduce_lambda>("allreduce", "lambda",
+                                                    "c/allreduce/user_fn_noncommute"),
+      coll::of<WB_COLL_ALLGATHER, allgatherv>("allgatherv", "counts_exchanged",
+                                              "c/allgatherv/counts_exchanged"),
+      coll::of<WB_COLL_ALLTOALL, alltoallv>("alltoallv", "counts_exchanged",
+                                            "c/alltoallv/counts_exchanged"),
   };
-  *table = variants;
-  return sizeof variants / sizeof variants[0];
+  return wb_cxx::publish(table, variants);
 }

@@ -2,7 +2,7 @@
 #ifndef WB_MPL_VARIANTS_HPP
 #define WB_MPL_VARIANTS_HPP
 
-#include "variant.h"
+#include "cxx_variant.hpp"
 
 extern const wb_variant wb_mpl_int;
 extern const wb_variant wb_mpl_vector_bounded;
