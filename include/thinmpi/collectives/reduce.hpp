@@ -95,9 +95,10 @@ class collective_reduce {
     const detail::collective_call call{"MPI_Reduce", comm(), root};
     const detail::const_buffer in = detail::send_buffer(send);
     const auto bound = detail::bind_op<detail::element_t<Send>>(op);
-    void* out = detail::root_target(recv, in.count, call, [&](std::size_t room) {
-      detail::reduce_root_too_small(call, in.data, in.count, in.type, bound.get(), room);
-    });
+    void* out = detail::root_target(
+        recv, in.count, call, [&](std::size_t room) __attribute__((always_inline)) {
+          detail::reduce_root_too_small(call, in.data, in.count, in.type, bound.get(), room);
+        });
     detail::agree_on_reduction(call, in.count, in.type);
     detail::check_collective(
         MPI_Reduce(in.data, out, detail::reduction_count(in.count, call, in.type), in.type,

@@ -79,10 +79,11 @@ template <class State, class Into>
   s.count = in.count;
   s.type = in.type;
   const std::size_t block = block_of(in.count, ranks, s.call, in.type);
-  void* out = reduction_target(s.recv.get(), block, [&](std::size_t room) {
-    reduction_too_small(s.call, room, block, in.type, "this rank's block of the result",
-                        scratch_part(into, in.data));
-  });
+  void* out = reduction_target(
+      s.recv.get(), block, [&](std::size_t room) __attribute__((always_inline)) {
+        reduction_too_small(s.call, room, block, in.type, "this rank's block of the result",
+                            scratch_part(into, in.data));
+      });
   const int count = reduction_count(block, s.call, in.type);
   agree_if_checked(s.call);
   return {in.data, out, count, in.type};
@@ -98,10 +99,11 @@ template <class State, class Into>
   s.type = in.type;
   const std::size_t mine = scatter_count(counts, in.count, s.call, in.type);
   s.counts.assign(counts.begin(), counts.end());
-  void* out = reduction_target(s.recv.get(), mine, [&](std::size_t room) {
-    reduction_too_small(s.call, room, mine, in.type, "recvcounts[rank]",
-                        scratch_part(into, in.data));
-  });
+  void* out = reduction_target(
+      s.recv.get(), mine, [&](std::size_t room) __attribute__((always_inline)) {
+        reduction_too_small(s.call, room, mine, in.type, "recvcounts[rank]",
+                            scratch_part(into, in.data));
+      });
   const int count = reduction_count(in.count, s.call, in.type);
   agree_if_checked(s.call);
   return {in.data, out, count, in.type};
@@ -132,9 +134,10 @@ class collective_reduce_scatter {
       uneven(call.comm, in.count, ranks, in.type);
     }
     const auto bound = detail::bind_op<detail::element_t<Send>>(op);
-    void* out = detail::reduction_target(recv, block, [&](std::size_t room) {
-      block_too_small(call.comm, in.data, in.type, bound.get(), block, room);
-    });
+    void* out = detail::reduction_target(
+        recv, block, [&](std::size_t room) __attribute__((always_inline)) {
+          block_too_small(call.comm, in.data, in.type, bound.get(), block, room);
+        });
     detail::agree_on_reduction(call, block, in.type);
     detail::check_collective(
         MPI_Reduce_scatter_block(in.data, out, detail::reduction_count(block, call, in.type),
@@ -193,9 +196,10 @@ class collective_reduce_scatter {
     const std::size_t mine = detail::scatter_count(counts, in.count, call, in.type);
     static_cast<void>(detail::reduction_count(in.count, call, in.type));
     const auto bound = detail::bind_op<detail::element_t<Send>>(op);
-    void* out = detail::reduction_target(recv, mine, [&](std::size_t room) {
-      counts_too_small(call, in, counts, bound.get(), mine, room);
-    });
+    void* out = detail::reduction_target(
+        recv, mine, [&](std::size_t room) __attribute__((always_inline)) {
+          counts_too_small(call, in, counts, bound.get(), mine, room);
+        });
     detail::agree_if_checked(call);
     detail::check_collective(
         MPI_Reduce_scatter(in.data, out, counts.data(), in.type, bound.get(), comm()), call,

@@ -125,10 +125,11 @@ template <class State, class Into>
     const const_buffer in = send_buffer(s.send.get());
     s.count = in.count;
     s.type = in.type;
-    void* out = reduction_target(s.recv.get(), in.count, [&](std::size_t room) {
-      reduction_too_small(s.call, room, in.count, in.type, "the reduction's result",
-                          scratch_part(into, in.data));
-    });
+    void* out = reduction_target(
+        s.recv.get(), in.count, [&](std::size_t room) __attribute__((always_inline)) {
+          reduction_too_small(s.call, room, in.count, in.type, "the reduction's result",
+                              scratch_part(into, in.data));
+        });
     const int count = reduction_count(in.count, s.call, in.type);
     agree_if_checked(s.call);
     return {in.data, out, count, in.type};
@@ -255,10 +256,11 @@ template <class State, class Into>
     s.count = in.count;
     s.type = in.type;
     s.engaged = is_root;
-    void* out = root_target(s.recv.get(), in.count, s.call, [&](std::size_t room) {
-      reduction_too_small(s.call, room, in.count, in.type, "the reduction's result",
-                          scratch_part(into, in.data));
-    });
+    void* out = root_target(
+        s.recv.get(), in.count, s.call, [&](std::size_t room) __attribute__((always_inline)) {
+          reduction_too_small(s.call, room, in.count, in.type, "the reduction's result",
+                              scratch_part(into, in.data));
+        });
     const int count = reduction_count(in.count, s.call, in.type);
     agree_if_checked(s.call);
     return {in.data, out, count, in.type};
