@@ -9,41 +9,41 @@
 #   libwb_thinmpi_coll_checked  the thinmpi variants again, built with
 #                  THINMPI_CHECKED_COLLECTIVES=1 (thinmpi-checked/...: the checked mode's cost)
 #
-# thinmpi's collectives land in their own branches: kernels/thinmpi_coll.cpp (and the thinmpi
+# thinmpi's collectives land in their own branches: kernels/thinmpi/thinmpi_coll.cpp (and the thinmpi
 # programs) join the harness when they compile against this tree; the reason is recorded when not.
 
 # The C variants of both collective harnesses (wb_coll here, wb_neighbors in WbNeighbors.cmake):
 # libwb_ckernels's bridge finds the C baselines of either suite for the mpi4py kernels.
 add_library(
-  wb_c_coll OBJECT kernels/c_coll.c kernels/coll_check.c kernels/coll_timing.c
-                   kernels/c_neighbors.c programs/sample_sort.c programs/bfs.c
+  wb_c_coll OBJECT kernels/c/c_coll.c harness/coll_check.c harness/coll_timing.c
+                   kernels/c/c_neighbors.c programs/sample_sort.c programs/bfs.c
                    programs/allgatherv.c programs/halo_2d.c programs/local_sort.cpp)
 set_target_properties(wb_c_coll PROPERTIES C_STANDARD 11 POSITION_INDEPENDENT_CODE ON)
 # The C programs' local sort (local_sort.cpp) in the standard the thinmpi kernels are built in:
 # GCC 12 inlines std::sort's helpers differently in gnu++17 and gnu++20 (4,400 instructions a
 # sample sort of 4,096 ints), which would be a difference of the build, not of the programs.
 target_compile_features(wb_c_coll PRIVATE cxx_std_20)
-target_include_directories(wb_c_coll PUBLIC kernels programs)
+target_include_directories(wb_c_coll PUBLIC harness programs)
 target_compile_options(wb_c_coll PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra -Werror>)
 target_link_libraries(wb_c_coll PUBLIC MPI::MPI_C PRIVATE wb_c_warnings)
 # local_sort.cpp includes mpi.h: without this Open MPI's C++ bindings would need libmpi_cxx.
 target_compile_definitions(wb_c_coll PRIVATE OMPI_SKIP_MPICXX=1 MPICH_SKIP_MPICXX=1)
 
-add_executable(wb_coll kernels/coll_harness.c kernels/harness_json.c kernels/cxx_info.cpp)
+add_executable(wb_coll harness/coll_harness.c harness/harness_json.c harness/cxx_info.cpp)
 set_target_properties(wb_coll PROPERTIES C_STANDARD 11 LINKER_LANGUAGE CXX)
 target_link_libraries(wb_coll PRIVATE wb_c_coll MPI::MPI_C wb_c_warnings)
 
 # The C collective variants in libwb_ckernels too, for the mpi4py collectives kernel (ctypes).
-target_sources(wb_ckernels PRIVATE kernels/coll_bridge.c)
+target_sources(wb_ckernels PRIVATE harness/coll_bridge.c)
 target_link_libraries(wb_ckernels PRIVATE wb_c_coll)
 set_target_properties(wb_ckernels PROPERTIES LINKER_LANGUAGE CXX)
 
 set(WB_COLL_BOOST false)
 if(WB_BOOST_MPI)
-  add_library(wb_boost_coll OBJECT kernels/boost_coll.cpp)
+  add_library(wb_boost_coll OBJECT kernels/boost/boost_coll.cpp)
   target_compile_features(wb_boost_coll PRIVATE cxx_std_20)
   target_compile_definitions(wb_boost_coll PRIVATE OMPI_SKIP_MPICXX=1 MPICH_SKIP_MPICXX=1)
-  target_include_directories(wb_boost_coll PRIVATE kernels)
+  target_include_directories(wb_boost_coll PRIVATE harness)
   target_link_libraries(wb_boost_coll PRIVATE MPI::MPI_CXX Boost::headers thinmpi_warnings)
   target_link_libraries(wb_coll PRIVATE wb_boost_coll ${WB_BOOST_MPI} Boost::serialization
                                         MPI::MPI_CXX)
@@ -65,12 +65,12 @@ macro(wb_add_checked_coll_kernel)
                                                           -DWB_THINMPI_CHECKED=1)
   set(WB_COLL_CHECKED_REASON "${WB_THINMPI_COLL_CHECKED_REASON}")
   if(WB_THINMPI_COLL_CHECKED)
-    add_library(wb_thinmpi_coll_checked SHARED kernels/thinmpi_coll.cpp kernels/coll_check.c)
+    add_library(wb_thinmpi_coll_checked SHARED kernels/thinmpi/thinmpi_coll.cpp harness/coll_check.c)
     set_target_properties(
       wb_thinmpi_coll_checked PROPERTIES C_STANDARD 11 CXX_VISIBILITY_PRESET hidden
                                          C_VISIBILITY_PRESET hidden VISIBILITY_INLINES_HIDDEN ON)
     target_compile_definitions(wb_thinmpi_coll_checked PRIVATE ${checked_definitions})
-    target_include_directories(wb_thinmpi_coll_checked PRIVATE kernels)
+    target_include_directories(wb_thinmpi_coll_checked PRIVATE harness)
     get_target_property(warnings thinmpi_warnings INTERFACE_COMPILE_OPTIONS)
     target_compile_options(wb_thinmpi_coll_checked
                            PRIVATE "$<$<COMPILE_LANGUAGE:CXX>:${warnings}>")
@@ -95,8 +95,8 @@ if(WB_WITH_THINMPI)
   set(WB_COLL_THINMPI_REASON "${WB_THINMPI_COLL_REASON}")
   set(WB_COLL_CHECKED_REASON "${WB_THINMPI_COLL_REASON}")
   if(WB_THINMPI_COLL)
-    add_library(wb_thinmpi_coll OBJECT kernels/thinmpi_coll.cpp)
-    target_include_directories(wb_thinmpi_coll PRIVATE kernels programs
+    add_library(wb_thinmpi_coll OBJECT kernels/thinmpi/thinmpi_coll.cpp)
+    target_include_directories(wb_thinmpi_coll PRIVATE harness programs
                                                        ${PROJECT_SOURCE_DIR}/examples)
     target_link_libraries(wb_thinmpi_coll PRIVATE thinmpi::thinmpi thinmpi_warnings)
     target_link_libraries(wb_coll PRIVATE wb_thinmpi_coll thinmpi::thinmpi)

@@ -1,7 +1,7 @@
 # Builds the Go kernel (bench/kernels/go) with cgo, offline, and records the outcome; run by the
 # wb_go_kernel target as `cmake -P`. Never fails the build: a Go kernel that does not build is a
 # missing cell with its reason (status.json), which the driver reports (and --strict fails on).
-#   -DGO=go -DCC=mpicc.openmpi -DSOURCE_DIR=... -DKERNELS_DIR=... -DLIBRARY_DIR=...
+#   -DGO=go -DCC=mpicc.openmpi -DSOURCE_DIR=... -DHARNESS_DIR=... -DLIBRARY_DIR=...
 #   -DOUTPUT=.../wb_go_kernel -DSTATUS=.../wb_go_build.json -DGOCACHE_DIR=...
 function(write_status ok text)
   string(REPLACE "\\" "\\\\" text "${text}")
@@ -24,7 +24,7 @@ endif()
 # downloads: the kernel needs only the standard library.
 set(ENV{CC} ${CC})
 set(ENV{CGO_ENABLED} 1)
-set(ENV{CGO_CFLAGS} "-O2 -I${KERNELS_DIR}")
+set(ENV{CGO_CFLAGS} "-O2 -I${HARNESS_DIR}")
 set(ENV{CGO_LDFLAGS} "-L${LIBRARY_DIR} -lwb_ckernels -Wl,-rpath,${LIBRARY_DIR}")
 set(ENV{GOFLAGS} "-mod=mod -buildvcs=false")
 set(ENV{GOPROXY} off)

@@ -1,4 +1,4 @@
-# What the suites of the collectives harness (kernels/coll_harness.c: wb_coll in
+# What the suites of the collectives harness (harness/coll_harness.c: wb_coll in
 # WbCollectives.cmake, wb_neighbors in WbNeighbors.cmake) do alike, written once:
 #   wb_try_thinmpi_kernel   whether a thinmpi kernel file compiles against this tree's thinmpi
 #                           (the families land branch by branch), the reason kept when not
@@ -7,7 +7,7 @@
 #                           harness's, wb_build.json included)
 
 # wb_try_thinmpi_kernel(<result> SOURCE <file> CHECK <name> WHAT <text> [DEFINITIONS <-D...>])
-# Sets <result> to TRUE when kernels/<file> compiles with the project's warnings (and the extra
+# Sets <result> to TRUE when kernels/thinmpi/<file> compiles with the project's warnings (and the extra
 # DEFINITIONS); else to FALSE and <result>_REASON to a sentence naming <WHAT> and the log kept
 # in the build folder (<CHECK>.log).
 function(wb_try_thinmpi_kernel result)
@@ -17,9 +17,9 @@ function(wb_try_thinmpi_kernel result)
   set(CMAKE_TRY_COMPILE_TARGET_TYPE STATIC_LIBRARY)
   try_compile(
     ${result}_COMPILES ${CMAKE_CURRENT_BINARY_DIR}/${ARG_CHECK}
-    SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/kernels/${ARG_SOURCE}
+    SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/kernels/thinmpi/${ARG_SOURCE}
     CMAKE_FLAGS
-      "-DINCLUDE_DIRECTORIES=${PROJECT_SOURCE_DIR}/include;${CMAKE_CURRENT_SOURCE_DIR}/kernels;\
+      "-DINCLUDE_DIRECTORIES=${PROJECT_SOURCE_DIR}/include;${CMAKE_CURRENT_SOURCE_DIR}/harness;\
 ${CMAKE_CURRENT_SOURCE_DIR}/programs;${PROJECT_SOURCE_DIR}/examples"
     COMPILE_DEFINITIONS ${warnings} ${ARG_DEFINITIONS}
     LINK_LIBRARIES MPI::MPI_CXX
@@ -33,7 +33,7 @@ ${CMAKE_CURRENT_SOURCE_DIR}/programs;${PROJECT_SOURCE_DIR}/examples"
   file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/${ARG_CHECK}.log "${log}")
   set(${result} FALSE PARENT_SCOPE)
   set(${result}_REASON
-      "bench/kernels/${ARG_SOURCE} does not compile against this tree's thinmpi (${ARG_WHAT}): \
+      "bench/kernels/thinmpi/${ARG_SOURCE} does not compile against this tree's thinmpi (${ARG_WHAT}): \
 see ${CMAKE_CURRENT_BINARY_DIR}/${ARG_CHECK}.log"
       PARENT_SCOPE)
 endfunction()

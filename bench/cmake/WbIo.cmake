@@ -1,22 +1,22 @@
 # The io suite of wrapper-bench (included by bench/CMakeLists.txt after wb_kernels, whose C
 # objects (floor.c) and libwb_ckernels it builds on, and WbHarnessSuite.cmake, whose kernel check
 # it shares):
-#   wb_io         the io harness (kernels/io_harness.c): C MPI-IO (io_c.c), POSIX pwrite/pread
+#   wb_io         the io harness (harness/io_harness.c): C MPI-IO (io_c.c), POSIX pwrite/pread
 #                 as the floor (io_posix.c) and thinmpi::file (thinmpi_io.cpp) side by side in
 #                 one process, each instance with a file of its own (io_layout.c, io_instance.c)
 #   wb_io.json    what the driver needs to know about it
 # The C and POSIX variants join libwb_ckernels too (io_bridge.c), for the mpi4py io kernel
-# (kernels/mpi4py_io.py), which measures mpi4py's MPI.File against them in its own process.
-add_library(wb_c_io OBJECT kernels/io_layout.c kernels/io_instance.c kernels/io_c.c
-                           kernels/io_posix.c)
+# (kernels/mpi4py/mpi4py_io.py), which measures mpi4py's MPI.File against them in its own process.
+add_library(wb_c_io OBJECT harness/io_layout.c harness/io_instance.c kernels/c/io_c.c
+                           harness/io_posix.c)
 set_target_properties(wb_c_io PROPERTIES C_STANDARD 11 POSITION_INDEPENDENT_CODE ON)
-target_include_directories(wb_c_io PUBLIC kernels)
+target_include_directories(wb_c_io PUBLIC harness)
 target_link_libraries(wb_c_io PUBLIC MPI::MPI_C PRIVATE wb_c_warnings)
 
-target_sources(wb_ckernels PRIVATE kernels/io_bridge.c)
+target_sources(wb_ckernels PRIVATE harness/io_bridge.c)
 target_link_libraries(wb_ckernels PRIVATE wb_c_io)
 
-add_executable(wb_io kernels/io_harness.c kernels/harness_json.c)
+add_executable(wb_io harness/io_harness.c harness/harness_json.c)
 set_target_properties(wb_io PROPERTIES C_STANDARD 11 LINKER_LANGUAGE CXX)
 target_link_libraries(wb_io PRIVATE wb_c_io wb_c_kernels MPI::MPI_C wb_c_warnings)
 
@@ -27,8 +27,8 @@ if(WB_WITH_THINMPI)
                         WHAT "is thinmpi/io/file.hpp merged yet?")
   set(WB_IO_THINMPI_REASON "${WB_THINMPI_IO_REASON}")
   if(WB_THINMPI_IO)
-    add_library(wb_thinmpi_io OBJECT kernels/thinmpi_io.cpp)
-    target_include_directories(wb_thinmpi_io PRIVATE kernels)
+    add_library(wb_thinmpi_io OBJECT kernels/thinmpi/thinmpi_io.cpp)
+    target_include_directories(wb_thinmpi_io PRIVATE harness)
     target_link_libraries(wb_thinmpi_io PRIVATE thinmpi::thinmpi thinmpi_warnings)
     target_link_libraries(wb_io PRIVATE wb_thinmpi_io thinmpi::thinmpi)
     target_compile_definitions(wb_io PRIVATE WB_HAVE_THINMPI_IO)

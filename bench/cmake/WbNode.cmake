@@ -1,13 +1,13 @@
 # The node suite of wrapper-bench (included by bench/CMakeLists.txt after wb_kernels, whose C and
 # thinmpi objects it reuses, and WbHarnessSuite.cmake, whose kernel check and smoke tests it
 # shares):
-#   wb_node        the ping-pong harness (kernels/harness.c, harness_run.c) built with WB_NODE:
-#                  the point-to-point variants plus the node suite's (kernels/c_node.c: the
-#                  floor of a message of n bytes and C's message rate; kernels/thinmpi_node.cpp:
+#   wb_node        the ping-pong harness (harness/harness.c, harness_run.c) built with WB_NODE:
+#                  the point-to-point variants plus the node suite's (kernels/c/c_node.c: the
+#                  floor of a message of n bytes and C's message rate; kernels/thinmpi/thinmpi_node.cpp:
 #                  thinmpi::node_channel), on 2 ranks or on pairs of ranks at the same time
 #   wb_node.json   what the driver needs to know about it
-add_executable(wb_node kernels/harness.c kernels/harness_run.c kernels/harness_json.c
-                       kernels/cxx_info.cpp kernels/c_node.c)
+add_executable(wb_node harness/harness.c harness/harness_run.c harness/harness_json.c
+                       harness/cxx_info.cpp kernels/c/c_node.c)
 set_target_properties(wb_node PROPERTIES C_STANDARD 11 LINKER_LANGUAGE CXX)
 target_compile_definitions(wb_node PRIVATE WB_NODE)
 target_link_libraries(wb_node PRIVATE wb_c_kernels MPI::MPI_C wb_c_warnings)
@@ -22,15 +22,15 @@ if(WB_THINMPI)
 endif()
 if(NOT WB_THINMPI)
   set(WB_NODE_THINMPI_REASON "${WB_THINMPI_REASON}")
-elseif(NOT EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/kernels/thinmpi_node.cpp)
-  set(WB_NODE_THINMPI_REASON "bench/kernels/thinmpi_node.cpp is not in this tree yet")
+elseif(NOT EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/kernels/thinmpi/thinmpi_node.cpp)
+  set(WB_NODE_THINMPI_REASON "bench/kernels/thinmpi/thinmpi_node.cpp is not in this tree yet")
 else()
   wb_try_thinmpi_kernel(WB_THINMPI_NODE SOURCE thinmpi_node.cpp CHECK thinmpi_node_check
                         WHAT "is thinmpi/node/channel.hpp merged yet?")
   set(WB_NODE_THINMPI_REASON "${WB_THINMPI_NODE_REASON}")
   if(WB_THINMPI_NODE)
-    add_library(wb_thinmpi_node OBJECT kernels/thinmpi_node.cpp)
-    target_include_directories(wb_thinmpi_node PRIVATE kernels)
+    add_library(wb_thinmpi_node OBJECT kernels/thinmpi/thinmpi_node.cpp)
+    target_include_directories(wb_thinmpi_node PRIVATE harness)
     target_link_libraries(wb_thinmpi_node PRIVATE thinmpi::thinmpi thinmpi_warnings)
     target_link_libraries(wb_node PRIVATE wb_thinmpi_node)
     target_compile_definitions(wb_node PRIVATE WB_HAVE_THINMPI_NODE)

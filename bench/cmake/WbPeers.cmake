@@ -99,7 +99,7 @@ function(wb_peer_compiles name out includes definitions)
   try_compile(
     WB_${name}_COMPILES ${CMAKE_CURRENT_BINARY_DIR}/${name}_check
     SOURCES ${sources}
-    CMAKE_FLAGS "-DINCLUDE_DIRECTORIES=${CMAKE_CURRENT_SOURCE_DIR}/kernels"
+    CMAKE_FLAGS "-DINCLUDE_DIRECTORIES=${CMAKE_CURRENT_SOURCE_DIR}/harness"
     COMPILE_DEFINITIONS ${system_includes} ${warnings} ${definitions} -DOMPI_SKIP_MPICXX=1
                         -DMPICH_SKIP_MPICXX=1
     LINK_LIBRARIES MPI::MPI_CXX
@@ -155,7 +155,7 @@ function(wb_peer_objects target includes definitions)
   add_library(${target} OBJECT ${ARGN})
   target_compile_features(${target} PRIVATE cxx_std_20)
   target_include_directories(${target} SYSTEM PRIVATE ${includes})
-  target_include_directories(${target} PRIVATE kernels)
+  target_include_directories(${target} PRIVATE harness)
   string(REPLACE "-D" "" plain "${definitions}")
   target_compile_definitions(${target} PRIVATE ${plain} OMPI_SKIP_MPICXX=1 MPICH_SKIP_MPICXX=1)
   target_link_libraries(${target} PRIVATE MPI::MPI_CXX thinmpi_warnings)
@@ -179,14 +179,14 @@ function(wb_kamping_serial)
     set(reason "cereal's headers are not installed (Debian: libcereal-dev)")
   else()
     wb_peer_compiles(kamping_serial reason "${includes}" "${definitions}"
-                     ${CMAKE_CURRENT_SOURCE_DIR}/kernels/kamping_serial.cpp)
+                     ${CMAKE_CURRENT_SOURCE_DIR}/kernels/kamping/kamping_serial.cpp)
   endif()
   if(reason)
     set(WB_KAMPING_SERIAL false PARENT_SCOPE)
     message(STATUS "wrapper-bench: no KaMPIng serialization cells: ${reason}")
   else()
     set(WB_KAMPING_SERIAL true PARENT_SCOPE)
-    wb_peer_objects(wb_kamping_serial "${includes}" "${definitions}" kernels/kamping_serial.cpp)
+    wb_peer_objects(wb_kamping_serial "${includes}" "${definitions}" kernels/kamping/kamping_serial.cpp)
     # kamping_variants.cpp lists the serialization variants only then.
     target_compile_definitions(wb_kamping_kernels PRIVATE WB_KAMPING_SERIAL)
     target_link_libraries(wb_kernels PRIVATE wb_kamping_serial)
@@ -212,13 +212,13 @@ if(WB_WITH_PEERS)
   endif()
   if(NOT WB_KAMPING_REASON)
     wb_peer_compiles(kamping WB_KAMPING_REASON "${WB_KAMPING_INCLUDES}"
-                     "${WB_KAMPING_DEFINITIONS}" ${CMAKE_CURRENT_SOURCE_DIR}/kernels/kamping_coll.cpp
-                     ${CMAKE_CURRENT_SOURCE_DIR}/kernels/kamping_vector.cpp)
+                     "${WB_KAMPING_DEFINITIONS}" ${CMAKE_CURRENT_SOURCE_DIR}/kernels/kamping/kamping_coll.cpp
+                     ${CMAKE_CURRENT_SOURCE_DIR}/kernels/kamping/kamping_vector.cpp)
   endif()
   wb_peer_source(mpl mpl_dir WB_MPL_REASON)
   if(mpl_dir)
-    wb_peer_compiles(mpl WB_MPL_REASON "${mpl_dir}" "" ${CMAKE_CURRENT_SOURCE_DIR}/kernels/mpl_coll.cpp
-                     ${CMAKE_CURRENT_SOURCE_DIR}/kernels/mpl_vector.cpp)
+    wb_peer_compiles(mpl WB_MPL_REASON "${mpl_dir}" "" ${CMAKE_CURRENT_SOURCE_DIR}/kernels/mpl/mpl_coll.cpp
+                     ${CMAKE_CURRENT_SOURCE_DIR}/kernels/mpl/mpl_vector.cpp)
   endif()
 endif()
 
@@ -226,11 +226,11 @@ if(WB_WITH_PEERS AND NOT WB_KAMPING_REASON)
   set(WB_KAMPING true)
   wb_peer_objects(
     wb_kamping_kernels "${WB_KAMPING_INCLUDES}" "${WB_KAMPING_DEFINITIONS}"
-    kernels/kamping_int.cpp kernels/kamping_vector_bounded.cpp kernels/kamping_vector.cpp
-    kernels/kamping_string.cpp kernels/kamping_char_buffer.cpp kernels/kamping_variants.cpp)
+    kernels/kamping/kamping_int.cpp kernels/kamping/kamping_vector_bounded.cpp kernels/kamping/kamping_vector.cpp
+    kernels/kamping/kamping_string.cpp kernels/kamping/kamping_char_buffer.cpp kernels/kamping/kamping_variants.cpp)
   wb_kamping_serial()
   wb_peer_objects(wb_kamping_coll "${WB_KAMPING_INCLUDES}" "${WB_KAMPING_DEFINITIONS}"
-                  kernels/kamping_coll.cpp)
+                  kernels/kamping/kamping_coll.cpp)
   target_link_libraries(wb_kernels PRIVATE wb_kamping_kernels MPI::MPI_CXX)
   target_compile_definitions(wb_kernels PRIVATE WB_HAVE_KAMPING)
   list(APPEND WB_PEER_OBJECTS $<TARGET_OBJECTS:wb_kamping_kernels>)
@@ -242,10 +242,10 @@ endif()
 if(WB_WITH_PEERS AND NOT WB_MPL_REASON)
   set(WB_MPL true)
   wb_peer_objects(
-    wb_mpl_kernels "${mpl_dir}" "" kernels/mpl_int.cpp kernels/mpl_vector_bounded.cpp
-    kernels/mpl_vector.cpp kernels/mpl_vector_container.cpp kernels/mpl_string.cpp
-    kernels/mpl_char_buffer.cpp kernels/mpl_variants.cpp)
-  wb_peer_objects(wb_mpl_coll "${mpl_dir}" "" kernels/mpl_coll.cpp)
+    wb_mpl_kernels "${mpl_dir}" "" kernels/mpl/mpl_int.cpp kernels/mpl/mpl_vector_bounded.cpp
+    kernels/mpl/mpl_vector.cpp kernels/mpl/mpl_vector_container.cpp kernels/mpl/mpl_string.cpp
+    kernels/mpl/mpl_char_buffer.cpp kernels/mpl/mpl_variants.cpp)
+  wb_peer_objects(wb_mpl_coll "${mpl_dir}" "" kernels/mpl/mpl_coll.cpp)
   target_link_libraries(wb_kernels PRIVATE wb_mpl_kernels MPI::MPI_CXX)
   target_compile_definitions(wb_kernels PRIVATE WB_HAVE_MPL)
   list(APPEND WB_PEER_OBJECTS $<TARGET_OBJECTS:wb_mpl_kernels>)

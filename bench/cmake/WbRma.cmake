@@ -1,7 +1,7 @@
 # The rma suite of wrapper-bench (included by bench/CMakeLists.txt after the collectives suite,
 # whose C objects and warning targets it reuses, and WbHarnessSuite.cmake, whose kernel check it
 # shares):
-#   wb_rma               the collectives harness (kernels/coll_harness.c) built with the rma
+#   wb_rma               the collectives harness (harness/coll_harness.c) built with the rma
 #                        suite's variants: put, get and accumulate with lock/flush, with fence
 #                        and in bandwidth form, fetch_and_op and compare_and_swap, the counter and
 #                        histogram programs; C and thinmpi
@@ -9,13 +9,13 @@
 #   wb_rma_counter_c, wb_rma_histogram_c
 #                        the C programs (bench/programs/rma_*.c) as programs of their own, which
 #                        print what examples/rma_counter.cpp and rma_histogram.cpp print
-# The C variants (kernels/c_rma.c, programs/rma_*.c) join wb_c_coll, so that libwb_ckernels has
+# The C variants (kernels/c/c_rma.c, programs/rma_*.c) join wb_c_coll, so that libwb_ckernels has
 # them for the mpi4py rma kernel (mpi4py_rma.py).
 
-target_sources(wb_c_coll PRIVATE kernels/c_rma.c programs/rma_counter.c programs/rma_histogram.c
+target_sources(wb_c_coll PRIVATE kernels/c/c_rma.c programs/rma_counter.c programs/rma_histogram.c
                                  programs/rma_local_sort.cpp)
 
-add_executable(wb_rma kernels/coll_harness.c kernels/harness_json.c kernels/cxx_info.cpp)
+add_executable(wb_rma harness/coll_harness.c harness/harness_json.c harness/cxx_info.cpp)
 set_target_properties(wb_rma PROPERTIES C_STANDARD 11 LINKER_LANGUAGE CXX)
 target_compile_definitions(wb_rma PRIVATE WB_RMA)
 target_link_libraries(wb_rma PRIVATE wb_c_coll MPI::MPI_C wb_c_warnings)
@@ -25,7 +25,7 @@ foreach(program counter histogram)
   set_target_properties(wb_rma_${program}_c PROPERTIES C_STANDARD 11 LINKER_LANGUAGE CXX)
   target_compile_definitions(wb_rma_${program}_c PRIVATE WB_RMA_PROGRAM_MAIN OMPI_SKIP_MPICXX=1
                                                          MPICH_SKIP_MPICXX=1)
-  target_include_directories(wb_rma_${program}_c PRIVATE kernels programs)
+  target_include_directories(wb_rma_${program}_c PRIVATE harness programs)
   target_link_libraries(wb_rma_${program}_c PRIVATE MPI::MPI_C wb_c_warnings)
 endforeach()
 
@@ -36,8 +36,8 @@ if(WB_WITH_THINMPI)
                         WHAT "its one-sided family is not merged yet?")
   set(WB_RMA_THINMPI_REASON "${WB_THINMPI_RMA_REASON}")
   if(WB_THINMPI_RMA)
-    add_library(wb_thinmpi_rma OBJECT kernels/thinmpi_rma.cpp)
-    target_include_directories(wb_thinmpi_rma PRIVATE kernels programs ${PROJECT_SOURCE_DIR}/examples)
+    add_library(wb_thinmpi_rma OBJECT kernels/thinmpi/thinmpi_rma.cpp)
+    target_include_directories(wb_thinmpi_rma PRIVATE harness programs ${PROJECT_SOURCE_DIR}/examples)
     target_link_libraries(wb_thinmpi_rma PRIVATE thinmpi::thinmpi thinmpi_warnings)
     target_link_libraries(wb_rma PRIVATE wb_thinmpi_rma thinmpi::thinmpi)
     target_compile_definitions(wb_rma PRIVATE WB_HAVE_THINMPI_RMA)

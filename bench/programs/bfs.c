@@ -57,7 +57,7 @@ static int find_sources(MPI_Comm comm, const int* destinations, int out_n, int* 
     }
     if (!sent) {
 /* GCC 12 reads MPICH 4.0.2's access attribute on MPI_Testall against MPI_STATUSES_IGNORE as a
- * 0-byte region (-Wstringop-overflow): a false positive (as in bench/kernels/c_neighbors.c). */
+ * 0-byte region (-Wstringop-overflow): a false positive (as in bench/kernels/c/c_neighbors.c). */
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wstringop-overflow"

@@ -1,4 +1,4 @@
-/* The check of the peers' sample sorts (bench/kernels/kamping_sample_sort.cpp,
+/* The check of the peers' sample sorts (bench/kernels/kamping/kamping_sample_sort.cpp,
  * mpl_sample_sort.cpp, bench/programs/mpl_sort_mpi.c), which return their result in their own
  * containers: compiled as C and as C++ (hence WB_CAST), one copy per translation unit. */
 #ifndef WB_SORT_CHECK_H

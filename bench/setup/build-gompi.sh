@@ -32,7 +32,7 @@ command -v "mpicc.$mpi" >/dev/null || fail "mpicc.$mpi is not installed"
 rm -rf "$out/src" && mkdir -p "$out/src"
 cp bench/kernels/go/*.go bench/kernels/go/go.mod "$out/src/"
 export CC="mpicc.$mpi" CGO_ENABLED=1 GOCACHE="$out/go-cache" GOFLAGS="-mod=mod -buildvcs=false"
-export CGO_CFLAGS="-O2 -I$PWD/bench/kernels"
+export CGO_CFLAGS="-O2 -I$PWD/bench/harness"
 export CGO_LDFLAGS="-L$library_dir -lwb_ckernels -Wl,-rpath,$library_dir"
 if ! (cd "$out/src" && timeout 120 go get github.com/sbromberger/gompi@latest) \
   >"$out/fetch.log" 2>&1; then

@@ -194,7 +194,7 @@ class Report(unittest.TestCase):
 
 
 class Mpi4pyKernel(unittest.TestCase):
-    """bench/kernels/mpi4py_coll.py, the parts that need no MPI."""
+    """bench/kernels/mpi4py/mpi4py_coll.py, the parts that need no MPI."""
 
     def test_expected_results_follow_wb_coll_check(self):
         value = mpi4py_coll.value

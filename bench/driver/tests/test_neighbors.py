@@ -210,7 +210,7 @@ class AuditRows(unittest.TestCase):
 
 
 class Mpi4pyKernel(unittest.TestCase):
-    """bench/kernels/mpi4py_neighbors.py, the parts that need no MPI."""
+    """bench/kernels/mpi4py/mpi4py_neighbors.py, the parts that need no MPI."""
 
     def test_blocks_name_the_sender_and_the_dimension(self):
         value = mpi4py_neighbors.value

@@ -220,7 +220,7 @@ class Context(unittest.TestCase):
 # no error), the diagnostics, then make's own error lines.
 CHECK_LOG = """Change Dir: /b/bench/thinmpi_coll_check/CMakeFiles/CMakeTmp
 /usr/bin/clang++ -Wall -Wold-style-cast -Werror -std=gnu++20 -c thinmpi_coll.cpp
-In file included from /repo/bench/kernels/thinmpi_coll.cpp:95:
+In file included from /repo/bench/kernels/thinmpi/thinmpi_coll.cpp:95:
 /repo/bench/programs/programs.h:49:10: error: use of old-style cast [-Werror,-Wold-style-cast]
 /repo/bench/programs/programs.h:56:37: error: use of old-style cast [-Werror,-Wold-style-cast]
 gmake[1]: *** [CMakeFiles/cmTryCompileExec.dir/build.make:78: thinmpi_coll.cpp.o] Error 1
@@ -260,10 +260,10 @@ class BuildFailures(unittest.TestCase):
                          "error: use of old-style cast [-Werror,-Wold-style-cast]")
 
     def test_a_rejected_kernel_is_a_failure_with_its_first_error(self):
-        reason = (f"bench/kernels/thinmpi_coll.cpp does not compile against this tree's thinmpi "
-                  f"(its collectives API is not merged yet?): see {self.log}")
+        reason = (f"bench/kernels/thinmpi/thinmpi_coll.cpp does not compile against this tree's "
+                  f"thinmpi (its collectives API is not merged yet?): see {self.log}")
         error = build.check_error(reason)
-        self.assertTrue(error.startswith("bench/kernels/thinmpi_coll.cpp does not compile: "
+        self.assertTrue(error.startswith("bench/kernels/thinmpi/thinmpi_coll.cpp does not compile: "
                                          "/repo/bench/programs/programs.h:49:10: error: use of "
                                          "old-style cast"), error)
         self.assertNotIn("merged", error)
@@ -276,13 +276,13 @@ class BuildFailures(unittest.TestCase):
 
     def test_other_reasons_stay_missing(self):
         for reason in ("left out of this build (WB_WITH_THINMPI=OFF)",
-                       "bench/kernels/thinmpi_kernels.cpp is not in this tree yet"):
+                       "bench/kernels/thinmpi/thinmpi_kernels.cpp is not in this tree yet"):
             failures = []
             self.assertEqual(build.file_unbuilt(failures, "mpich", "gcc", "k", reason), reason)
             self.assertEqual(failures, [])
 
     def test_the_collectives_suite_files_it_under_failures_not_missing(self):
-        setup, found = self.find(f"bench/kernels/thinmpi_coll.cpp does not compile against "
+        setup, found = self.find(f"bench/kernels/thinmpi/thinmpi_coll.cpp does not compile against "
                                  f"this tree's thinmpi (...): see {self.log}")
         self.assertEqual([why for build_found, why in found if build_found is None], [])
         self.assertEqual([(f["what"], f["compiler"]) for f in setup.failures],
@@ -291,7 +291,7 @@ class BuildFailures(unittest.TestCase):
 
     def test_the_checked_mode_kernel_that_does_not_compile_is_a_failure_too(self):
         setup, found = self.find("", checked_reason=(
-            f"bench/kernels/thinmpi_coll.cpp does not compile against this tree's thinmpi "
+            f"bench/kernels/thinmpi/thinmpi_coll.cpp does not compile against this tree's thinmpi "
             f"(with THINMPI_CHECKED_COLLECTIVES=1): see {self.log}"))
         self.assertEqual([why for build_found, why in found if build_found is None], [])
         self.assertEqual([f["what"] for f in setup.failures],

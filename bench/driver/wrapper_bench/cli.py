@@ -23,7 +23,7 @@ from .render_html import render_html
 from .render_md import render_md
 
 REPO = Path(__file__).resolve().parents[3]
-KERNEL = REPO / "bench" / "kernels" / "mpi4py_kernel.py"
+KERNEL = REPO / "bench" / "kernels" / "mpi4py" / "mpi4py_kernel.py"
 SMOKE_SIZES = (4, 4096)
 
 

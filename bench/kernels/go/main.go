@@ -1,6 +1,6 @@
 // Command wb_go_kernel is the Go kernel of wrapper-bench: MPI from Go through cgo, one cgo call
 // per MPI call (binding.go), with the harness's C variants in the same process (bridge.go).
-// Its command line and JSON records are the harness's (bench/kernels/harness.c):
+// Its command line and JSON records are the harness's (bench/harness/harness.c):
 //
 //	wb_go_kernel --list | --info
 //	mpiexec -n 2 wb_go_kernel --variants go/int_slice_prealloc,c/int_buffer --count N

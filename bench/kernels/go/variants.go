@@ -3,7 +3,7 @@ package main
 import "bytes"
 
 // variant is one way of moving `count` elements from rank 0 to rank 1 and back (the contract of
-// bench/kernels/variant.h): rank 0 sends, rank 1 echoes what it received.
+// bench/harness/variant.h): rank 0 sends, rank 1 echoes what it received.
 type variant interface {
 	name() string
 	baseline() string // the C variant its ratio is taken against, "" for C itself

@@ -1,9 +1,9 @@
-"""The multi-rank harness (bench/kernels/coll_harness.c and the mpi4py kernels beside it), on
+"""The multi-rank harness (bench/harness/coll_harness.c and the mpi4py kernels beside it), on
 which the collectives, neighbors and rma suites run and whose collectives the instruction counts
 run too: its builds (from a preset's manifest), which launches to make (a suite's Plan), and
 making them. harness_cells.py turns their records into cells, harness_run.py runs a suite.
 
-Each launch runs one harness (bench/kernels/coll_harness.c, or the mpi4py collectives kernel)
+Each launch runs one harness (bench/harness/coll_harness.c, or the mpi4py collectives kernel)
 on 2 or 4 ranks at one size, with every variant interleaved in blocks, so that each ratio to C is
 taken inside one process. A variant's figure for one process is the low decile of its blocks
 (each block: the OSU average per call, the maximum over ranks), its ratio the quotient of two such
@@ -18,8 +18,8 @@ from pathlib import Path
 from .detect import binding_flags, json_lines, read_json
 from .runner import ROOT_ENV
 
-KERNELS = Path(__file__).resolve().parents[4] / "bench" / "kernels"
-MPI4PY_KERNEL = KERNELS / "mpi4py_coll.py"  # the collectives' (neighbors, rma: their own)
+MPI4PY_KERNELS = Path(__file__).resolve().parents[4] / "bench" / "kernels" / "mpi4py"
+MPI4PY_KERNEL = MPI4PY_KERNELS / "mpi4py_coll.py"  # the collectives' (neighbors, rma: their own)
 RANKS = (2, 4)
 COLL_BYTES = (4, 32, 256, 4096, 65536, 1048576)
 PROGRAM_COUNTS = (4096, 65536)  # elements per rank of the programs (sample sort, BFS)

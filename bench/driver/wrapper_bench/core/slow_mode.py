@@ -1,5 +1,5 @@
 """The slow-mode detector: which processes ran while the machine was slow, judged by two signals
-of each process: the physical floor it measures beside its variants (bench/kernels/floor.c, no
+of each process: the physical floor it measures beside its variants (bench/harness/floor.c, no
 MPI; its records carry floor_before_us and floor_after_us) and, where it timed it, C's one-int
 ping-pong (c/int_buffer at 1 int). The floor room (suites/floor) applies it to the matrix's
 cells and states each MPI's mode on the report's first screen; a suite that launches its own

@@ -193,9 +193,10 @@ def checked_section(part, section_type):
                                             "Checked mode: thinmpi-checked / C per collective")])
 
 
-# The sample sorts side by side: ours, and the peers' own applications (bench/kernels/
-# kamping_sample_sort.cpp, mpl_sample_sort.cpp, bench/programs/mpl_sort_mpi.c), each on the
-# same ints per rank, against our C program in the same processes.
+# The sample sorts side by side: ours, and the peers' own applications
+# (bench/kernels/kamping/kamping_sample_sort.cpp, kernels/mpl/mpl_sample_sort.cpp,
+# bench/programs/mpl_sort_mpi.c), each on the same ints per rank, against our C program in the
+# same processes.
 SORTERS = (
     ("c/sample_sort/program", "ours, C (bench/programs/sample_sort.c)"),
     ("thinmpi/sample_sort/program", "ours, thinmpi (examples/sample_sort.hpp)"),

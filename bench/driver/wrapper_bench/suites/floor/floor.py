@@ -1,5 +1,5 @@
 """The physical floor of every process: a cache-line ping-pong between the two ranks' cores
-(bench/kernels/floor.c, no MPI) that each kernel process measures before and after its variants
+(bench/harness/floor.c, no MPI) that each kernel process measures before and after its variants
 and writes into its records as floor_before_us and floor_after_us.
 
 A process whose floor is far above the run's fast floor, or above this VM's slow-mode floor, or

@@ -4,7 +4,7 @@ hardware counters: `perf stat -e instructions:u` is <not supported>).
 Each harness (wb_kernels, wb_coll) runs under `valgrind --tool=callgrind --collect-atstart=no`
 with `--instructions K`: every variant runs K and then 2K round trips (or calls) in two collected
 windows, each dumped as its own profile labelled "wb rank=R variant=NAME calls=K"
-(bench/kernels/callgrind_window.h). The difference of the two windows divided by K cancels what a
+(bench/harness/callgrind_window.h). The difference of the two windows divided by K cancels what a
 window costs besides its calls; the sum over the ranks divided by ranks x K is the figure per call
 and rank. For the ping-pong that is per one-way message: one send on one rank and its receive on
 the other, as in the path audit.
@@ -18,7 +18,7 @@ not move with timing. The instructions inside MPI are kept too (`in_mpi`), for t
 Allocations are the calls to malloc/calloc/realloc/operator new/... made from outside MPI and
 libc (operator new's own malloc is not counted twice). The harness runs the warm-up collected
 too (callgrind counts calls, not their cost, while collection is off; see
-bench/kernels/callgrind_window.h).
+bench/harness/callgrind_window.h).
 """
 
 import dataclasses

@@ -239,8 +239,9 @@ def mpi4py_table(cells):
                  ["MPI", "file system", "call", "size", "POSIX", "C", "mpi4py", "mpi4py/C"], rows,
                  "fh.Write_at(offset, [array, MPI.BYTE]) / fh.Read_at(offset, [array, MPI.BYTE], "
                  "status) with status.Get_count checked, NumPy buffers, against C's and POSIX's "
-                 "calls through ctypes in the same process (bench/kernels/mpi4py_io.py). Only "
-                 "where an interpreter's mpi4py links that MPI (checked with ldd).")
+                 "calls through ctypes in the same process "
+                 "(bench/kernels/mpi4py/mpi4py_io.py). Only where an interpreter's mpi4py links "
+                 "that MPI (checked with ldd).")
 
 
 def mode_line(part):

@@ -1,7 +1,7 @@
 """The io suite: MPI-IO from C, thinmpi::file and mpi4py's MPI.File side by side, with POSIX
 pwrite/pread of the same bytes at the same offsets as the floor, on tmpfs (software only) and on
 the disk, on the io harness (wb_io, manifest wb_io.json; bench/cmake/WbIo.cmake) and the mpi4py
-io kernel (bench/kernels/mpi4py_io.py).
+io kernel (bench/kernels/mpi4py/mpi4py_io.py).
 
 Each launch runs its variants at each of its sizes in interleaved blocks of one process, so
 every ratio (thinmpi/C, mpi4py/C, C/POSIX) is taken inside one process. The forms: independent
@@ -26,7 +26,7 @@ from ...core.runner import Launcher, run_as_root
 from ...core.slow_mode import is_slow, machine_mode, slow_processes
 
 MANIFEST = "wb_io.json"
-MPI4PY_KERNEL = Path(__file__).resolve().parents[4] / "kernels" / "mpi4py_io.py"
+MPI4PY_KERNEL = Path(__file__).resolve().parents[4] / "kernels" / "mpi4py" / "mpi4py_io.py"
 RANKS = 2
 KIB, MIB = 1024, 1024 * 1024
 INDEPENDENT_BYTES = (8, 64, 4 * KIB, 64 * KIB, MIB)

@@ -15,7 +15,7 @@ from collections import defaultdict
 from ...core import harness, harness_cells, harness_run
 
 MANIFEST = "wb_neighbors.json"
-MPI4PY_KERNEL = harness.KERNELS / "mpi4py_neighbors.py"
+MPI4PY_KERNEL = harness.MPI4PY_KERNELS / "mpi4py_neighbors.py"
 NEIGHBOR_BYTES = (4, 256, 4096, 65536)  # per neighbour, and per destination of the exchange
 HALO_SIDES = (64, 256)  # the side of each rank's square block of the plate
 SMOKE_HALO_SIDE = 16

@@ -24,7 +24,7 @@ from ...core import harness, harness_cells, harness_run, osu_programs
 from ...core.osu_programs import Benchmark
 
 MANIFEST = "wb_rma.json"
-MPI4PY_KERNEL = harness.KERNELS / "mpi4py_rma.py"
+MPI4PY_KERNEL = harness.MPI4PY_KERNELS / "mpi4py_rma.py"
 RMA_BYTES = (8, 4096, 65536, 1048576)  # per operation (osu_put_latency's sizes, a few of them)
 # The quick run stops at 64 KiB: at 1 MiB the bandwidth forms (a window of 1 MiB operations per
 # call; MPICH's accumulate takes 0.11 s a call) were over half the suite's time (185 of 345 s of

@@ -1,5 +1,5 @@
 // The thinmpi variants of the neighbors suite: each is the call a user naturally writes,
-// measured against the C variant that does the same thing (bench/kernels/c_neighbors.c; the
+// measured against the C variant that does the same thing (bench/kernels/c/c_neighbors.c; the
 // topologies and the data are those of neighbors.h):
 //
 //   neighbor_alltoall/ring        graph_communicator ring(comm, {left, right}, {left, right});

@@ -8,7 +8,7 @@ mpi4py's buffer methods (comm.Bcast, Allreduce, ... on int32 NumPy arrays) and o
 (comm.bcast, allreduce, allgather, alltoall on Python lists of ints, pickled), each against the C
 variant doing the same collective (`c/...`, loaded from libwb_ckernels through ctypes and timed
 by its C code), in interleaved blocks in one process. Timing is OSU's (osu_allreduce), as in
-bench/kernels/coll_harness.c: each call timed alone, calls separated by barriers, a rank's figure
+bench/harness/coll_harness.c: each call timed alone, calls separated by barriers, a rank's figure
 the average of its calls, a block's figure the slowest rank's. Audit mode runs K calls of each
 variant in an MPI_Pcontrol(2) window labelled by WB_AUDIT_LABEL (libwb_audit).
 """

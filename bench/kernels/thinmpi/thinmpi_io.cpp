@@ -1,5 +1,5 @@
 // The thinmpi variants of the io suite: what a user naturally writes with thinmpi::file,
-// measured against the C variant that makes the same MPI-IO calls (bench/kernels/io_c.c;
+// measured against the C variant that makes the same MPI-IO calls (bench/kernels/c/io_c.c;
 // io_variant.h has the layout that both follow):
 //
 //   write_at, read_at            thinmpi::file f(comm, path, read_write | create);   (at setup)

@@ -122,7 +122,7 @@ def load_c_kernels(path):
 
 
 def floor_now(comm, c_kernels):
-    """The process's physical floor now (bench/kernels/floor.h, through libwb_ckernels), one-way
+    """The process's physical floor now (bench/harness/floor.h, through libwb_ckernels), one-way
     µs, or None without the library or when it could not be measured."""
     if not c_kernels:
         return None

@@ -7,7 +7,7 @@ mpi4py's MPI.File with NumPy buffers, as a careful mpi4py program writes it: ope
 MPI.MODE_RDWR | MPI.MODE_CREATE, then per call fh.Write_at(offset, [data, MPI.BYTE]) or
 fh.Read_at(offset, [into, MPI.BYTE], status) with status.Get_count(MPI.BYTE) checked; each
 against C's MPI_File_write_at / read_at and POSIX pwrite / pread of the same bytes at the same
-offsets (bench/kernels/io_c.c and io_posix.c through ctypes, io_bridge.h), in interleaved blocks
+offsets (bench/kernels/c/io_c.c and io_posix.c through ctypes, io_bridge.h), in interleaved blocks
 of this one process, timed as wb_io times them (a block: its calls back to back between a
 barrier and the clock; the slowest rank's microseconds per call). The bytes are io_layout.c's
 (rank r writes byte k as (101 r + 13 k + 1) mod 256 at offset r * n); every file is checked with

@@ -7,10 +7,10 @@
 mpi4py's MPI.Win on a window of int32 (MPI.Win.Allocate) with NumPy buffers: Put, Get and
 Accumulate (MPI.SUM) with a lock of rank 1 held and Flush after each (lock_flush), in a round trip
 of three Fence (fence) and 64 to a Flush (bandwidth); Fetch_and_op and Compare_and_swap with
-Flush; each against the C variant making the same calls (bench/kernels/c_rma.c through ctypes,
+Flush; each against the C variant making the same calls (bench/kernels/c/c_rma.c through ctypes,
 in the same process). Timing is OSU's one-sided method (osu_put_latency), as the harness times
 these variants: the calls back to back between two barriers. The layout and the check are those
-of bench/kernels/rma_kernels.h.
+of bench/harness/rma_kernels.h.
 """
 
 import os

@@ -1,6 +1,6 @@
 // The thinmpi variants of the rma suite: each is what a user naturally writes with thinmpi's
 // windows and epochs, measured against the C variant that makes the same MPI calls
-// (bench/kernels/c_rma.c; rma_kernels.h has the layout):
+// (bench/kernels/c/c_rma.c; rma_kernels.h has the layout):
 //
 //   <op>/lock_flush   auto win = thinmpi::window<int>::allocate(comm, count);
 //                     auto epoch = win.lock(1, thinmpi::lock_type::shared);   (at setup)

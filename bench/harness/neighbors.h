@@ -1,5 +1,5 @@
 /* What every kernel of the neighbors suite sends and how it checks what it got (C, thinmpi,
- * mpi4py: bench/kernels/mpi4py_neighbors.py has the same formulas).
+ * mpi4py: bench/kernels/mpi4py/mpi4py_neighbors.py has the same formulas).
  *
  * Topologies: the ring is a distributed graph (MPI_Dist_graph_create_adjacent) whose in- and
  * out-neighbours are {left, right}; the torus is a periodic 2D Cartesian grid of MPI_Dims_create's

@@ -8,9 +8,9 @@
 mpi4py on the neighbors suite's torus (comm.Create_cart of MPI.Compute_dims, periodic): the
 buffer methods (Neighbor_alltoall, Neighbor_alltoallv on int32 NumPy arrays), the object method
 (neighbor_alltoall on Python lists, pickled) and making the torus (Create_cart, then Free), each
-against the C variant doing the same (bench/kernels/c_neighbors.c through ctypes, in the same
+against the C variant doing the same (bench/kernels/c/c_neighbors.c through ctypes, in the same
 process), timed and audited as mpi4py_coll.py does. The data and the check are those of
-bench/kernels/neighbors.h.
+bench/harness/neighbors.h.
 """
 
 import os
