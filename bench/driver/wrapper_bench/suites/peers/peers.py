@@ -11,6 +11,7 @@ from ...core import build as build_step
 from ...core.path_ratios import SUITE_GROUPS, PathRatio
 from ...core.tables import (COMPILER_ORDER, MPI_NAMES, MPI_ORDER, Table, calls_text, present,
                             size_label, times)
+from .peer_ratios import against_spread, claim_within_spread, ranged, time_of, within_spread
 
 APIS = ("kamping", "mpl")
 NAMES = {"kamping": "KaMPIng", "mpl": "MPL"}
@@ -91,43 +92,18 @@ def note_missing(setup, api_filter=None):
                            manifest.get("kamping_serial_missing_reason") or "not built")
 
 
-def _median(spread):
-    return spread["median"] if spread else None
-
-
-def _time(cell):
-    return _median(cell.get("one_way_us") or cell.get("us")) if cell else None
-
-
-def _own_ratio(cell):
-    return _median(cell.get("ratio_vs_c") or cell.get("ratio")) if cell else None
-
-
-def against(cell, c_cell, lookup):
-    """`cell`'s ratio against the path's C cell: its own per-process ratio when that C is its
-    baseline; else both chained through the C floor they share (each ratio taken in the same
-    processes as that floor); else the quotient of the two medians (the same launches)."""
-    if not cell or not c_cell:
-        return None
-    if cell["baseline"] == c_cell["variant"]:
-        return _own_ratio(cell)
-    floor = c_cell.get("baseline")
-    c_vs_floor = 1.0 if c_cell["variant"] == floor else _own_ratio(c_cell)
-    base = lookup(cell["baseline"])
-    base_vs_floor = 1.0 if cell["baseline"] == floor else \
-        _own_ratio(base) if base and base.get("baseline") == floor else None
-    own = _own_ratio(cell)
-    if floor and own and c_vs_floor and base_vs_floor:
-        return own * base_vs_floor / c_vs_floor
-    return _time(cell) / _time(c_cell) if _time(cell) and _time(c_cell) else None
-
-
 def _short_calls(calls):
     return calls_text(calls).replace("MPI_", "") if calls else "not audited"
 
 
-def _cell_text(ratio, calls):
-    return "—" if ratio is None else f"{times(ratio)} ({_short_calls(calls)})"
+def _cell_text(ratio, calls, marked=False):
+    """'1.36× (1.20-1.52)† (1 Send + 1 Recv)': the median over processes, their lowest and
+    highest (where there are two or more), † where the claim is within that spread, the calls."""
+    if ratio is None:
+        return "—"
+    lowest_highest = f" ({ratio['min']:.2f}-{ratio['max']:.2f})" if ranged(ratio) else ""
+    return f"{times(ratio['median'])}{lowest_highest}{'†' if marked else ''} " \
+        f"({_short_calls(calls)})"
 
 
 def _tiny_lookup(cells, mpi, compiler, count, suite="tiny"):
@@ -152,7 +128,8 @@ def _coll_lookup(coll_cells, coll_audit, mpi, compiler, count):
 
 
 def _row(label, paths, cells, calls, python_cells=None):
-    """One table row and the measured values behind it: {column: (ratio, calls)}."""
+    """One table row and the measured values behind it: {column: (ratio, calls, cell, ratio's
+    spread over processes)}."""
     c_cell = cells.get(paths["c"])
     if not c_cell:
         return None, {}
@@ -163,10 +140,14 @@ def _row(label, paths, cells, calls, python_cells=None):
         lookup = cells.get
         if cell and python_cells is not None and cell["compiler"] == "python":
             lookup = python_cells.get  # mpi4py's baselines ran in its own processes
-        values[api] = (against(cell, c_cell, lookup), calls.get(variant), cell)
-    time = _time(c_cell)
+        ratio = against_spread(cell, c_cell, lookup)
+        values[api] = (ratio["median"] if ratio else None, calls.get(variant), cell, ratio)
+    time = time_of(c_cell)
     row = [label, f"{time:.3f} µs ({_short_calls(calls.get(paths['c']))})" if time else "—"]
-    row += [_cell_text(values[api][0], values[api][1]) for api, _ in COLUMNS[1:]]
+    thin = values["thinmpi"][3]
+    row += [_cell_text(values[api][3], values[api][1],
+                       claim_within_spread(api, values[api][3], thin))
+            for api, _ in COLUMNS[1:]]
     return row, values
 
 
@@ -190,10 +171,10 @@ def why_line(where, values):
     if "thinmpi" not in measured or len(measured) < 2:
         return None
     best = min(measured, key=lambda api: measured[api][0])
-    thin_ratio, thin_calls, thin_cell = measured["thinmpi"]
+    thin_ratio, thin_calls = measured["thinmpi"][:2]
     if best == "thinmpi":
         return None
-    best_ratio, best_calls, best_cell = measured[best]
+    best_ratio, best_calls = measured[best][:2]
     name = dict(COLUMNS)[best]
     head = f"{where}: {name} {times(best_ratio)} against thinmpi's {times(thin_ratio)}"
     calls_known = thin_calls is not None and best_calls is not None
@@ -206,9 +187,8 @@ def why_line(where, values):
         _short_calls(thin_calls) == _short_calls(best_calls) else \
         f"thinmpi makes no more MPI calls ({_short_calls(thin_calls)}; {name}: " \
         f"{_short_calls(best_calls)})"
-    spread = [c.get("ratio_vs_c") or c.get("ratio") for c in (thin_cell, best_cell)]
-    if thin_ratio <= best_ratio * NOISE or (
-            all(spread) and spread[0]["min"] <= spread[1]["max"]):
+    spreads = [v[3] if len(v) > 3 else None for v in (measured["thinmpi"], measured[best])]
+    if thin_ratio <= best_ratio * NOISE or within_spread(*spreads):
         return f"{head}: {calls}, and the two are within the noise (2 %, or their ranges " \
             "over processes overlap)."
     return (f"{head}: {calls}, so the gap is the wrappers' own code around them; count "
@@ -241,7 +221,7 @@ def _add_ratios(found, suite, label, mpi, compiler, values):
         return
     found += [PathRatio(SUITE_GROUPS[suite], label, api, cell["variant"], mpi, compiler,
                         cell.get("bytes", 0), ratio)
-              for api, (ratio, _, cell) in values.items() if ratio is not None]
+              for api, (ratio, _, cell, *_) in values.items() if ratio is not None]
 
 
 def tiny_rows(cells, audit_rows, suite="tiny", suite_paths=TINY_PATHS, ratios=None):
@@ -303,12 +283,16 @@ PING_PONG_SUITES = (
      "behind it (MPL has no general serialization)", "serialization", SERIAL_PATHS),
 )
 HEADERS = ["MPI", "compiler", "path"] + [name for _, name in COLUMNS]
+SPREAD_NOTE = ("A ratio is the median over the cell's processes (each runs C and the libraries "
+               "in interleaved blocks), then its lowest-highest process (none for one process). "
+               "†: the difference the cell claims is within that spread: thinmpi's range holds "
+               "1.00× (C), or a peer's range overlaps thinmpi's.")
 NOTE = ("Each library's cell: its time against the C code of the path (the C column, with its "
         "time), taken in the same processes, and its MPI calls per one-way message (per call "
         "and rank for collectives) from the PMPI audit. Each library is written as its own "
         "docs and examples write it (bench/kernels/kamping/kamping_*.cpp, mpl_*.cpp, boost_*.cpp). "
         "mpi4py's allgatherv/alltoallv give the counts, so they are not in the rows where the "
-        "library computes them.")
+        "library computes them. " + SPREAD_NOTE)
 
 
 def path_ratios(doc):
