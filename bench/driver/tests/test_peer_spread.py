@@ -11,7 +11,7 @@ import re
 import unittest
 from pathlib import Path
 
-from wrapper_bench.core import compare
+from wrapper_bench.core import compare, harness_cells
 from wrapper_bench.suites.peers import peers
 from test_peers import AUDIT, by_path, tiny_record
 
@@ -120,6 +120,37 @@ class Synthetic(unittest.TestCase):
         found = []
         peers.tiny_rows(compare.aggregate(records), AUDIT, ratios=found)
         self.assertEqual([round(r.ratio, 6) for r in found if r.api == "thinmpi"], [1.1])
+
+
+class Collectives(unittest.TestCase):
+    """The harness's cells keep each ratio's spread, not the per-process ratios."""
+
+    @staticmethod
+    def record(variant, us, rep, baseline=None):
+        api, op, form = variant.split("/")
+        return {"variant": variant, "api": api, "op": op, "form": form, "baseline": baseline,
+                "ranks": 2, "count": 1, "bytes": 4, "iterations": 10, "blocks": 1, "us": us,
+                "block_us": [us], "verified": True, "mpi": "mpich", "compiler": "gcc",
+                "rep": rep, "job": "j"}
+
+    def test_two_processes_show_their_range_and_a_lone_quotient_shows_none(self):
+        records = []
+        for rep, (thin, mpl, kamping) in enumerate(((1.00, 1.10, 1.30), (1.04, 1.02, 1.50))):
+            records += [self.record("c/allreduce/sum", 1.0, rep),
+                        self.record("c/allreduce/user_fn_noncommute", 2.0, rep),
+                        self.record("c/allreduce/user_fn", 1.9, rep),
+                        self.record("thinmpi/allreduce/plus", thin, rep, "c/allreduce/sum"),
+                        self.record("mpl/allreduce/plus", mpl, rep, "c/allreduce/sum"),
+                        # timed against another C than the row's, which has no floor to chain
+                        # through: the quotient of the medians, one figure
+                        self.record("kamping/allreduce/lambda", 2.0 * kamping, rep,
+                                    "c/allreduce/user_fn")]
+        rows, _ = peers.coll_rows({"cells": harness_cells.aggregate(records), "audit": []})
+        plus = by_path(rows, "allreduce, plus")
+        self.assertEqual(plus[COLUMN["thinmpi"]], "1.02× (1.00-1.04)† (not audited)")
+        self.assertEqual(plus[COLUMN["mpl"]], "1.06× (1.02-1.10)† (not audited)")
+        self.assertEqual(by_path(rows, "allreduce, lambda")[COLUMN["kamping"]],
+                         "1.40× (not audited)")
 
 
 if __name__ == "__main__":
