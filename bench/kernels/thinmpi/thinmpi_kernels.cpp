@@ -158,34 +158,37 @@ void span_round_trips(void* raw, long iterations) {
   });
 }
 
+/// The round trips of the forms that send the container itself: rank 0 sends `sent`, both
+/// ranks receive into `received` with receive(s), rank 1 echoes what it received.
+template <class Buffer, class Receive>
+void echo_round_trips(void* raw, long iterations, Receive receive) {
+  run<Buffer>(raw, iterations, [receive](state<Buffer>& s) {
+    if (s.rank == 0) s.comm.send(s.sent, s.peer, tag);
+    receive(s);
+    if (s.rank == 1) s.comm.send(s.received, s.peer, tag);
+  });
+}
+
 // --- thinmpi/vector_bounded, thinmpi/string, thinmpi/struct: the container is the bound.
 template <class Buffer>
 void bounded_round_trips(void* raw, long iterations) {
-  run<Buffer>(raw, iterations, [](state<Buffer>& s) {
-    if (s.rank == 0) s.comm.send(s.sent, s.peer, tag);
-    s.comm.recv(s.received, s.peer, tag);
-    if (s.rank == 1) s.comm.send(s.received, s.peer, tag);
-  });
+  echo_round_trips<Buffer>(raw, iterations,
+                           [](state<Buffer>& s) { s.comm.recv(s.received, s.peer, tag); });
 }
 
 // --- thinmpi/vector_alloc, thinmpi/string_alloc: a new container of the size that was sent.
 template <class Buffer>
 void allocating_round_trips(void* raw, long iterations) {
-  run<Buffer>(raw, iterations, [](state<Buffer>& s) {
-    if (s.rank == 0) s.comm.send(s.sent, s.peer, tag);
+  echo_round_trips<Buffer>(raw, iterations, [](state<Buffer>& s) {
     s.received = s.comm.template recv<Buffer>(s.peer, tag);
-    if (s.rank == 1) s.comm.send(s.received, s.peer, tag);
   });
 }
 
 // --- thinmpi/vector_reuse: a receive of unknown size into the same vector each time.
 template <class Buffer>
 void reuse_round_trips(void* raw, long iterations) {
-  run<Buffer>(raw, iterations, [](state<Buffer>& s) {
-    if (s.rank == 0) s.comm.send(s.sent, s.peer, tag);
-    s.comm.recv_reuse(s.received, s.peer, tag);
-    if (s.rank == 1) s.comm.send(s.received, s.peer, tag);
-  });
+  echo_round_trips<Buffer>(raw, iterations,
+                           [](state<Buffer>& s) { s.comm.recv_reuse(s.received, s.peer, tag); });
 }
 
 // --- thinmpi/vector_framed, thinmpi/string_framed: the framed protocol (a channel per state).
