@@ -226,8 +226,9 @@ if(WB_WITH_PEERS AND NOT WB_KAMPING_REASON)
   set(WB_KAMPING true)
   wb_peer_objects(
     wb_kamping_kernels "${WB_KAMPING_INCLUDES}" "${WB_KAMPING_DEFINITIONS}"
-    kernels/kamping/kamping_int.cpp kernels/kamping/kamping_vector_bounded.cpp kernels/kamping/kamping_vector.cpp
-    kernels/kamping/kamping_string.cpp kernels/kamping/kamping_char_buffer.cpp kernels/kamping/kamping_variants.cpp)
+    kernels/kamping/kamping_int.cpp kernels/kamping/kamping_vector_bounded.cpp
+    kernels/kamping/kamping_vector.cpp kernels/kamping/kamping_string.cpp
+    kernels/kamping/kamping_char_buffer.cpp kernels/kamping/kamping_variants.cpp)
   wb_kamping_serial()
   wb_peer_objects(wb_kamping_coll "${WB_KAMPING_INCLUDES}" "${WB_KAMPING_DEFINITIONS}"
                   kernels/kamping/kamping_coll.cpp)

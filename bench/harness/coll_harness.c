@@ -20,6 +20,7 @@
 
 #include "callgrind_window.h"
 #include "coll_variant.h"
+#include "harness_args.h"
 #include "harness_json.h"
 
 enum { MAX_VARIANTS = 96, MAX_BLOCKS = 1024 };
@@ -239,27 +240,17 @@ static int run_audit(const options* o, const wb_coll_variant** v, size_t n, int 
 }
 
 static int parse(int argc, char** argv, options* o) {
-  for (int i = 1; i + 1 < argc; i += 2) {
-    const char* key = argv[i];
-    long value = atol(argv[i + 1]);
-    if (strcmp(key, "--variants") == 0)
-      o->variants = argv[i + 1];
-    else if (strcmp(key, "--count") == 0)
-      o->count = (size_t)value;
-    else if (strcmp(key, "--iterations") == 0)
-      o->iterations = value;
-    else if (strcmp(key, "--warmup") == 0)
-      o->warmup = value;
-    else if (strcmp(key, "--blocks") == 0)
-      o->blocks = value;
-    else if (strcmp(key, "--audit") == 0)
-      o->audit = value;
-    else if (strcmp(key, "--instructions") == 0)
-      o->instructions = value;
-    else
-      return 0;
-  }
-  return argc % 2 == 1 && o->variants && o->count > 0 && o->warmup >= 0;
+  const wb_arg args[] = {
+      {"--variants", WB_ARG_TEXT, &o->variants},
+      {"--count", WB_ARG_SIZE, &o->count},
+      {"--iterations", WB_ARG_LONG, &o->iterations},
+      {"--warmup", WB_ARG_LONG, &o->warmup},
+      {"--blocks", WB_ARG_LONG, &o->blocks},
+      {"--audit", WB_ARG_LONG, &o->audit},
+      {"--instructions", WB_ARG_LONG, &o->instructions},
+  };
+  return wb_parse_args(argc, argv, args, sizeof args / sizeof args[0]) && o->variants &&
+         o->count > 0 && o->warmup >= 0;
 }
 
 int main(int argc, char** argv) {

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness_args.h"
 #include "harness_info.h"
 #include "harness_json.h"
 #include "harness_run.h"
@@ -75,29 +76,18 @@ static void print_info(void) {
 
 /* Reads the options after argv[0]; returns 0 on a usage error. */
 static int parse(int argc, char** argv, wb_run_options* options) {
-  for (int i = 1; i + 1 < argc; i += 2) {
-    const char* key = argv[i];
-    long value = atol(argv[i + 1]);
-    if (strcmp(key, "--variants") == 0)
-      options->variants = argv[i + 1];
-    else if (strcmp(key, "--count") == 0)
-      options->count = (size_t)value;
-    else if (strcmp(key, "--counts") == 0)
-      options->counts = argv[i + 1];
-    else if (strcmp(key, "--iterations") == 0)
-      options->iterations = value;
-    else if (strcmp(key, "--warmup") == 0)
-      options->warmup = value;
-    else if (strcmp(key, "--blocks") == 0)
-      options->blocks = value;
-    else if (strcmp(key, "--audit") == 0)
-      options->audit = value;
-    else if (strcmp(key, "--instructions") == 0)
-      options->instructions = value;
-    else
-      return 0;
-  }
-  return argc % 2 == 1 && options->variants && options->count > 0 && options->warmup >= 0;
+  const wb_arg args[] = {
+      {"--variants", WB_ARG_TEXT, &options->variants},
+      {"--count", WB_ARG_SIZE, &options->count},
+      {"--counts", WB_ARG_TEXT, &options->counts},
+      {"--iterations", WB_ARG_LONG, &options->iterations},
+      {"--warmup", WB_ARG_LONG, &options->warmup},
+      {"--blocks", WB_ARG_LONG, &options->blocks},
+      {"--audit", WB_ARG_LONG, &options->audit},
+      {"--instructions", WB_ARG_LONG, &options->instructions},
+  };
+  return wb_parse_args(argc, argv, args, sizeof args / sizeof args[0]) && options->variants &&
+         options->count > 0 && options->warmup >= 0;
 }
 
 /* The communicator of this rank's pair: the world at 2 ranks; wb_node splits an even number of

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "floor.h"
+#include "harness_args.h"
 #include "harness_json.h"
 #include "io_instance.h"
 
@@ -253,25 +254,14 @@ static int parse_sizes(const char* text, options* o) {
 }
 
 static int parse(int argc, char** argv, options* o) {
-  int sizes_ok = 0;
-  for (int i = 1; i + 1 < argc; i += 2) {
-    const char *key = argv[i], *value = argv[i + 1];
-    if (strcmp(key, "--variants") == 0)
-      o->variants = value;
-    else if (strcmp(key, "--dir") == 0)
-      o->dir = value;
-    else if (strcmp(key, "--sizes") == 0)
-      sizes_ok = parse_sizes(value, o);
-    else if (strcmp(key, "--warmup") == 0)
-      o->warmup = atol(value);
-    else if (strcmp(key, "--blocks") == 0)
-      o->blocks = atol(value);
-    else if (strcmp(key, "--audit") == 0)
-      o->audit = atol(value);
-    else
-      return 0;
-  }
-  return argc % 2 == 1 && o->variants && o->dir && sizes_ok && o->warmup >= 0;
+  const char* sizes = NULL;
+  const wb_arg args[] = {
+      {"--variants", WB_ARG_TEXT, &o->variants}, {"--dir", WB_ARG_TEXT, &o->dir},
+      {"--sizes", WB_ARG_TEXT, &sizes},          {"--warmup", WB_ARG_LONG, &o->warmup},
+      {"--blocks", WB_ARG_LONG, &o->blocks},     {"--audit", WB_ARG_LONG, &o->audit},
+  };
+  return wb_parse_args(argc, argv, args, sizeof args / sizeof args[0]) && o->variants && o->dir &&
+         sizes && parse_sizes(sizes, o) && o->warmup >= 0;
 }
 
 int main(int argc, char** argv) {
