@@ -13,7 +13,7 @@ import time
 from datetime import datetime
 from pathlib import Path
 
-from . import first_screen_chart, matrix, rooms
+from . import below_c, first_screen_chart, matrix, rooms
 from .core import audit, compare, detect, schema
 from .core.timing import Clock
 from .core.runner import ROOT_ENV, Progress, estimated_seconds, launch
@@ -221,6 +221,7 @@ def write_outputs(doc, records, out_dir):
         doc["timings"]["rows"].append({"phase": "report", "what": "the charts", "seconds": seconds,
                                        "launches": None})
         doc["timings"]["total_seconds"] = round(doc["timings"]["total_seconds"] + seconds, 1)
+    doc["below_c"] = below_c.part(doc)  # every wrapper cell below 0.95x C, with its cause
     (out_dir / "results.json").write_text(json.dumps(doc, indent=1))
     (out_dir / "runs.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
     schema.write_csv(doc, out_dir / "results.csv")

@@ -10,7 +10,7 @@ import re
 import statistics
 from dataclasses import dataclass
 
-from . import rooms
+from . import below_c, rooms
 from .core.path_ratios import GROUPS, LIBRARIES
 from .core.tables import Table, size_label, times
 
@@ -212,6 +212,8 @@ def section(doc, charts, sections, section_type):
     rows = path_rows(doc)
     drawn = [c for c in charts if c[1] == CHART]
     paragraphs = [] if rows else ["No library ran beside C on a path of this run."]
+    below = below_c.summary_line(doc)
+    paragraphs += [f"{below} (Faster than C, below the targets)."] if below else []
     tables = [verdicts_table(sections)] + ([ratio_table(rows)] if rows else [])
     return section_type(TITLE, paragraphs, [t for t in tables if t.rows], drawn,
                         charts_first=True)

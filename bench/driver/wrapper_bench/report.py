@@ -2,7 +2,7 @@
 
 from dataclasses import dataclass, field
 
-from . import first_screen, rooms
+from . import below_c, first_screen, rooms
 from .core import tables
 
 
@@ -92,7 +92,8 @@ def build_sections(doc, charts):
         for room in rooms.ROOMS:
             if room.annotate:
                 room.annotate(section.tables, doc["cells"])
-    return article + _flat(found, OTHERS) + last
+    # Faster than C reads every suite's cells, so it follows the targets, above the others.
+    return article + [below_c.section(doc, Section)] + _flat(found, OTHERS) + last
 
 
 METHOD = ("Two ranks on one node; rank 0 sends, rank 1 sends the same kind of payload back; "

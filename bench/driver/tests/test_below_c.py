@@ -1,0 +1,134 @@
+"""The report's "Faster than C" section (wrapper_bench/below_c.py): every timed cell where a
+wrapper is below 0.95x its C baseline, each with a named cause from the run's own data (the
+audit's calls, the counted instructions, the spread over processes, a recorded cause) or "no
+named cause", counted in its caption (issue 33, item 3)."""
+
+import unittest
+
+from wrapper_bench import below_c, report
+from wrapper_bench.core.compare import aggregate, attach_audit
+from fixture_data import record
+
+
+def timed(variant, baseline, per_rep, suite="tiny", count=1, mpi="openmpi"):
+    """Records of a wrapper and its C baseline in len(per_rep) processes, the wrapper at
+    per_rep[i] x C in process i."""
+    records = []
+    for rep, ratio in enumerate(per_rep):
+        base = record(suite, mpi, "gcc", "c/int_buffer", count, rep)
+        base.update(variant=baseline, api="c", payload=baseline.split("/")[1], baseline=None)
+        mine = dict(base, variant=variant, api=variant.split("/")[0],
+                    payload=variant.split("/")[1], baseline=baseline,
+                    one_way_us=base["one_way_us"] * ratio,
+                    block_one_way_us=[b * ratio for b in base["block_one_way_us"]])
+        records += [base, mine]
+    return records
+
+
+def audit(variant, calls, mpi="openmpi"):
+    return {"mpi": mpi, "compiler": "gcc", "variant": variant, "count": 1, "round_trips": 20,
+            "calls": calls, "bytes_per_message": 4.0}
+
+
+def instructions(variant, baseline, mine, theirs, allocations, c_allocations, suite="tiny"):
+    return {"suite": suite, "mpi": "openmpi", "compiler": "gcc", "variant": variant,
+            "baseline": baseline, "count": 1, "bytes": 4, "ranks": 2, "instructions": mine,
+            "allocations": allocations, "c_instructions": theirs,
+            "difference": mine - theirs, "c_allocations": c_allocations}
+
+
+SEND_RECV = {"MPI_Send": 1.0, "MPI_Recv": 1.0}
+MPROBE = {"MPI_Send": 1.0, "MPI_Mprobe": 1.0, "MPI_Get_count": 1.0, "MPI_Mrecv": 1.0}
+
+
+def fixture_doc():
+    """A tiny run: five wrapper cells against C, one per case of the rule."""
+    records = (timed("boost/vector", "c/mprobe", [0.90, 0.91, 0.92])  # calls differ
+               + timed("thinmpi/vector_alloc", "c/int_buffer", [0.90, 0.90, 0.90], count=8)
+               + timed("mpl/int", "c/char_buffer", [0.90, 0.93, 0.97])  # spread reaches
+               + timed("kamping/int", "c/struct", [0.80, 0.81, 0.82])  # unexplained
+               + timed("thinmpi/span", "c/probe", [0.96, 0.96, 0.96]))  # not below
+    rows = [audit("boost/vector", {"MPI_Send": 1.0, "MPI_Recv": 2.0}), audit("c/mprobe", MPROBE),
+            audit("thinmpi/vector_alloc", SEND_RECV), audit("c/int_buffer", SEND_RECV),
+            audit("mpl/int", SEND_RECV), audit("c/char_buffer", SEND_RECV),
+            audit("kamping/int", SEND_RECV), audit("c/struct", SEND_RECV)]
+    cells = attach_audit(aggregate(records), rows)
+    counted = [instructions("thinmpi/vector_alloc", "c/int_buffer", 60.0, 40.0, 0.0, 1.0),
+               instructions("kamping/int", "c/struct", 50.0, 30.0, 0.0, 0.0)]
+    for row in counted:
+        row["count"] = 8 if row["variant"] == "thinmpi/vector_alloc" else 1
+    return {"cells": cells, "audit": rows, "instructions": {"rows": counted}}
+
+
+class FasterThanC(unittest.TestCase):
+    maxDiff = None
+
+    def setUp(self):
+        self.part = below_c.part(fixture_doc())
+        self.by_variant = {c["variant"]: c for c in self.part["cells"]}
+
+    def test_lists_the_cells_below_and_not_one_at_0_96(self):
+        self.assertEqual(sorted(self.by_variant),
+                         ["boost/vector", "kamping/int", "mpl/int", "thinmpi/vector_alloc"])
+
+    def test_different_calls_are_named(self):
+        cell = self.by_variant["boost/vector"]
+        self.assertTrue(cell["named"])
+        self.assertIn("the calls differ: boost/vector makes 2 MPI_Recv + 1 MPI_Send where "
+                      "c/mprobe makes", cell["cause"])
+        self.assertIn("MPI_Mprobe", cell["cause"])
+
+    def test_fewer_allocations_are_named(self):
+        cell = self.by_variant["thinmpi/vector_alloc"]
+        self.assertTrue(cell["named"])
+        self.assertIn("0 allocations a call against C's 1", cell["cause"])
+        self.assertNotIn("instructions outside MPI", cell["cause"])  # it runs more, not fewer
+
+    def test_a_spread_reaching_0_95_is_within_it(self):
+        cell = self.by_variant["mpl/int"]
+        self.assertTrue(cell["named"])
+        self.assertIn("within its spread (0.90-0.97x)", cell["cause"])
+
+    def test_an_unexplained_cell_says_so_and_is_counted(self):
+        cell = self.by_variant["kamping/int"]
+        self.assertFalse(cell["named"])
+        self.assertEqual(cell["cause"], "no named cause")
+        self.assertEqual((self.part["below"], self.part["named"], self.part["unnamed"]),
+                         (4, 3, 1))
+
+    def test_a_recorded_cause_is_named(self):
+        doc = fixture_doc()
+        cells = [dict(c, ratio_vs_c={"median": 0.5, "min": 0.5, "max": 0.5}) for c in
+                 [{"mpi": "openmpi", "compiler": "gcc", "ranks": 2,
+                   "variant": "thinmpi/channel_known", "bytes": 4, "kind": "latency"}]]
+        doc["node"] = {"cells": cells}
+        found = {c["variant"]: c for c in below_c.part(doc)["cells"]}
+        self.assertTrue(found["thinmpi/channel_known"]["named"])
+        self.assertIn("not MPI", found["thinmpi/channel_known"]["cause"])
+
+    def test_harness_cells_compare_their_audits(self):
+        doc = {"cells": [], "collectives": {
+            "cells": [{"mpi": "mpich", "compiler": "gcc", "ranks": 2, "api": "mpl",
+                       "variant": "mpl/allreduce/plus", "baseline": "c/allreduce/sum",
+                       "count": 1, "bytes": 4, "reps": 1,
+                       "ratio": {"median": 0.7, "min": 0.7, "max": 0.7}}],
+            "audit": [{"mpi": "mpich", "compiler": "gcc", "ranks": 2,
+                       "variant": "mpl/allreduce/plus", "calls": {"MPI_Allreduce": 1.0}},
+                      {"mpi": "mpich", "compiler": "gcc", "ranks": 2,
+                       "variant": "c/allreduce/sum",
+                       "calls": {"MPI_Allreduce": 1.0, "MPI_Op_create": 1.0}}]}}
+        (cell,) = below_c.part(doc)["cells"]
+        self.assertTrue(cell["named"], cell["cause"])
+        self.assertIn("MPI_Op_create", cell["cause"])
+
+    def test_the_section_and_the_first_screen_line(self):
+        doc = fixture_doc()
+        section = below_c.section(doc, report.Section)
+        self.assertIn("1 without a named cause", section.paragraphs[0])
+        self.assertEqual(len(section.tables[0].rows), 4)
+        self.assertEqual(below_c.summary_line(doc),
+                         "4 cells below 0.95x C: 3 named, 1 without a named cause")
+
+
+if __name__ == "__main__":
+    unittest.main()

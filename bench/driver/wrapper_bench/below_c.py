@@ -1,0 +1,202 @@
+"""Faster than C: every timed cell where a wrapper is below 0.95x its C baseline in the same
+processes, each with a named cause or "no named cause" (issue 33, item 3; docs/bench.md, "A
+wrapper faster than C").
+
+It reads the results document only (the timed cells, the harness parts' cells and audits, the
+counted instructions), as the first screen does; it computes no ratio of its own. The causes,
+in the order they are tried, all of them named where they hold:
+
+1. the calls differ: the audit's calls of the wrapper leave out, or make fewer of, a call its C
+   baseline makes, or add one that moves data (another protocol); a wrapper that only adds
+   local calls (LOCAL_CALLS) is not faster for them;
+2. the instructions differ: fewer allocations per call than C's, or fewer instructions outside
+   MPI (results.json `instructions`, counted under callgrind);
+3. within its spread: the cell's highest per-process ratio reaches 0.95x;
+4. a recorded cause (RECORDED): what the run cannot derive, with where it is shown.
+"""
+
+from .core.tables import Table, calls_text, size_label
+
+THRESHOLD = 0.95
+WRAPPERS = ("thinmpi", "thinmpi-checked", "boost", "kamping", "mpl", "mpi4py", "go")
+# The harness parts with a C baseline per cell: (results.json key, its ratio field).
+HARNESS_PARTS = (("collectives", "ratio"), ("neighbors", "ratio"), ("rma", "ratio"),
+                 ("io", "ratio_vs_c"), ("node", "ratio_vs_c"))
+# Calls that move nothing: one the wrapper adds to C's is no cause of its being faster.
+LOCAL_CALLS = ("MPI_Comm_size", "MPI_Comm_rank", "MPI_Get_count", "MPI_Type_size",
+               "MPI_Get_elements")
+NODE_BASELINES = {"rate": "c/rate_isend"}  # node_suite.py's C_RATE; the rest: C_KNOWN
+# Causes the run cannot derive: variant (or a "prefix/*") -> one line, with where it is shown.
+RECORDED = {
+    "thinmpi/channel_*": "not MPI: node_channel's own shared-memory ring, no MPI call a "
+                         "message; its targets are below C (docs/bench.md, Targets)",
+}
+
+
+def _recorded(variant):
+    for pattern, cause in RECORDED.items():
+        if pattern == variant or (pattern.endswith("*") and variant.startswith(pattern[:-1])):
+            return cause
+    return None
+
+
+def _entry(suite, cell, baseline, ratio, size, calls, c_calls, counted):
+    return {"suite": suite, "mpi": cell["mpi"], "compiler": cell["compiler"],
+            "ranks": cell.get("ranks", 2), "variant": cell["variant"], "baseline": baseline,
+            "bytes": size, "ratio": ratio, "calls": calls, "c_calls": c_calls,
+            "instructions": counted}
+
+
+def _timed(doc):
+    """The p2p suites' cells (tiny, sweep, osu, serialization, ...) of a wrapper below C."""
+    counted = {(r["suite"], r["mpi"], r["compiler"], r["variant"], r["count"]): r
+               for r in (doc.get("instructions") or {}).get("rows", [])}
+    cells = doc.get("cells", [])
+    index = {(c["suite"], c["mpi"], c["compiler"], c["variant"], c["count"]): c for c in cells}
+    found = []
+    for cell in cells:
+        ratio = cell.get("ratio_vs_c")
+        if cell["api"] not in WRAPPERS or cell["baseline"] == cell["variant"] or not ratio:
+            continue
+        key = (cell["suite"], cell["mpi"], cell["compiler"])
+        base = index.get(key + (cell["baseline"], cell["count"])) or {}
+        found.append(_entry(cell["suite"], cell, cell["baseline"], ratio, cell["bytes"],
+                            cell.get("calls_per_message"), base.get("calls_per_message"),
+                            counted.get(key + (cell["variant"], cell["count"]))))
+    return found
+
+
+def _audit_calls(rows):
+    """{(mpi, compiler, ranks, variant, bytes): calls} of a harness audit, the ranks' rows
+    summed (rma and io count each rank apart); bytes None where the audit has none."""
+    calls = {}
+    for row in rows:
+        key = (row["mpi"], row["compiler"], row.get("ranks", 2), row["variant"], row.get("bytes"))
+        total = calls.setdefault(key, {})
+        for name, n in row["calls"].items():
+            total[name] = total.get(name, 0.0) + n
+    return calls
+
+
+def _harness(doc):
+    """The harness parts' cells of a wrapper below C, with their audits' calls."""
+    counted = {(r["mpi"], r["compiler"], r["variant"], r["count"]): r
+               for r in (doc.get("instructions") or {}).get("rows", [])
+               if r["suite"] == "collectives"}
+    found = []
+    for key, field in HARNESS_PARTS:
+        part = doc.get(key) or {}
+        calls = _audit_calls(part.get("audit", []))
+        for cell in part.get("cells", []):
+            api = cell.get("api") or cell["variant"].split("/")[0]
+            ratio = cell.get(field)
+            if api not in WRAPPERS or not ratio:
+                continue
+            baseline = cell.get("baseline") or (f"c/{cell['op']}" if key == "io" else
+                                                NODE_BASELINES.get(cell.get("kind"),
+                                                                   "c/char_buffer"))
+            where = (cell["mpi"], cell["compiler"], cell.get("ranks", 2))
+
+            def audited(variant):
+                return calls.get(where + (variant, cell.get("bytes"))) or \
+                    calls.get(where + (variant, None))
+            found.append(_entry(key, cell, baseline, ratio, cell.get("bytes"),
+                                audited(cell["variant"]), audited(baseline),
+                                counted.get((cell["mpi"], cell["compiler"], cell["variant"],
+                                             cell.get("count")))
+                                if key == "collectives" else None))
+    return found
+
+
+def _calls_cause(entry):
+    mine, theirs = entry["calls"], entry["c_calls"]
+    if not mine or not theirs:
+        return None
+    fewer = [name for name, n in theirs.items() if n >= 0.05 and mine.get(name, 0.0) < n - 0.05]
+    other = [name for name, n in mine.items() if n >= 0.05 and name not in theirs
+             and name not in LOCAL_CALLS]
+    if not fewer and not other:
+        return None
+    return (f"the calls differ: {entry['variant']} makes {calls_text(mine)} where "
+            f"{entry['baseline']} makes {calls_text(theirs)}")
+
+
+def _instructions_cause(entry):
+    row = entry["instructions"]
+    if not row or row.get("c_instructions") is None:
+        return None
+    found = []
+    if row["allocations"] < row["c_allocations"] - 0.005:
+        found.append(f"{row['allocations']:g} allocations a call against C's "
+                     f"{row['c_allocations']:g}")
+    if row["difference"] < -0.5:
+        found.append(f"{row['difference']:+.0f} instructions outside MPI "
+                     f"({row['instructions']:.0f} against C's {row['c_instructions']:.0f})")
+    return "the instructions differ: " + ", ".join(found) if found else None
+
+
+def _spread_cause(entry):
+    ratio = entry["ratio"]
+    if ratio["max"] >= THRESHOLD:
+        return f"within its spread ({ratio['min']:.2f}-{ratio['max']:.2f}x)"
+    return None
+
+
+def explained(entry):
+    """The entry with its causes: "cause" (one line) and "named"."""
+    causes = [cause for cause in (_calls_cause(entry), _instructions_cause(entry),
+                                  _spread_cause(entry), _recorded(entry["variant"])) if cause]
+    return dict(entry, named=bool(causes), cause="; ".join(causes) or "no named cause")
+
+
+def part(doc):
+    """results.json's `below_c`: the threshold, every cell below it with its cause, and the
+    counts (below, named, unnamed)."""
+    cells = [explained(e) for e in _timed(doc) + _harness(doc)
+             if e["ratio"]["median"] < THRESHOLD]
+    named = sum(c["named"] for c in cells)
+    return {"threshold": THRESHOLD, "below": len(cells), "named": named,
+            "unnamed": len(cells) - named, "cells": cells}
+
+
+def summary_line(doc):
+    """'26 cells below 0.95x C: 20 named, 6 without a named cause' (None when none is)."""
+    found = doc.get("below_c") or part(doc)
+    if not found["below"]:
+        return None
+    return (f"{found['below']} cells below {THRESHOLD:.2f}x C: {found['named']} named, "
+            f"{found['unnamed']} without a named cause")
+
+
+def _row(cell):
+    size = size_label(cell["bytes"]) if cell["bytes"] is not None else "—"
+    ratio = cell["ratio"]
+    spread = f"{ratio['min']:.2f}-{ratio['max']:.2f}x" if ratio["min"] != ratio["max"] else "—"
+    return [cell["suite"], f"{cell['mpi']} {cell['compiler']}"
+            + (f", {cell['ranks']} ranks" if cell["ranks"] != 2 else ""), cell["variant"],
+            cell["baseline"], size, f"{ratio['median']:.2f}x", spread, cell["cause"]]
+
+
+CAPTION = ("Every timed cell where a wrapper (thinmpi, its checked mode, Boost.MPI, KaMPIng, "
+           "MPL, mpi4py, Go) is below {threshold:.2f}x its C baseline in the same processes, "
+           "with its cause as this run shows it: the calls differ (the audit: the wrapper "
+           "leaves out or makes fewer of a call its C makes, or adds one that moves data), "
+           "the instructions differ (fewer allocations or instructions outside MPI, where the "
+           "run counted them), within its spread (its highest per-process ratio reaches "
+           "{threshold:.2f}x), or a recorded cause the run cannot derive. {below} cells "
+           "below: {named} named, {unnamed} without a named cause (listed first); each of "
+           "those means the C baseline is to be fixed or the cause found (docs/bench.md, "
+           "\"A wrapper faster than C\").")
+
+
+def section(doc, section_type):
+    """The report's section, placed after the targets."""
+    found = doc.get("below_c") or part(doc)
+    paragraph = CAPTION.format(threshold=THRESHOLD, **{k: found[k] for k in
+                                                         ("below", "named", "unnamed")})
+    rows = [_row(c) for c in sorted(found["cells"], key=lambda c: (c["named"], c["suite"],
+                                                                  c["mpi"], c["variant"]))]
+    table = Table("below-c", f"Wrappers below {THRESHOLD:.2f}x C, and why",
+                  ["suite", "build", "variant", "C baseline", "size", "ratio", "spread",
+                   "cause"], rows)
+    return section_type("Faster than C", [paragraph], [table] if rows else [])
