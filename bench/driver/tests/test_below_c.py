@@ -92,7 +92,8 @@ class FasterThanC(unittest.TestCase):
     def test_an_unexplained_cell_says_so_and_is_counted(self):
         cell = self.by_variant["kamping/int"]
         self.assertFalse(cell["named"])
-        self.assertEqual(cell["cause"], "no named cause")
+        self.assertEqual(cell["cause"], "no named cause (the same calls as C; +20 instructions "
+                                        "outside MPI, 0 allocations a call against C's 0)")
         self.assertEqual((self.part["below"], self.part["named"], self.part["unnamed"]),
                          (4, 3, 1))
 
@@ -105,6 +106,15 @@ class FasterThanC(unittest.TestCase):
         found = {c["variant"]: c for c in below_c.part(doc)["cells"]}
         self.assertTrue(found["thinmpi/channel_known"]["named"])
         self.assertIn("not MPI", found["thinmpi/channel_known"]["cause"])
+
+    def test_more_ranks_than_cores_is_named(self):
+        doc = {"cells": [], "context": {"cpu_count": 2}, "neighbors": {"cells": [
+            {"mpi": "mpich", "compiler": "gcc", "ranks": 4, "api": "thinmpi",
+             "variant": "thinmpi/halo/program", "baseline": "c/halo/program", "count": 1,
+             "bytes": 4, "reps": 1, "ratio": {"median": 0.8, "min": 0.8, "max": 0.8}}]}}
+        (cell,) = below_c.part(doc)["cells"]
+        self.assertTrue(cell["named"])
+        self.assertIn("oversubscribed: 4 ranks on 2 cores", cell["cause"])
 
     def test_harness_cells_compare_their_audits(self):
         doc = {"cells": [], "collectives": {

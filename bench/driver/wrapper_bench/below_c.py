@@ -12,7 +12,9 @@ in the order they are tried, all of them named where they hold:
 2. the instructions differ: fewer allocations per call than C's, or fewer instructions outside
    MPI (results.json `instructions`, counted under callgrind);
 3. within its spread: the cell's highest per-process ratio reaches 0.95x;
-4. a recorded cause (RECORDED): what the run cannot derive, with where it is shown.
+4. oversubscribed: more ranks than the machine's cores (the ranks wait for each other's
+   timeslices; docs/bench.md says such ratios say little);
+5. a recorded cause (RECORDED): what the run cannot derive, with where it is shown.
 """
 
 from .core.tables import Table, calls_text, size_label
@@ -43,8 +45,8 @@ def _recorded(variant):
 def _entry(suite, cell, baseline, ratio, size, calls, c_calls, counted):
     return {"suite": suite, "mpi": cell["mpi"], "compiler": cell["compiler"],
             "ranks": cell.get("ranks", 2), "variant": cell["variant"], "baseline": baseline,
-            "bytes": size, "ratio": ratio, "calls": calls, "c_calls": c_calls,
-            "instructions": counted}
+            "bytes": size, "processes": cell.get("reps"), "ratio": ratio, "calls": calls,
+            "c_calls": c_calls, "instructions": counted}
 
 
 def _timed(doc):
@@ -142,21 +144,49 @@ def _spread_cause(entry):
     return None
 
 
-def explained(entry):
-    """The entry with its causes: "cause" (one line) and "named"."""
+def _checked(entry):
+    """What the run shows of a cell it cannot explain: '(the same calls as C; +41
+    instructions outside MPI, allocations as C's)', or ''."""
+    found = []
+    if entry["calls"] and entry["c_calls"]:
+        found.append("the same calls as C" if entry["calls"] == entry["c_calls"] else
+                     f"{calls_text(entry['calls'])} where C makes {calls_text(entry['c_calls'])}")
+    row = entry["instructions"]
+    if row and row.get("c_instructions") is not None:
+        found.append(f"{row['difference']:+.0f} instructions outside MPI, "
+                     f"{row['allocations']:g} allocations a call against C's "
+                     f"{row['c_allocations']:g}")
+    return f" ({'; '.join(found)})" if found else ""
+
+
+def _oversubscribed(entry, cores):
+    if cores and entry["ranks"] > cores:
+        return (f"oversubscribed: {entry['ranks']} ranks on {cores} cores wait for each "
+                "other's timeslices (docs/bench.md, The collectives suite)")
+    return None
+
+
+def explained(entry, cores=None):
+    """The entry with its causes: "cause" (one line) and "named"; an unexplained cell says
+    "no named cause" and what the run shows of it. cores: the machine's (context)."""
     causes = [cause for cause in (_calls_cause(entry), _instructions_cause(entry),
-                                  _spread_cause(entry), _recorded(entry["variant"])) if cause]
-    return dict(entry, named=bool(causes), cause="; ".join(causes) or "no named cause")
+                                  _spread_cause(entry), _oversubscribed(entry, cores),
+                                  _recorded(entry["variant"])) if cause]
+    return dict(entry, named=bool(causes),
+                cause="; ".join(causes) or "no named cause" + _checked(entry))
 
 
 def part(doc):
     """results.json's `below_c`: the threshold, every cell below it with its cause, and the
     counts (below, named, unnamed)."""
-    cells = [explained(e) for e in _timed(doc) + _harness(doc)
+    cores = (doc.get("context") or {}).get("cpu_count")
+    cells = [explained(e, cores) for e in _timed(doc) + _harness(doc)
              if e["ratio"]["median"] < THRESHOLD]
     named = sum(c["named"] for c in cells)
     return {"threshold": THRESHOLD, "below": len(cells), "named": named,
-            "unnamed": len(cells) - named, "cells": cells}
+            "unnamed": len(cells) - named,
+            "unnamed_one_process": sum(not c["named"] and c["processes"] == 1 for c in cells),
+            "cells": cells}
 
 
 def summary_line(doc):
@@ -171,10 +201,11 @@ def summary_line(doc):
 def _row(cell):
     size = size_label(cell["bytes"]) if cell["bytes"] is not None else "—"
     ratio = cell["ratio"]
-    spread = f"{ratio['min']:.2f}-{ratio['max']:.2f}x" if ratio["min"] != ratio["max"] else "—"
+    # three digits: a cell at 0.948x is below 0.95x, which two would hide
+    spread = f"{ratio['min']:.3f}-{ratio['max']:.3f}x" if ratio["min"] != ratio["max"] else "—"
     return [cell["suite"], f"{cell['mpi']} {cell['compiler']}"
             + (f", {cell['ranks']} ranks" if cell["ranks"] != 2 else ""), cell["variant"],
-            cell["baseline"], size, f"{ratio['median']:.2f}x", spread, cell["cause"]]
+            cell["baseline"], size, f"{ratio['median']:.3f}x", spread, cell["cause"]]
 
 
 CAPTION = ("Every timed cell where a wrapper (thinmpi, its checked mode, Boost.MPI, KaMPIng, "
@@ -183,10 +214,10 @@ CAPTION = ("Every timed cell where a wrapper (thinmpi, its checked mode, Boost.M
            "leaves out or makes fewer of a call its C makes, or adds one that moves data), "
            "the instructions differ (fewer allocations or instructions outside MPI, where the "
            "run counted them), within its spread (its highest per-process ratio reaches "
-           "{threshold:.2f}x), or a recorded cause the run cannot derive. {below} cells "
-           "below: {named} named, {unnamed} without a named cause (listed first); each of "
-           "those means the C baseline is to be fixed or the cause found (docs/bench.md, "
-           "\"A wrapper faster than C\").")
+           "{threshold:.2f}x), more ranks than cores, or a recorded cause the run cannot "
+           "derive. {below} cells below: {named} named, {unnamed} without a named cause "
+           "(listed first); each of those means the C baseline is to be fixed or the cause "
+           "found (docs/bench.md, \"A wrapper faster than C\").")
 
 
 def section(doc, section_type):
@@ -194,6 +225,10 @@ def section(doc, section_type):
     found = doc.get("below_c") or part(doc)
     paragraph = CAPTION.format(threshold=THRESHOLD, **{k: found[k] for k in
                                                          ("below", "named", "unnamed")})
+    if found["unnamed_one_process"]:
+        paragraph += (f" {found['unnamed_one_process']} of the cells without a named cause "
+                      "were timed in one process, which has no spread to read: time them "
+                      "again in more processes (FULL=1) before fixing their C.")
     rows = [_row(c) for c in sorted(found["cells"], key=lambda c: (c["named"], c["suite"],
                                                                   c["mpi"], c["variant"]))]
     table = Table("below-c", f"Wrappers below {THRESHOLD:.2f}x C, and why",
