@@ -116,6 +116,25 @@ class FasterThanC(unittest.TestCase):
         self.assertTrue(cell["named"])
         self.assertIn("oversubscribed: 4 ranks on 2 cores", cell["cause"])
 
+    def test_an_io_cell_reads_the_audit_of_its_call_at_the_audited_size(self):
+        def row(variant, rank, calls):
+            return {"mpi": "mpich", "compiler": "gcc", "variant": variant, "bytes": 64,
+                    "rank": rank, "calls": calls}
+        doc = {"cells": [], "io": {
+            "cells": [{"mpi": "mpich", "compiler": "gcc", "fs": "tmpfs", "api": "thinmpi",
+                       "variant": "thinmpi/write_at_all", "op": "write_at_all",
+                       "bytes": 1 << 20, "reps": 3,
+                       "ratio_vs_c": {"median": 0.86, "min": 0.85, "max": 0.87}}],
+            "audit": [row("thinmpi/write_at_all", r, {"MPI_File_write_at_all": 1.0})
+                      for r in (0, 1)] +
+                     [row("c/write_at_all", r, {"MPI_File_write_at_all": 1.0,
+                                                "MPI_File_set_view": 1.0}) for r in (0, 1)]}}
+        (cell,) = below_c.part(doc)["cells"]
+        self.assertEqual(cell["baseline"], "c/write_at_all")
+        self.assertIn("the calls differ: thinmpi/write_at_all makes 1 MPI_File_write_at_all "
+                      "where c/write_at_all makes 1 MPI_File_write_at_all + 1 "
+                      "MPI_File_set_view", cell["cause"])
+
     def test_harness_cells_compare_their_audits(self):
         doc = {"cells": [], "collectives": {
             "cells": [{"mpi": "mpich", "compiler": "gcc", "ranks": 2, "api": "mpl",

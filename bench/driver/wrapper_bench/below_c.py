@@ -69,15 +69,16 @@ def _timed(doc):
 
 
 def _audit_calls(rows):
-    """{(mpi, compiler, ranks, variant, bytes): calls} of a harness audit, the ranks' rows
-    summed (rma and io count each rank apart); bytes None where the audit has none."""
-    calls = {}
+    """{(mpi, compiler, ranks, variant, bytes): calls} of a harness audit: a rank's calls per
+    call, averaged over the ranks' rows where the audit counts each rank apart (rma, io);
+    bytes None where the audit has none."""
+    by_key = {}
     for row in rows:
         key = (row["mpi"], row["compiler"], row.get("ranks", 2), row["variant"], row.get("bytes"))
-        total = calls.setdefault(key, {})
-        for name, n in row["calls"].items():
-            total[name] = total.get(name, 0.0) + n
-    return calls
+        by_key.setdefault(key, []).append(row["calls"])
+    return {key: {name: sum(c.get(name, 0.0) for c in found) / len(found)
+                  for name in dict.fromkeys(n for c in found for n in c)}
+            for key, found in by_key.items()}
 
 
 def _harness(doc):
@@ -100,8 +101,11 @@ def _harness(doc):
             where = (cell["mpi"], cell["compiler"], cell.get("ranks", 2))
 
             def audited(variant):
-                return calls.get(where + (variant, cell.get("bytes"))) or \
-                    calls.get(where + (variant, None))
+                """Its calls at the cell's size, else at the size the audit counted (the io
+                audit counts one size: a call's calls do not move with its size)."""
+                exact = calls.get(where + (variant, cell.get("bytes")))
+                return exact or next((found for key, found in calls.items()
+                                      if key[:4] == where + (variant,)), None)
             found.append(_entry(key, cell, baseline, ratio, cell.get("bytes"),
                                 audited(cell["variant"]), audited(baseline),
                                 counted.get((cell["mpi"], cell["compiler"], cell["variant"],
