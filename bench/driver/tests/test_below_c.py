@@ -78,6 +78,17 @@ class FasterThanC(unittest.TestCase):
                       "c/mprobe makes", cell["cause"])
         self.assertIn("MPI_Mprobe", cell["cause"])
 
+    def test_a_query_left_out_is_no_cause(self):
+        doc = fixture_doc()
+        for cell in doc["cells"]:
+            if cell["variant"] == "boost/vector":
+                cell["calls_per_message"] = {"MPI_Send": 1.0, "MPI_Mprobe": 1.0,
+                                             "MPI_Mrecv": 1.0}
+        found = {c["variant"]: c for c in below_c.part(doc)["cells"]}
+        self.assertFalse(found["boost/vector"]["named"])
+        self.assertIn("no named cause (1 MPI_Send + 1 MPI_Mprobe + 1 MPI_Mrecv where C makes",
+                      found["boost/vector"]["cause"])
+
     def test_fewer_allocations_are_named(self):
         cell = self.by_variant["thinmpi/vector_alloc"]
         self.assertTrue(cell["named"])
