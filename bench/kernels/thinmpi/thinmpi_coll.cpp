@@ -55,6 +55,7 @@
 #include <vector>
 
 #include "coll_variant.h"
+#include "cxx_coll_variant.hpp"
 #include "thinmpi/thinmpi.hpp"
 
 #if __has_include("thinmpi/collectives/bcast.hpp")
@@ -106,167 +107,125 @@
 
 namespace {
 
-struct state {
-  thinmpi::comm_view comm;
-  wb_coll_kind kind;
-  int rank;
-  int size;
-  std::size_t count;
-  std::vector<int> send;
-  std::vector<int> recv;
-  std::vector<int, thinmpi::default_init_allocator<int>> grown;  ///< the *_uninit results
-  std::vector<int> counts;
-  std::vector<int> displs;
-  int bias;
-  std::optional<thinmpi::block_layout> layout{};  ///< counts and displs, for *_layout variants
-  thinmpi::varying<int> kept{};                   ///< the *_reuse variants' result
-};
+/// thinmpi's adapter to the collectives harness (cxx_coll_variant.hpp): a comm_view on the
+/// harness's communicator; what the v-collectives, the *_uninit, *_layout and *_reuse variants
+/// and the stateful lambda keep between calls.
+struct adapter {
+  static constexpr const char* api = WB_API;
+  static constexpr bool reports_by_exception = true;
+  using communicator = thinmpi::comm_view;
+  static communicator attach(MPI_Comm comm) { return thinmpi::comm_view(comm); }
 
-[[noreturn]] void abort_on(const std::exception& error) {
-  std::fprintf(stderr, "thinmpi collective kernel failed: %s\n", error.what());
-  MPI_Abort(MPI_COMM_WORLD, 3);
-  std::terminate();
-}
-
-template <wb_coll_kind Kind>
-void* setup(MPI_Comm comm, std::size_t count) noexcept {
-  try {
-    auto* s =
-        new state{thinmpi::comm_view(comm), Kind, 0, 0, count, {}, {}, {}, {}, {}, wb_coll_bias};
-    s->rank = s->comm.rank();
-    s->size = s->comm.size();
-    s->send.resize(wb_coll_sent(Kind, s->size, count));
-    for (std::size_t i = 0; i < s->send.size(); ++i)
-      s->send[i] = wb_coll_value(s->rank, i);
-    s->recv.assign(wb_coll_received(Kind, s->size, count), 0);
-    if (Kind == WB_COLL_BCAST && s->rank == 0) s->recv.assign(s->send.begin(), s->send.end());
-    for (int r = 0; r < s->size; ++r) {
-      s->counts.push_back(static_cast<int>(count));
-      s->displs.push_back(r * static_cast<int>(count));
+  struct coll_kept {
+    std::vector<int, thinmpi::default_init_allocator<int>> grown;  ///< the *_uninit results
+    std::vector<int> counts;
+    std::vector<int> displs;
+    int bias = wb_coll_bias;
+    std::optional<thinmpi::block_layout> layout{};  ///< counts and displs, for *_layout variants
+    thinmpi::varying<int> result{};                 ///< the *_reuse variants' result
+  };
+  static coll_kept make_coll_kept(std::size_t count, int size) {
+    coll_kept kept;
+    for (int r = 0; r < size; ++r) {
+      kept.counts.push_back(static_cast<int>(count));
+      kept.displs.push_back(r * static_cast<int>(count));
     }
 #if WB_HAS_ALLGATHER || WB_HAS_ALLTOALL
-    s->layout.emplace(s->counts, s->displs);
+    kept.layout.emplace(kept.counts, kept.displs);
 #endif
-    return s;
-  } catch (const std::exception&) {
-    return nullptr;
+    return kept;
   }
-}
+};
 
-/// One call of `body` on the state, exceptions ending the job (they cannot cross the C harness).
-template <class Body>
-void guarded(void* raw, Body body) noexcept {
-  try {
-    body(*static_cast<state*>(raw));
-  } catch (const std::exception& error) {
-    abort_on(error);
-  }
-}
+using state = wb_cxx::coll_state<adapter>;
 
 #if WB_HAS_BCAST
-void call_bcast(void* p) {
-  guarded(p, [](state& s) { s.comm.bcast(s.recv, 0); });
+void call_bcast(state& s) {
+  s.comm.bcast(s.recv, 0);
 }
 #endif
 #if WB_HAS_REDUCE
-void call_allreduce_plus(void* p) {
-  guarded(p, [](state& s) { s.comm.allreduce(s.send, s.recv, std::plus<>{}); });
+void call_allreduce_plus(state& s) {
+  s.comm.allreduce(s.send, s.recv, std::plus<>{});
 }
-void call_allreduce_lambda(void* p) {
-  guarded(p,
-          [](state& s) { s.comm.allreduce(s.send, s.recv, [](int a, int b) { return a + b; }); });
+void call_allreduce_lambda(state& s) {
+  s.comm.allreduce(s.send, s.recv, [](int a, int b) { return a + b; });
 }
-void call_allreduce_lambda_commutative(void* p) {
-  guarded(p, [](state& s) {
-    s.comm.allreduce(s.send, s.recv, thinmpi::commutative([](int a, int b) { return a + b; }));
-  });
+void call_allreduce_lambda_commutative(state& s) {
+  s.comm.allreduce(s.send, s.recv, thinmpi::commutative([](int a, int b) { return a + b; }));
 }
-void call_allreduce_lambda_state(void* p) {
-  guarded(p, [](state& s) {
-    const int bias = s.bias;
-    s.comm.allreduce(s.send, s.recv,
-                     thinmpi::commutative([bias](int a, int b) { return a + b + bias; }));
-  });
+void call_allreduce_lambda_state(state& s) {
+  const int bias = s.kept.bias;
+  s.comm.allreduce(s.send, s.recv,
+                   thinmpi::commutative([bias](int a, int b) { return a + b + bias; }));
 }
 #endif
 #if WB_HAS_ALLGATHER
-void call_allgather(void* p) {
-  guarded(p, [](state& s) { s.comm.allgather(s.send, s.recv); });
+void call_allgather(state& s) {
+  s.comm.allgather(s.send, s.recv);
 }
-void call_allgatherv(void* p) {
-  guarded(p, [](state& s) { s.comm.allgatherv(s.send, s.recv, s.counts, s.displs); });
+void call_allgatherv(state& s) {
+  s.comm.allgatherv(s.send, s.recv, s.kept.counts, s.kept.displs);
 }
-void call_allgatherv_layout(void* p) {
-  guarded(p, [](state& s) { s.comm.allgatherv(s.send, s.recv, *s.layout); });
+void call_allgatherv_layout(state& s) {
+  s.comm.allgatherv(s.send, s.recv, *s.kept.layout);
 }
-void call_allgatherv_exchanged(void* p) {
-  guarded(p, [](state& s) {
-    s.recv = std::vector<int>();  // the last result goes before the call, as in C (and in a loop's
-                                  // scope)
-    s.recv = s.comm.allgatherv(s.send, thinmpi::exchange_counts).data;
-  });
+void call_allgatherv_exchanged(state& s) {
+  // The last result goes before the call, as in C (and in a loop's scope).
+  s.recv = std::vector<int>();
+  s.recv = s.comm.allgatherv(s.send, thinmpi::exchange_counts).data;
 }
-void call_allgatherv_exchanged_reuse(void* p) {
-  guarded(p, [](state& s) { s.comm.allgatherv(s.send, s.kept, thinmpi::exchange_counts); });
+void call_allgatherv_exchanged_reuse(state& s) {
+  s.comm.allgatherv(s.send, s.kept.result, thinmpi::exchange_counts);
 }
-void call_allgatherv_exchanged_uninit(void* p) {
-  guarded(p, [](state& s) {
-    s.grown = decltype(s.grown)();
-    s.grown = s.comm.allgatherv<decltype(s.grown)>(s.send, thinmpi::exchange_counts).data;
-  });
+void call_allgatherv_exchanged_uninit(state& s) {
+  s.kept.grown = decltype(s.kept.grown)();
+  s.kept.grown = s.comm.allgatherv<decltype(s.kept.grown)>(s.send, thinmpi::exchange_counts).data;
 }
 #endif
 #if WB_HAS_ALLTOALL
-void call_alltoall(void* p) {
-  guarded(p, [](state& s) { s.comm.alltoall(s.send, s.recv); });
+void call_alltoall(state& s) {
+  s.comm.alltoall(s.send, s.recv);
 }
-void call_alltoallv(void* p) {
-  guarded(p, [](state& s) {
-    s.comm.alltoallv(s.send, s.counts, s.displs, s.recv, s.counts, s.displs);
-  });
+void call_alltoallv(state& s) {
+  s.comm.alltoallv(s.send, s.kept.counts, s.kept.displs, s.recv, s.kept.counts, s.kept.displs);
 }
-void call_alltoallv_layout(void* p) {
-  guarded(p, [](state& s) { s.comm.alltoallv(s.send, *s.layout, s.recv, *s.layout); });
+void call_alltoallv_layout(state& s) {
+  s.comm.alltoallv(s.send, *s.kept.layout, s.recv, *s.kept.layout);
 }
-void call_alltoallv_exchanged(void* p) {
-  guarded(p, [](state& s) {
-    s.recv = std::vector<int>();
-    s.recv = s.comm.alltoallv(s.send, s.counts, thinmpi::exchange_counts).data;
-  });
+void call_alltoallv_exchanged(state& s) {
+  s.recv = std::vector<int>();
+  s.recv = s.comm.alltoallv(s.send, s.kept.counts, thinmpi::exchange_counts).data;
 }
-void call_alltoallv_exchanged_reuse(void* p) {
-  guarded(p,
-          [](state& s) { s.comm.alltoallv(s.send, s.counts, s.kept, thinmpi::exchange_counts); });
+void call_alltoallv_exchanged_reuse(state& s) {
+  s.comm.alltoallv(s.send, s.kept.counts, s.kept.result, thinmpi::exchange_counts);
 }
-void call_alltoallv_exchanged_uninit(void* p) {
-  guarded(p, [](state& s) {
-    s.grown = decltype(s.grown)();
-    s.grown = s.comm.alltoallv<decltype(s.grown)>(s.send, s.counts, thinmpi::exchange_counts).data;
-  });
+void call_alltoallv_exchanged_uninit(state& s) {
+  s.kept.grown = decltype(s.kept.grown)();
+  s.kept.grown =
+      s.comm.alltoallv<decltype(s.kept.grown)>(s.send, s.kept.counts, thinmpi::exchange_counts)
+          .data;
 }
 #endif
 #if WB_HAS_REDUCE_SCATTER
-void call_reduce_scatter_block(void* p) {
-  guarded(p, [](state& s) { s.comm.reduce_scatter_block(s.send, s.recv, std::plus<>{}); });
+void call_reduce_scatter_block(state& s) {
+  s.comm.reduce_scatter_block(s.send, s.recv, std::plus<>{});
 }
 #endif
 #if WB_HAS_SCAN
-void call_scan(void* p) {
-  guarded(p, [](state& s) { s.comm.scan(s.send, s.recv, std::plus<>{}); });
+void call_scan(state& s) {
+  s.comm.scan(s.send, s.recv, std::plus<>{});
 }
 
 #endif
 int verify(void* p) {
-  const auto& s = *static_cast<state*>(p);
-  const std::span<const int> got = !s.kept.data.empty() ? std::span<const int>(s.kept.data)
-                                   : s.grown.empty()    ? std::span<const int>(s.recv)
-                                                        : s.grown;
+  const auto& s = *static_cast<const state*>(p);
+  const std::span<const int> got = !s.kept.result.data.empty()
+                                       ? std::span<const int>(s.kept.result.data)
+                                   : s.kept.grown.empty() ? std::span<const int>(s.recv)
+                                                          : s.kept.grown;
   if (got.size() != wb_coll_received(s.kind, s.size, s.count)) return 1;
   return wb_coll_check(s.kind, s.rank, s.size, s.count, got.data());
-}
-
-void teardown(void* p) {
-  delete static_cast<state*>(p);
 }
 
 #if WB_HAS_PROGRAMS
@@ -294,7 +253,7 @@ void call_sort(void* p) {
     s.sorted = s.input;
     sample_sort_example::sort(s.comm, s.sorted, 42);
   } catch (const std::exception& error) {
-    abort_on(error);
+    wb_cxx::abort_on("thinmpi collective", error);
   }
 }
 
@@ -349,7 +308,7 @@ void call_bfs(void* p) {
     auto& s = *static_cast<bfs_state*>(p);
     s.levels = bfs_example::bfs(s.part, s.local_n, 0, s.found);
   } catch (const std::exception& error) {
-    abort_on(error);
+    wb_cxx::abort_on("thinmpi collective", error);
   }
 }
 
@@ -363,10 +322,19 @@ void teardown_bfs(void* p) {
 }
 #endif
 
-template <wb_coll_kind Kind>
-constexpr wb_coll_variant variant(const char* op, const char* form, const char* baseline,
-                                  void (*call)(void*)) {
-  return wb_coll_variant{WB_API, op, form, baseline, Kind, setup<Kind>, call, verify, teardown};
+/// A table entry: wb_cxx's setup, guard and teardown; this file's verify, which reads the result
+/// where the variant left it (recv, the *_uninit vector or the *_reuse one).
+template <wb_coll_kind Kind, void (*Call)(state&)>
+constexpr wb_coll_variant variant(const char* op, const char* form, const char* baseline) {
+  return wb_coll_variant{WB_API,
+                         op,
+                         form,
+                         baseline,
+                         Kind,
+                         wb_cxx::coll_setup<adapter, Kind>,
+                         wb_cxx::coll_guarded<adapter, Call>,
+                         verify,
+                         wb_cxx::teardown<state>};
 }
 
 /// Every variant of this build (the unchecked table, or the checked copy's before it keeps only
@@ -374,63 +342,63 @@ constexpr wb_coll_variant variant(const char* op, const char* form, const char* 
 std::span<const wb_coll_variant> own_variants() {
   static const wb_coll_variant variants[] = {
 #if WB_HAS_BCAST
-    variant<WB_COLL_BCAST>("bcast", "vector", "c/bcast/builtin", call_bcast),
+    variant<WB_COLL_BCAST, call_bcast>("bcast", "vector", "c/bcast/builtin"),
 #endif
 #if WB_HAS_REDUCE
-    variant<WB_COLL_ALLREDUCE>("allreduce", "plus", "c/allreduce/sum", call_allreduce_plus),
+    variant<WB_COLL_ALLREDUCE, call_allreduce_plus>("allreduce", "plus", "c/allreduce/sum"),
 #endif
 #if WB_HAS_REDUCE
-    variant<WB_COLL_ALLREDUCE>("allreduce", "lambda", "c/allreduce/user_fn_noncommute",
-                               call_allreduce_lambda),
+    variant<WB_COLL_ALLREDUCE, call_allreduce_lambda>("allreduce", "lambda",
+                                                      "c/allreduce/user_fn_noncommute"),
 #endif
 #if WB_HAS_REDUCE
-    variant<WB_COLL_ALLREDUCE>("allreduce", "lambda_commutative", "c/allreduce/user_fn",
-                               call_allreduce_lambda_commutative),
+    variant<WB_COLL_ALLREDUCE, call_allreduce_lambda_commutative>("allreduce", "lambda_commutative",
+                                                                  "c/allreduce/user_fn"),
 #endif
 #if WB_HAS_REDUCE
-    variant<WB_COLL_ALLREDUCE>("allreduce", "lambda_state", "c/allreduce/user_fn_state",
-                               call_allreduce_lambda_state),
+    variant<WB_COLL_ALLREDUCE, call_allreduce_lambda_state>("allreduce", "lambda_state",
+                                                            "c/allreduce/user_fn_state"),
 #endif
 #if WB_HAS_ALLGATHER
-    variant<WB_COLL_ALLGATHER>("allgather", "vector", "c/allgather/builtin", call_allgather),
+    variant<WB_COLL_ALLGATHER, call_allgather>("allgather", "vector", "c/allgather/builtin"),
 #endif
 #if WB_HAS_ALLGATHER
-    variant<WB_COLL_ALLGATHER>("allgatherv", "counts_given", "c/allgatherv/counts_given",
-                               call_allgatherv),
-    variant<WB_COLL_ALLGATHER>("allgatherv", "counts_layout", "c/allgatherv/counts_given",
-                               call_allgatherv_layout),
+    variant<WB_COLL_ALLGATHER, call_allgatherv>("allgatherv", "counts_given",
+                                                "c/allgatherv/counts_given"),
+    variant<WB_COLL_ALLGATHER, call_allgatherv_layout>("allgatherv", "counts_layout",
+                                                       "c/allgatherv/counts_given"),
 #endif
 #if WB_HAS_ALLGATHER
-    variant<WB_COLL_ALLGATHER>("allgatherv", "counts_exchanged", "c/allgatherv/counts_exchanged",
-                               call_allgatherv_exchanged),
-    variant<WB_COLL_ALLGATHER>("allgatherv", "counts_exchanged_uninit",
-                               "c/allgatherv/counts_exchanged", call_allgatherv_exchanged_uninit),
-    variant<WB_COLL_ALLGATHER>("allgatherv", "counts_exchanged_reuse",
-                               "c/allgatherv/counts_exchanged", call_allgatherv_exchanged_reuse),
+    variant<WB_COLL_ALLGATHER, call_allgatherv_exchanged>("allgatherv", "counts_exchanged",
+                                                          "c/allgatherv/counts_exchanged"),
+    variant<WB_COLL_ALLGATHER, call_allgatherv_exchanged_uninit>(
+        "allgatherv", "counts_exchanged_uninit", "c/allgatherv/counts_exchanged"),
+    variant<WB_COLL_ALLGATHER, call_allgatherv_exchanged_reuse>(
+        "allgatherv", "counts_exchanged_reuse", "c/allgatherv/counts_exchanged"),
 #endif
 #if WB_HAS_ALLTOALL
-    variant<WB_COLL_ALLTOALL>("alltoall", "vector", "c/alltoall/builtin", call_alltoall),
+    variant<WB_COLL_ALLTOALL, call_alltoall>("alltoall", "vector", "c/alltoall/builtin"),
 #endif
 #if WB_HAS_ALLTOALL
-    variant<WB_COLL_ALLTOALL>("alltoallv", "counts_given", "c/alltoallv/counts_given",
-                              call_alltoallv),
-    variant<WB_COLL_ALLTOALL>("alltoallv", "counts_layout", "c/alltoallv/counts_given",
-                              call_alltoallv_layout),
+    variant<WB_COLL_ALLTOALL, call_alltoallv>("alltoallv", "counts_given",
+                                              "c/alltoallv/counts_given"),
+    variant<WB_COLL_ALLTOALL, call_alltoallv_layout>("alltoallv", "counts_layout",
+                                                     "c/alltoallv/counts_given"),
 #endif
 #if WB_HAS_ALLTOALL
-    variant<WB_COLL_ALLTOALL>("alltoallv", "counts_exchanged", "c/alltoallv/counts_exchanged",
-                              call_alltoallv_exchanged),
-    variant<WB_COLL_ALLTOALL>("alltoallv", "counts_exchanged_uninit",
-                              "c/alltoallv/counts_exchanged", call_alltoallv_exchanged_uninit),
-    variant<WB_COLL_ALLTOALL>("alltoallv", "counts_exchanged_reuse", "c/alltoallv/counts_exchanged",
-                              call_alltoallv_exchanged_reuse),
+    variant<WB_COLL_ALLTOALL, call_alltoallv_exchanged>("alltoallv", "counts_exchanged",
+                                                        "c/alltoallv/counts_exchanged"),
+    variant<WB_COLL_ALLTOALL, call_alltoallv_exchanged_uninit>(
+        "alltoallv", "counts_exchanged_uninit", "c/alltoallv/counts_exchanged"),
+    variant<WB_COLL_ALLTOALL, call_alltoallv_exchanged_reuse>("alltoallv", "counts_exchanged_reuse",
+                                                              "c/alltoallv/counts_exchanged"),
 #endif
 #if WB_HAS_REDUCE_SCATTER
-    variant<WB_COLL_REDUCE_SCATTER_BLOCK>("reduce_scatter_block", "plus",
-                                          "c/reduce_scatter_block/sum", call_reduce_scatter_block),
+    variant<WB_COLL_REDUCE_SCATTER_BLOCK, call_reduce_scatter_block>("reduce_scatter_block", "plus",
+                                                                     "c/reduce_scatter_block/sum"),
 #endif
 #if WB_HAS_SCAN
-    variant<WB_COLL_SCAN>("scan", "plus", "c/scan/sum", call_scan),
+    variant<WB_COLL_SCAN, call_scan>("scan", "plus", "c/scan/sum"),
 #endif
 #if WB_HAS_PROGRAMS
     {"thinmpi", "sample_sort", "program", "c/sample_sort/program", WB_COLL_PROGRAM, setup_sort,
