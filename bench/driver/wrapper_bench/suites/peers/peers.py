@@ -3,8 +3,9 @@
 the MPI calls behind it (from the PMPI audit); for every path where thinmpi is not the fastest
 convenient library, a line saying why.
 
-The KaMPIng and MPL kernels are bench/kernels/kamping/kamping_*.cpp and bench/kernels/mpl/mpl_*.cpp, built by
-bench/cmake/WbPeers.cmake where their sources can be had; wb_build.json says why not elsewhere.
+The KaMPIng and MPL kernels are bench/kernels/kamping/kamping_*.cpp and
+bench/kernels/mpl/mpl_*.cpp, built by bench/cmake/WbPeers.cmake where their sources can be had;
+wb_build.json says why not elsewhere.
 """
 
 from ...core import build as build_step
@@ -290,7 +291,8 @@ SPREAD_NOTE = ("A ratio is the median over the cell's processes (each runs C and
 NOTE = ("Each library's cell: its time against the C code of the path (the C column, with its "
         "time), taken in the same processes, and its MPI calls per one-way message (per call "
         "and rank for collectives) from the PMPI audit. Each library is written as its own "
-        "docs and examples write it (bench/kernels/<library>/: kamping_*.cpp, mpl_*.cpp, boost_*.cpp). "
+        "docs and examples write it (bench/kernels/<library>/: kamping_*.cpp, mpl_*.cpp, "
+        "boost_*.cpp). "
         "mpi4py's allgatherv/alltoallv give the counts, so they are not in the rows where the "
         "library computes them. " + SPREAD_NOTE)
 
