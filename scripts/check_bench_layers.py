@@ -16,6 +16,8 @@ import os
 import re
 import sys
 
+from layer_rules import include_violation, layer_of
+
 # Lowest first. Folders on one line share a layer and do not include each other.
 LAYERS = [
     ["harness", "audit"],
@@ -26,13 +28,6 @@ LAYERS = [
 SOURCES = (".c", ".h", ".cpp", ".hpp", ".go")
 SKIPPED = ("driver", "setup", "cmake")
 INCLUDE = re.compile(r'^\s*(?://\s*)?#\s*include\s*"([^"]+)"', re.M)
-
-
-def layer_of(folder):
-    for rank, folders in enumerate(LAYERS):
-        if folder in folders:
-            return rank
-    return None
 
 
 def sources(root):
@@ -69,7 +64,7 @@ def violations(root):
     found = []
     for rel in files:
         folder = os.path.dirname(rel)
-        rank = layer_of(folder)
+        rank = layer_of(LAYERS, folder)
         if rank is None:
             found.append(f"{rel}: folder '{folder or '.'}' has no layer in "
                          f"scripts/check_bench_layers.py")
@@ -83,16 +78,10 @@ def violations(root):
                 found.append(f"{rel} includes \"{target}\": found in {', '.join(to_path)} "
                              f"(one name, one file)")
                 continue
-            to = os.path.dirname(to_path)
-            if to == folder:
-                continue
-            to_rank = layer_of(to)
-            if to_rank is None:
-                found.append(f"{rel} includes {to_path}: folder '{to or '.'}' is not in a layer")
-            elif to_rank >= rank:
-                how = "beside" if to_rank == rank else "above"
-                found.append(f"{rel} includes {to_path}: folder '{to}' stands {how} '{folder}' "
-                             f"(a folder includes only folders below it)")
+            wrong = include_violation(LAYERS, rel, folder, rank, to_path,
+                                      os.path.dirname(to_path))
+            if wrong:
+                found.append(wrong)
     return found
 
 

@@ -12,6 +12,8 @@ import os
 import re
 import sys
 
+from layer_rules import include_violation, layer_of
+
 # Lowest first. Folders on one line share a layer and do not include each other.
 LAYERS = [
     ["core"],
@@ -23,13 +25,6 @@ LAYERS = [
     ["node"],
 ]
 INCLUDE = re.compile(r'^\s*#\s*include\s*"thinmpi/([^"]+)"', re.M)
-
-
-def layer_of(folder):
-    for rank, folders in enumerate(LAYERS):
-        if folder in folders:
-            return rank
-    return None
 
 
 def violations(root):
@@ -44,22 +39,16 @@ def violations(root):
                     found.append(f"{rel}: a header at the top; only the umbrella thinmpi.hpp stands there")
                 continue
             folder = rel.split("/")[0]
-            rank = layer_of(folder)
+            rank = layer_of(LAYERS, folder)
             if rank is None:
                 found.append(f"{rel}: folder '{folder}' has no layer in scripts/check_layers.py")
                 continue
             text = open(os.path.join(root, rel), errors="replace").read()
             for target in INCLUDE.findall(text):
                 to = target.split("/")[0] if "/" in target else "."
-                if to == folder:
-                    continue
-                to_rank = layer_of(to)
-                if to == "." or to_rank is None:
-                    found.append(f"{rel} includes thinmpi/{target}: not in a layer")
-                elif to_rank >= rank:
-                    how = "beside" if to_rank == rank else "above"
-                    found.append(f"{rel} includes thinmpi/{target}: folder '{to}' stands {how} "
-                                 f"'{folder}' (a folder includes only folders below it)")
+                wrong = include_violation(LAYERS, rel, folder, rank, f"thinmpi/{target}", to)
+                if wrong:
+                    found.append(wrong)
     return found
 
 
