@@ -36,16 +36,27 @@ function(thinmpi_add_mpi_launch name np)
                                                      ENVIRONMENT "${THINMPI_TEST_ENVIRONMENT}")
 endfunction()
 
+# thinmpi_pch_library(<name> HEADERS <header>... [LIBRARIES <lib>...] [OPTIONS <flag>...])
+#
+# An object library that only precompiles HEADERS, with the flags LIBRARIES and OPTIONS give it,
+# for targets of the same flags to share (target_precompile_headers(... REUSE_FROM <name>)).
+function(thinmpi_pch_library name)
+  cmake_parse_arguments(ARG "" "" "HEADERS;LIBRARIES;OPTIONS" ${ARGN})
+  file(CONFIGURE OUTPUT ${CMAKE_CURRENT_BINARY_DIR}/${name}.cpp CONTENT "\n")
+  add_library(${name} OBJECT ${CMAKE_CURRENT_BINARY_DIR}/${name}.cpp)
+  target_link_libraries(${name} PRIVATE ${ARG_LIBRARIES})
+  target_compile_options(${name} PRIVATE ${ARG_OPTIONS})
+  target_precompile_headers(${name} PRIVATE ${ARG_HEADERS})
+endfunction()
+
 # The precompiled header every suite reuses, compiled with the suites' flags.
 function(thinmpi_test_pch_target)
   if(TARGET thinmpi_test_pch)
     return()
   endif()
-  file(CONFIGURE OUTPUT ${CMAKE_CURRENT_BINARY_DIR}/thinmpi_test_pch.cpp CONTENT "\n")
-  add_library(thinmpi_test_pch OBJECT ${CMAKE_CURRENT_BINARY_DIR}/thinmpi_test_pch.cpp)
-  target_link_libraries(thinmpi_test_pch PRIVATE thinmpi::thinmpi GTest::gtest thinmpi_warnings)
-  target_compile_options(thinmpi_test_pch PRIVATE ${THINMPI_TEST_OPTIMIZATION})
-  target_precompile_headers(thinmpi_test_pch PRIVATE <thinmpi/thinmpi.hpp> <gtest/gtest.h>)
+  thinmpi_pch_library(thinmpi_test_pch HEADERS <thinmpi/thinmpi.hpp> <gtest/gtest.h>
+                      LIBRARIES thinmpi::thinmpi GTest::gtest thinmpi_warnings
+                      OPTIONS ${THINMPI_TEST_OPTIMIZATION})
 endfunction()
 
 function(thinmpi_add_mpi_test name)
