@@ -280,6 +280,33 @@ TEST(NodeChannel, AWaitEndsWhenItsPeerLeavesOrTimeRunsOut) {
                                  "50 ms node_channel_options::wait_limit"));
   }
   if (world.size() < 2) return;
+  {
+    // A send that ends at the limit on a full queue leaves that queue whole: rank 0's next
+    // message from rank 1 is the one sent after the error (a slot claimed and never filled
+    // stopped every later message to rank 0).
+    thinmpi::node_channel_options limited;
+    limited.queue_slots = 8;
+    limited.wait_limit = std::chrono::milliseconds(300);
+    thinmpi::node_channel channel(world, limited);
+    if (world.rank() == 1) {
+      for (int i = 0; i < 8; ++i)
+        channel.send(i, 0, 1);
+      EXPECT_TRUE(throws_mpi_error([&] { channel.send(8, 0, 1); }, MPI_ERR_OTHER,
+                                   "waited for room in the ring longer than the 300 ms"));
+    }
+    world.barrier();
+    if (world.rank() == 1) channel.send(100, 0, 1);
+    if (world.rank() == 0) {
+      try {
+        for (int i = 0; i < 8; ++i)
+          EXPECT_EQ(channel.recv<int>(1, 1), i);
+        EXPECT_EQ(channel.recv<int>(1, 1), 100);
+      } catch (const thinmpi::mpi_error& e) {
+        ADD_FAILURE() << "the message after the failed send did not come: " << e.what();
+      }
+    }
+    world.barrier();
+  }
   // Rank 1 closes its channel (leaves by an exception) while rank 0 waits for it.
   auto pair = world.split(world.rank() < 2 ? 0 : thinmpi::undefined);
   if (world.rank() >= 2) return;
@@ -290,6 +317,56 @@ TEST(NodeChannel, AWaitEndsWhenItsPeerLeavesOrTimeRunsOut) {
                                  "rank 1 of the node has closed its node_channel"));
   } catch (const std::runtime_error&) {
     EXPECT_EQ(pair.rank(), 1);
+  }
+}
+
+// A rank waiting for another node keeps taking its own queue: ranks 0 and 2 share a "node",
+// 1 (and 3) are the other. Rank 0 waits in a receive from rank 1, then in a large send to it,
+// while rank 2 sends rank 0 five times what its queue holds, and only then lets rank 1 go on.
+// A wait that stopped taking rank 0's queue left rank 2 stuck on the full queue: the cycle
+// 0 -> 1 -> 2 -> 0 hung (the stress test above did so once in CI, on MPICH at 4 ranks).
+TEST(NodeChannel, AWaitForAnotherNodeKeepsTakingItsOwnQueue) {
+  auto world = thinmpi::world();
+  if (world.size() < 3) GTEST_SKIP() << "needs ranks 0 and 2 on one node, 1 on another";
+  const int r = world.rank();
+  thinmpi::node_channel_options apart;
+  apart.group = r % 2;
+  apart.queue_slots = 8;
+  // Where a wait stops taking the queue, rank 2's send fails here instead of hanging.
+  apart.wait_limit = std::chrono::milliseconds(3000);
+  thinmpi::node_channel channel(world, apart);
+  constexpr int burst = 40;
+  // Rank 2's burst into rank 0's queue of 8 slots; returns how many went before any error.
+  const auto burst_to_0 = [&](int tag) {
+    int sent = 0;
+    try {
+      for (; sent < burst; ++sent)
+        channel.send(sent, 0, tag);
+    } catch (const thinmpi::mpi_error& e) {
+      ADD_FAILURE() << "rank 2's send waited for rank 0's queue: " << e.what();
+    }
+    return sent;
+  };
+  const auto take_burst = [&](int count, int tag) {
+    EXPECT_EQ(count, burst);
+    for (int i = 0; i < count; ++i)
+      EXPECT_EQ(channel.recv<int>(2, tag), i);
+  };
+  // 1. A receive from another node.
+  if (r == 0) take_burst(channel.recv<int>(1, 3), 1);
+  if (r == 2) channel.send(burst_to_0(1), 1, 2);
+  if (r == 1) channel.send(channel.recv<int>(2, 2), 0, 3);
+  // 2. A send to another node that waits for its receive (a rendezvous on both MPIs: 4 MiB).
+  const std::vector<int> large(1 << 20, 7);
+  if (r == 0) {
+    channel.send(large, 1, 5);
+    take_burst(channel.recv<int>(1, 6), 4);
+  }
+  if (r == 2) channel.send(burst_to_0(4), 1, 2);
+  if (r == 1) {
+    const int count = channel.recv<int>(2, 2);
+    EXPECT_EQ(channel.recv<std::vector<int>>(0, 5), large);
+    channel.send(count, 0, 6);
   }
 }
 

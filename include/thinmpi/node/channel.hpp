@@ -73,7 +73,9 @@ struct node_channel_options {
   int group = 0;
   /// How long a blocked send or receive waits before it throws; 0: as long as it takes. A
   /// wait for a rank whose channel is gone (destroyed, or its rank left by an exception) throws
-  /// at once whatever the limit.
+  /// at once whatever the limit. A send that throws so has sent nothing (one longer than the
+  /// receiver's whole queue may have begun: that queue is then unusable). Not applied to a
+  /// send to another node, whose payload MPI may still read.
   std::chrono::milliseconds wait_limit{0};
 };
 
@@ -99,6 +101,9 @@ struct recv_kind;
 /// of mpi_from_bytes or more waits until the receiver's MPI has it: the receiver posts its
 /// receive as soon as it sees the header, in any blocking call of its channel (a send that
 /// waits, a receive of another message), so a ring of ranks that all send first goes on.
+/// Every wait takes this rank's own queue in, also a wait for another node (its receive polls
+/// with MPI_Iprobe, its send is an isend tested until done), so no cycle of waits through
+/// another node stops this node's senders.
 class node_channel {
  public:
   /// Collective over comm: MPI_Comm_split_type (shared memory) and MPI_Comm_split by
@@ -243,6 +248,22 @@ class node_channel {
   /// matched. Sets `raw` to the status.
   template <class Sink>
   bool receive(Sink& s, int source, int tag, bool block, MPI_Status& raw) const;
+  /// Whether a message from `source` (of another node) with `tag` has arrived: one MPI_Iprobe.
+  [[nodiscard]] bool remote_arrived(int source, int tag) const {
+    int flag = 0;
+    detail::check(MPI_Iprobe(source, tag, state().remote_comm.native(), &flag, MPI_STATUS_IGNORE),
+                  "MPI_Iprobe", state().comm);
+    return flag != 0;
+  }
+  /// Waits for a send to another node, taking this rank's own queue meanwhile. Not bounded by
+  /// wait_limit: the payload is the caller's and MPI may still read it.
+  void await_remote_send(framed_send_request&& sending) const {
+    detail::node::waiter w(state().inbox.policy().spins);
+    while (!sending.test()) {
+      state().inbox.pump();
+      (void)w.pause();
+    }
+  }
   template <class T>
   std::optional<received<detail::received_value_t<T>>> receive_new(int source, int tag,
                                                                    bool block) const;
@@ -478,15 +499,18 @@ inline bool node_channel::send_payload(const Payload& payload, int dest, int tag
   if (to < 0) {
     // To another node: the framed protocol, of the payload's bytes as this node's queues
     // carry them (padding too), or of a serialized value's encoding.
+    // Sent without blocking, then waited for while this rank takes its own queue: a rank
+    // that waited in MPI_Send left its node's senders stuck on its full queue, and a cycle
+    // through another node hung (AWaitForAnotherNodeKeepsTakingItsOwnQueue).
     if constexpr (detail::serialized_payload<Payload>) {
-      s.remote->send(payload, dest, tag);
+      await_remote_send(s.remote->isend(payload, dest, tag));
     } else if constexpr (contiguous_payload<Payload>) {
-      s.remote->send(
+      await_remote_send(s.remote->isend(
           std::as_bytes(std::span(std::ranges::data(payload), std::ranges::size(payload))), dest,
-          tag);
+          tag));
     } else {
-      s.remote->send(std::as_bytes(std::span<const Payload, 1>(std::addressof(payload), 1)), dest,
-                     tag);
+      await_remote_send(s.remote->isend(
+          std::as_bytes(std::span<const Payload, 1>(std::addressof(payload), 1)), dest, tag));
     }
     return true;
   }
@@ -557,10 +581,15 @@ inline bool node_channel::receive(Sink& sink, int source, int tag, bool block,
     from = node_rank(source, operation, "source");
     if (from < 0) {
       if (!block) {
-        int flag = 0;
-        detail::check(MPI_Iprobe(source, tag, s.remote_comm.native(), &flag, MPI_STATUS_IGNORE),
-                      "MPI_Iprobe", s.comm);
-        if (flag == 0) return false;
+        if (!remote_arrived(source, tag)) return false;
+      } else {
+        // Polled, taking this rank's own queue meanwhile (as every wait of the channel does),
+        // then received: one MPI_Iprobe more than the framed receive alone.
+        detail::node::waiter w(s.inbox.policy().spins);
+        while (!remote_arrived(source, tag)) {
+          s.inbox.pump();
+          if (w.pause()) s.inbox.check_limit(w, "a message from another node");
+        }
       }
       raw = sink.from_remote(*s.remote, source, tag);
       return true;

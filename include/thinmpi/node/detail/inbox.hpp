@@ -135,10 +135,27 @@ class inbox {
   /// Puts one message into node rank `dest`'s ring: claims its slots, then fills and
   /// publishes them in order, taking this rank's own messages out of its ring while it waits
   /// for room (so two ranks sending to each other's full rings both go on).
+  ///
+  /// A message that fits the ring is claimed only once all its slots are free, so a wait that
+  /// ends in an error (the time limit, a closed ring) has claimed nothing: a claimed slot that
+  /// nobody fills would stop every later message to `dest`. A longer one is claimed at once
+  /// and streams through slot by slot.
   void put(int dest, const message_header& header, const std::byte* data) {
     ring& r = of(dest);
     const std::uint64_t slots = slots_of(header);
-    const std::uint64_t first = r.claim(slots);
+    std::uint64_t first = 0;
+    if (slots <= r.slots()) [[likely]] {
+      std::uint64_t& known = known_[static_cast<std::size_t>(dest)];
+      if (!r.try_claim(slots, first, known)) [[unlikely]] {
+        waiter w(policy_.spins);
+        do {
+          pump();
+          if (wait_round(w)) check_alive(dest, w, "room in the ring");
+        } while (!r.try_claim(slots, first, known));
+      }
+    } else {
+      first = r.claim(slots);
+    }
     fill(r, first, slots, header, data, dest);
   }
   /// put() only if the ring has room for the whole message now; false (nothing sent) if not.
@@ -249,15 +266,20 @@ class inbox {
                                              : rings_[static_cast<std::size_t>(peer)].closed();
     if (gone) {
       raise(MPI_ERR_OTHER,
-            error_site{
-                .operation = "thinmpi::node_channel",
-                .comm = user_comm_,
-                .problem = std::string("waited for ") + what + " from " +
-                           (peer == MPI_ANY_SOURCE ? std::string("any rank, but every other rank")
-                                                   : "rank " + std::to_string(comm_rank_of(peer))) +
-                           " of the node has closed its node_channel (it was destroyed, "
-                           "or its rank left by an exception)"});
+            error_site{.operation = "thinmpi::node_channel",
+                       .comm = user_comm_,
+                       .problem = std::string("waited for ") + what + " from " +
+                                  (peer == MPI_ANY_SOURCE
+                                       ? std::string("any rank, but every other rank")
+                                       : "rank " + std::to_string(comm_rank_of(peer)) +
+                                             ", but rank " + std::to_string(comm_rank_of(peer))) +
+                                  " of the node has closed its node_channel (it was destroyed, "
+                                  "or its rank left by an exception)"});
     }
+    check_limit(w, what);
+  }
+  /// Throws if this rank waited past the time limit; `what` names the wait.
+  void check_limit(waiter& w, const char* what) const {
     if (policy_.limit.count() > 0 && w.waited() > policy_.limit) {
       raise(MPI_ERR_OTHER,
             error_site{.operation = "thinmpi::node_channel",
