@@ -142,7 +142,8 @@ class Report(unittest.TestCase):
                                        "OpenMPI gcc, 4 B)", "—"])
         part["rows"][0]["difference"] = part["rows"][1]["difference"] = 11.0
         table = coll_report.targets_table(self.part()["cells"], part)
-        self.assertEqual(table.rows[0][-1], "not met (instructions)")  # 9, 11, 11, 60: 11
+        self.assertEqual(table.rows[0][-1],  # 9, 11, 11, 60: 11
+                         "not met (instructions: +11.0 over C per call, at most +10)")
         self.assertEqual(coll_report.targets_table(self.part()["cells"]).rows[0][-3:],
                          ["not counted", "—", "met"])
 

@@ -210,6 +210,20 @@ class Verdicts(unittest.TestCase):
                          ["met", "not met", "no verdict"])
         self.assertIsInstance(Section("x"), Section)
 
+    def test_a_target_missed_on_its_instructions_alone_leads_with_their_figure(self):
+        from wrapper_bench import first_screen
+        from wrapper_bench.core.tables import Table
+
+        why = "not met (instructions: +18.0 over C per call, at most +10)"
+        table = Table("targets", "thinmpi against its targets",
+                      ["variant", "target", "median", "verdict"],
+                      [["thinmpi/scalar", "≤ 1.02×", "1.00×", why],
+                       ["thinmpi/struct", "≤ 1.02×", "1.06×", "not met (time)"]])
+        missed = first_screen.verdict_row(table)[2]
+        self.assertEqual(missed, "thinmpi/scalar: instructions +18.0 over C per call, at most "
+                                 "+10 (time 1.00× against ≤ 1.02×: met); "
+                                 "thinmpi/struct: 1.06× against ≤ 1.02× (time)")
+
 
 class ReadsTheRoomsOnly(unittest.TestCase):
     def test_the_first_screen_names_no_suite(self):

@@ -74,7 +74,8 @@ class Tables(unittest.TestCase):
         (row,) = [r for r in coll_report.targets_table(cells, part).rows
                   if r[-3] == "+16.0"]
         self.assertEqual(row[-2:], ["+30.0 (bcast/vector, OpenMPI gcc, 4 B)",
-                                    "not met (instructions)"])
+                                    "not met (instructions: +16.0 over C per call, "
+                                    "at most +10)"])
 
 
 if __name__ == "__main__":

@@ -137,7 +137,8 @@ class ReportTest(unittest.TestCase):
         table = path_tables.thinmpi_targets(cells, part)
         verdicts = {r[0]: tuple(r[-3:]) for r in table.rows}
         self.assertEqual(verdicts["thinmpi/scalar"], ("+32.5", "+32.5 (tiny, OpenMPI gcc, 4 B)",
-                                                      "not met (instructions)"))
+                                                      "not met (instructions: +32.5 over C "
+                                                      "per call, at most +10)"))
         self.assertEqual(verdicts["thinmpi/span"], ("+2.0", "+2.0 (tiny, OpenMPI gcc, 4 B)",
                                                     "met"))
 
@@ -216,7 +217,8 @@ class ProtocolTest(unittest.TestCase):
         rows = {r[0]: r for r in path_tables.thinmpi_targets([mine, theirs], part).rows}
         vector = rows["thinmpi/vector_framed (the same protocol in C)"]
         self.assertEqual(vector[-3:], ["+79.0", "+79.0 (tiny, OpenMPI gcc, 4 B)",
-                                       "not met (instructions)"])
+                                       "not met (instructions: +79.0 over C per call, "
+                                       "at most +10)"])
         string = rows["thinmpi/string_framed (the same protocol in C)"]
         self.assertEqual((string[1], string[3]), ("c/framed", "—"))
         self.assertEqual(string[-3:], ["+8.0", "+8.0 (tiny, OpenMPI gcc, 64 B)", "met"])

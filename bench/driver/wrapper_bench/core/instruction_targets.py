@@ -57,3 +57,14 @@ def columns(figures, name_call=False):
     return [f"{figures.median:+.1f}",
             f"{figures.worst:+.1f} ({where}, {MPI_NAMES.get(row['mpi'], row['mpi'])} "
             f"{row['compiler']}, {size_label(row['bytes'])})"]
+
+
+def verdict(time_met, figures):
+    """A target's verdict on its time and (where counted) its instructions: 'met', or 'not met'
+    naming each half that misses, the instructions with their figure, e.g.
+    'not met (instructions: +18.0 over C per call, at most +10)'."""
+    misses = [] if time_met else ["time"]
+    if figures is not None and not figures.met:
+        misses.append(f"instructions: {figures.median:+.1f} over C per call, "
+                      f"at most +{INSTRUCTION_SLACK}")
+    return "met" if not misses else f"not met ({'; '.join(misses)})"

@@ -5,7 +5,7 @@ import statistics
 
 from ...core.compare import find
 from ...core.instruction_targets import HEADERS as INSTRUCTION_HEADERS
-from ...core.instruction_targets import columns, target_figures
+from ...core.instruction_targets import columns, target_figures, verdict
 from ...core.path_ratios import PathRatio
 from ...core.tables import MPI_NAMES, MPI_ORDER, Table, calls_text, present, times
 
@@ -164,10 +164,7 @@ def _with_instructions(row, part, variant, against=None):
     figures = target_figures(part, variant, against)
     if figures is None:
         return row[:-1] + columns(None) + [row[-1]]
-    misses = [what for what, missed in (("time", row[-1] != "met"),
-                                        ("instructions", not figures.met)) if missed]
-    verdict = "met" if not misses else f"not met ({', '.join(misses)})"
-    return row[:-1] + columns(figures) + [verdict]
+    return row[:-1] + columns(figures) + [verdict(row[-1] == "met", figures)]
 
 
 def _not_judged(row, variant):

@@ -4,7 +4,7 @@ import statistics
 
 from ...core.harness_report import build_pairs, left_out_lines, ratio_table
 from ...core.instruction_targets import HEADERS as INSTRUCTION_HEADERS
-from ...core.instruction_targets import INSTRUCTION_SLACK, columns, figures_of
+from ...core.instruction_targets import INSTRUCTION_SLACK, columns, figures_of, verdict
 from ...core.tables import MPI_NAMES, Table, size_label
 from .osu_coll import table as osu_table
 
@@ -53,7 +53,7 @@ def targets_table(cells, instructions_part=None):
         within = sum(r <= limit for r in ratios)
         typical = statistics.median(ratios)
         rows.append([name, f"≤ {limit:.2f}x", f"{typical:.3f}x", f"{within} of {len(ratios)}",
-                     f"{max(ratios):.2f}x", *counted, _verdict(typical <= limit, figures)])
+                     f"{max(ratios):.2f}x", *counted, verdict(typical <= limit, figures)])
     return Table("coll_targets", "thinmpi collectives against their targets",
                  ["what", "target", "median over cells", "cells within", "worst",
                   *INSTRUCTION_HEADERS, "verdict (median)"], rows,
@@ -76,14 +76,6 @@ def _instruction_figures(part, target):
     return figures_of([r for r in (part or {}).get("rows", [])
                        if r.get("suite") == "collectives" and r["variant"].startswith("thinmpi/")
                        and _target_of(_variant_parts(r["variant"])) is target])
-
-
-def _verdict(time_met, figures):
-    """met, or not met naming what misses: the time and (where counted) the instructions."""
-    misses = [what for what, missed in (("time", not time_met),
-                                        ("instructions", figures is not None and not figures.met))
-              if missed]
-    return "met" if not misses else f"not met ({', '.join(misses)})"
 
 
 def audit_table(rows):
