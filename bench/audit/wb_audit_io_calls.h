@@ -8,33 +8,30 @@
 
 #include <mpi.h>
 
+/* A write and a read of one kind (`kind`: _at, _at_all, _shared, ... or nothing) as
+ * X(File_write<kind><suffix>, ...) and X(File_read<kind><suffix>, ...) with counts of
+ * `count_type`; WB_IO_AT_PAIR for the kinds at an explicit offset. */
+#define WB_IO_AT_PAIR(X, kind, suffix, count_type)                                          \
+  X(File_write##kind##suffix,                                                               \
+    (MPI_File f, MPI_Offset o, const void* b, count_type n, MPI_Datatype t, MPI_Status* s), \
+    (f, o, b, n, t, s))                                                                     \
+  X(File_read##kind##suffix,                                                                \
+    (MPI_File f, MPI_Offset o, void* b, count_type n, MPI_Datatype t, MPI_Status* s),       \
+    (f, o, b, n, t, s))
+#define WB_IO_PAIR(X, kind, suffix, count_type)                                                  \
+  X(File_write##kind##suffix,                                                                    \
+    (MPI_File f, const void* b, count_type n, MPI_Datatype t, MPI_Status* s), (f, b, n, t, s))   \
+  X(File_read##kind##suffix, (MPI_File f, void* b, count_type n, MPI_Datatype t, MPI_Status* s), \
+    (f, b, n, t, s))
+
 /* The data calls, each as X(File_<call><suffix>, ...) with counts of `count_type`: once with
  * int, once as the _c forms with MPI_Count. */
-#define WB_IO_DATA_CALLS(X, suffix, count_type)                                                    \
-  X(File_write_at##suffix,                                                                         \
-    (MPI_File f, MPI_Offset o, const void* b, count_type n, MPI_Datatype t, MPI_Status* s),        \
-    (f, o, b, n, t, s))                                                                            \
-  X(File_read_at##suffix,                                                                          \
-    (MPI_File f, MPI_Offset o, void* b, count_type n, MPI_Datatype t, MPI_Status* s),              \
-    (f, o, b, n, t, s))                                                                            \
-  X(File_write_at_all##suffix,                                                                     \
-    (MPI_File f, MPI_Offset o, const void* b, count_type n, MPI_Datatype t, MPI_Status* s),        \
-    (f, o, b, n, t, s))                                                                            \
-  X(File_read_at_all##suffix,                                                                      \
-    (MPI_File f, MPI_Offset o, void* b, count_type n, MPI_Datatype t, MPI_Status* s),              \
-    (f, o, b, n, t, s))                                                                            \
-  X(File_write##suffix, (MPI_File f, const void* b, count_type n, MPI_Datatype t, MPI_Status* s),  \
-    (f, b, n, t, s))                                                                               \
-  X(File_read##suffix, (MPI_File f, void* b, count_type n, MPI_Datatype t, MPI_Status* s),         \
-    (f, b, n, t, s))                                                                               \
-  X(File_write_shared##suffix,                                                                     \
-    (MPI_File f, const void* b, count_type n, MPI_Datatype t, MPI_Status* s), (f, b, n, t, s))     \
-  X(File_read_shared##suffix, (MPI_File f, void* b, count_type n, MPI_Datatype t, MPI_Status* s),  \
-    (f, b, n, t, s))                                                                               \
-  X(File_write_ordered##suffix,                                                                    \
-    (MPI_File f, const void* b, count_type n, MPI_Datatype t, MPI_Status* s), (f, b, n, t, s))     \
-  X(File_read_ordered##suffix, (MPI_File f, void* b, count_type n, MPI_Datatype t, MPI_Status* s), \
-    (f, b, n, t, s))
+#define WB_IO_DATA_CALLS(X, suffix, count_type) \
+  WB_IO_AT_PAIR(X, _at, suffix, count_type)     \
+  WB_IO_AT_PAIR(X, _at_all, suffix, count_type) \
+  WB_IO_PAIR(X, , suffix, count_type)           \
+  WB_IO_PAIR(X, _shared, suffix, count_type)    \
+  WB_IO_PAIR(X, _ordered, suffix, count_type)
 
 #define WB_IO_CALLS(X)                                                                       \
   WB_IO_DATA_CALLS(X, , int)                                                                 \

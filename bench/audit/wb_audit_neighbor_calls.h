@@ -11,44 +11,37 @@
 
 #include <mpi.h>
 
-#define WB_PEER_CALLS(X)                                                                      \
-  X(Alltoall,                                                                                 \
-    (const void* s, int sn, MPI_Datatype st, void* b, int rn, MPI_Datatype rt, MPI_Comm c),   \
-    (s, sn, st, b, rn, rt, c), c, WB_REACH_ALL)                                               \
-  X(Alltoallv,                                                                                \
-    (const void* s, const int sn[], const int sd[], MPI_Datatype st, void* b, const int rn[], \
-     const int rd[], MPI_Datatype rt, MPI_Comm c),                                            \
-    (s, sn, sd, st, b, rn, rd, rt, c), c, WB_REACH_ALL)                                       \
-  X(Alltoallw,                                                                                \
-    (const void* s, const int sn[], const int sd[], const MPI_Datatype st[], void* b,         \
-     const int rn[], const int rd[], const MPI_Datatype rt[], MPI_Comm c),                    \
-    (s, sn, sd, st, b, rn, rd, rt, c), c, WB_REACH_ALL)                                       \
-  X(Neighbor_allgather,                                                                       \
-    (const void* s, int sn, MPI_Datatype st, void* b, int rn, MPI_Datatype rt, MPI_Comm c),   \
-    (s, sn, st, b, rn, rt, c), c, WB_REACH_NEIGHBORS)                                         \
-  X(Neighbor_allgatherv,                                                                      \
-    (const void* s, int sn, MPI_Datatype st, void* b, const int rn[], const int d[],          \
-     MPI_Datatype rt, MPI_Comm c),                                                            \
-    (s, sn, st, b, rn, d, rt, c), c, WB_REACH_NEIGHBORS)                                      \
-  X(Neighbor_alltoall,                                                                        \
-    (const void* s, int sn, MPI_Datatype st, void* b, int rn, MPI_Datatype rt, MPI_Comm c),   \
-    (s, sn, st, b, rn, rt, c), c, WB_REACH_NEIGHBORS)                                         \
-  X(Neighbor_alltoallv,                                                                       \
-    (const void* s, const int sn[], const int sd[], MPI_Datatype st, void* b, const int rn[], \
-     const int rd[], MPI_Datatype rt, MPI_Comm c),                                            \
-    (s, sn, sd, st, b, rn, rd, rt, c), c, WB_REACH_NEIGHBORS)                                 \
-  X(Neighbor_alltoallw,                                                                       \
-    (const void* s, const int sn[], const MPI_Aint sd[], const MPI_Datatype st[], void* b,    \
-     const int rn[], const MPI_Aint rd[], const MPI_Datatype rt[], MPI_Comm c),               \
-    (s, sn, sd, st, b, rn, rd, rt, c), c, WB_REACH_NEIGHBORS)                                 \
-  X(Ineighbor_alltoall,                                                                       \
-    (const void* s, int sn, MPI_Datatype st, void* b, int rn, MPI_Datatype rt, MPI_Comm c,    \
-     MPI_Request* r),                                                                         \
-    (s, sn, st, b, rn, rt, c, r), c, WB_REACH_NEIGHBORS)                                      \
-  X(Ineighbor_alltoallv,                                                                      \
-    (const void* s, const int sn[], const int sd[], MPI_Datatype st, void* b, const int rn[], \
-     const int rd[], MPI_Datatype rt, MPI_Comm c, MPI_Request* r),                            \
-    (s, sn, sd, st, b, rn, rd, rt, c, r), c, WB_REACH_NEIGHBORS)
+/* The parameters and arguments of the all-to-all shapes, which the dense calls share with their
+ * neighbourhood forms (and the nonblocking ones, with a request after them). The w forms take
+ * the v forms' arguments, with a datatype per rank and displacements of `displacement`. */
+#define WB_ALLTOALL_PARAMS \
+  const void *s, int sn, MPI_Datatype st, void *b, int rn, MPI_Datatype rt, MPI_Comm c
+#define WB_ALLTOALL_ARGS s, sn, st, b, rn, rt, c
+#define WB_ALLTOALLV_PARAMS                                                                \
+  const void *s, const int sn[], const int sd[], MPI_Datatype st, void *b, const int rn[], \
+      const int rd[], MPI_Datatype rt, MPI_Comm c
+#define WB_ALLTOALLW_PARAMS(displacement)                                                   \
+  const void *s, const int sn[], const displacement sd[], const MPI_Datatype st[], void *b, \
+      const int rn[], const displacement rd[], const MPI_Datatype rt[], MPI_Comm c
+#define WB_ALLTOALLV_ARGS s, sn, sd, st, b, rn, rd, rt, c
+
+#define WB_PEER_CALLS(X)                                                                    \
+  X(Alltoall, (WB_ALLTOALL_PARAMS), (WB_ALLTOALL_ARGS), c, WB_REACH_ALL)                    \
+  X(Alltoallv, (WB_ALLTOALLV_PARAMS), (WB_ALLTOALLV_ARGS), c, WB_REACH_ALL)                 \
+  X(Alltoallw, (WB_ALLTOALLW_PARAMS(int)), (WB_ALLTOALLV_ARGS), c, WB_REACH_ALL)            \
+  X(Neighbor_allgather, (WB_ALLTOALL_PARAMS), (WB_ALLTOALL_ARGS), c, WB_REACH_NEIGHBORS)    \
+  X(Neighbor_allgatherv,                                                                    \
+    (const void* s, int sn, MPI_Datatype st, void* b, const int rn[], const int d[],        \
+     MPI_Datatype rt, MPI_Comm c),                                                          \
+    (s, sn, st, b, rn, d, rt, c), c, WB_REACH_NEIGHBORS)                                    \
+  X(Neighbor_alltoall, (WB_ALLTOALL_PARAMS), (WB_ALLTOALL_ARGS), c, WB_REACH_NEIGHBORS)     \
+  X(Neighbor_alltoallv, (WB_ALLTOALLV_PARAMS), (WB_ALLTOALLV_ARGS), c, WB_REACH_NEIGHBORS)  \
+  X(Neighbor_alltoallw, (WB_ALLTOALLW_PARAMS(MPI_Aint)), (WB_ALLTOALLV_ARGS), c,            \
+    WB_REACH_NEIGHBORS)                                                                     \
+  X(Ineighbor_alltoall, (WB_ALLTOALL_PARAMS, MPI_Request * r), (WB_ALLTOALL_ARGS, r), c,    \
+    WB_REACH_NEIGHBORS)                                                                     \
+  X(Ineighbor_alltoallv, (WB_ALLTOALLV_PARAMS, MPI_Request * r), (WB_ALLTOALLV_ARGS, r), c, \
+    WB_REACH_NEIGHBORS)
 
 #define WB_TOPOLOGY_CALLS(X)                                                                    \
   X(Ibarrier, (MPI_Comm c, MPI_Request * r), (c, r))                                            \

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 
 #include "rma_kernels.h"
+#include "rma_program_main.h"
 
 //> START COUNTER C
 int wb_rma_counter(MPI_Comm comm, size_t per_rank, long* final_value, size_t* tickets_drawn) {
@@ -68,18 +69,17 @@ const wb_coll_variant wb_c_rma_counter = {"c",          "rma_counter",         "
                                           call_counter, wb_rma_program_verify, free};
 
 #ifdef WB_RMA_PROGRAM_MAIN
-int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
-  int rank = 0, size = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
+static int run_counter(int rank, int size) {
   long final_value = 0;
   size_t tickets = 0;
   int ok = wb_rma_counter(MPI_COMM_WORLD, WB_RMA_COUNTER_TICKETS, &final_value, &tickets);
   if (rank == 0)
     printf("%zu tickets from %d ranks, %s; the counter reads %ld\n", tickets, size,
            ok ? "each drawn once" : "NOT each drawn once", final_value);
-  MPI_Finalize();
-  return ok ? 0 : 1;
+  return ok;
+}
+
+int main(int argc, char** argv) {
+  return wb_rma_program_main(argc, argv, run_counter);
 }
 #endif

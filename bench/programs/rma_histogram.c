@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "rma_kernels.h"
+#include "rma_program_main.h"
 
 //> START HISTOGRAM C
 int wb_rma_histogram(MPI_Comm comm, size_t values_per_rank, size_t bins) {
@@ -78,17 +79,16 @@ const wb_coll_variant wb_c_rma_histogram = {"c",
                                             free};
 
 #ifdef WB_RMA_PROGRAM_MAIN
-int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
-  int rank = 0, size = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
+static int run_histogram(int rank, int size) {
   int ok = wb_rma_histogram(MPI_COMM_WORLD, WB_RMA_HISTOGRAM_VALUES, WB_RMA_HISTOGRAM_BINS);
   if (rank == 0)
     printf("histogram of %zu values in %d bins over %d ranks %s\n",
            (size_t)WB_RMA_HISTOGRAM_VALUES * (size_t)size, WB_RMA_HISTOGRAM_BINS, size,
            ok ? "matches the sequential count" : "DOES NOT match the sequential count");
-  MPI_Finalize();
-  return ok ? 0 : 1;
+  return ok;
+}
+
+int main(int argc, char** argv) {
+  return wb_rma_program_main(argc, argv, run_histogram);
 }
 #endif

@@ -23,7 +23,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "coll_variant.h"
+#include "c_coll_table.h"
+#include "c_kernel.h"
 #include "programs.h"
 
 typedef struct c_state {
@@ -79,39 +80,21 @@ static c_state* setup_kind(MPI_Comm comm, size_t count, wb_coll_kind kind) {
   return s;
 }
 
-static void* setup_bcast(MPI_Comm c, size_t n) {
-  return setup_kind(c, n, WB_COLL_BCAST);
-}
-static void* setup_allreduce(MPI_Comm c, size_t n) {
-  return setup_kind(c, n, WB_COLL_ALLREDUCE);
-}
-static void* setup_allgather(MPI_Comm c, size_t n) {
-  return setup_kind(c, n, WB_COLL_ALLGATHER);
-}
-static void* setup_alltoall(MPI_Comm c, size_t n) {
-  return setup_kind(c, n, WB_COLL_ALLTOALL);
-}
-static void* setup_scan(MPI_Comm c, size_t n) {
-  return setup_kind(c, n, WB_COLL_SCAN);
-}
-static void* setup_rsb(MPI_Comm c, size_t n) {
-  return setup_kind(c, n, WB_COLL_REDUCE_SCATTER_BLOCK);
-}
+WB_C_SETUP_WITH(setup_bcast, setup_kind, WB_COLL_BCAST)
+WB_C_SETUP_WITH(setup_allreduce, setup_kind, WB_COLL_ALLREDUCE)
+WB_C_SETUP_WITH(setup_allgather, setup_kind, WB_COLL_ALLGATHER)
+WB_C_SETUP_WITH(setup_alltoall, setup_kind, WB_COLL_ALLTOALL)
+WB_C_SETUP_WITH(setup_scan, setup_kind, WB_COLL_SCAN)
+WB_C_SETUP_WITH(setup_rsb, setup_kind, WB_COLL_REDUCE_SCATTER_BLOCK)
 
 static void* setup_user_op(MPI_Comm comm, size_t count, MPI_User_function* function, int commute) {
   c_state* s = setup_kind(comm, count, WB_COLL_ALLREDUCE);
   if (s) MPI_Op_create(function, commute, &s->op);
   return s;
 }
-static void* setup_user_fn(MPI_Comm c, size_t n) {
-  return setup_user_op(c, n, sum_ints, 1);
-}
-static void* setup_user_fn_noncommute(MPI_Comm c, size_t n) {
-  return setup_user_op(c, n, sum_ints, 0);
-}
-static void* setup_user_fn_state(MPI_Comm c, size_t n) {
-  return setup_user_op(c, n, sum_ints_state, 1);
-}
+WB_C_SETUP_WITH(setup_user_fn, setup_user_op, sum_ints, 1)
+WB_C_SETUP_WITH(setup_user_fn_noncommute, setup_user_op, sum_ints, 0)
+WB_C_SETUP_WITH(setup_user_fn_state, setup_user_op, sum_ints_state, 1)
 
 static void call_bcast(void* p) {
   c_state* s = p;
@@ -189,7 +172,7 @@ static void teardown(void* p) {
 }
 
 #define WB_C(op, form, kind, setup, call) \
-  { "c", op, form, NULL, kind, setup, call, verify, teardown }
+  WB_C_COLL_ROW(op, form, kind, setup, call, verify, teardown)
 
 size_t wb_c_coll_variants(const wb_coll_variant** table) {
   static const wb_coll_variant variants[] = {
@@ -211,11 +194,7 @@ size_t wb_c_coll_variants(const wb_coll_variant** table) {
            call_reduce_scatter_block),
       WB_C("scan", "sum", WB_COLL_SCAN, setup_scan, call_scan),
   };
-  enum { collectives = sizeof variants / sizeof variants[0] };
-  static wb_coll_variant all[collectives + 2]; /* C cannot initialize from the programs' objects */
-  memcpy(all, variants, sizeof variants);
-  all[collectives] = wb_c_sample_sort;
-  all[collectives + 1] = wb_c_bfs;
-  *table = all;
-  return collectives + 2;
+  static wb_coll_variant all[WB_C_ROWS(variants) + 2];
+  return wb_c_table_with_programs(table, all, variants, WB_C_ROWS(variants), &wb_c_sample_sort,
+                                  &wb_c_bfs);
 }

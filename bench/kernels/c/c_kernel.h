@@ -80,20 +80,6 @@ static inline void* wb_c_mprobe_receive(wb_c_state* s, int* count) {
   return buffer;
 }
 
-/* Round trips whose receives use wb_c_mprobe_receive; the last payload is checked before free. */
-static inline void wb_c_mprobe_round_trips(void* state, long iterations) {
-  wb_c_state* s = (wb_c_state*)state;
-  int count = 0;
-  for (long i = 0; i < iterations; ++i) {
-    if (s->rank == 0) MPI_Send(s->sent, s->count, s->type, s->peer, WB_C_TAG, s->comm);
-    void* payload = wb_c_mprobe_receive(s, &count);
-    if (s->rank == 1) MPI_Send(payload, count, s->type, s->peer, WB_C_TAG, s->comm);
-    if (i == iterations - 1)
-      s->last_matches = count == s->count && memcmp(payload, s->sent, s->bytes) == 0;
-    free(payload);
-  }
-}
-
 /* Unknown count, the way GoMPI's Recv does it (as far as its mpi.go shows): MPI_Probe,
  * MPI_Get_count, malloc, MPI_Recv of the probed count from the same source and tag. Not safe
  * with several threads receiving on one communicator (the matched probe is); as cheap in calls. */
@@ -106,19 +92,24 @@ static inline void* wb_c_probe_receive(wb_c_state* s, int* count) {
   return buffer;
 }
 
-/* Round trips whose receives use wb_c_probe_receive; the last payload is checked before free. */
-static inline void wb_c_probe_round_trips(void* state, long iterations) {
-  wb_c_state* s = (wb_c_state*)state;
-  int count = 0;
-  for (long i = 0; i < iterations; ++i) {
-    if (s->rank == 0) MPI_Send(s->sent, s->count, s->type, s->peer, WB_C_TAG, s->comm);
-    void* payload = wb_c_probe_receive(s, &count);
-    if (s->rank == 1) MPI_Send(payload, count, s->type, s->peer, WB_C_TAG, s->comm);
-    if (i == iterations - 1)
-      s->last_matches = count == s->count && memcmp(payload, s->sent, s->bytes) == 0;
-    free(payload);
+/* Defines `name`, the round trips whose receives use `receive` (wb_c_mprobe_receive or
+ * wb_c_probe_receive); the last payload is checked before free. A macro rather than a function
+ * taking `receive`, so that each variant's timed loop calls its own receive directly. */
+#define WB_C_UNKNOWN_COUNT_ROUND_TRIPS(name, receive)                                     \
+  static inline void name(void* state, long iterations) {                                 \
+    wb_c_state* s = (wb_c_state*)state;                                                   \
+    int count = 0;                                                                        \
+    for (long i = 0; i < iterations; ++i) {                                               \
+      if (s->rank == 0) MPI_Send(s->sent, s->count, s->type, s->peer, WB_C_TAG, s->comm); \
+      void* payload = receive(s, &count);                                                 \
+      if (s->rank == 1) MPI_Send(payload, count, s->type, s->peer, WB_C_TAG, s->comm);    \
+      if (i == iterations - 1)                                                            \
+        s->last_matches = count == s->count && memcmp(payload, s->sent, s->bytes) == 0;   \
+      free(payload);                                                                      \
+    }                                                                                     \
   }
-}
+WB_C_UNKNOWN_COUNT_ROUND_TRIPS(wb_c_mprobe_round_trips, wb_c_mprobe_receive)
+WB_C_UNKNOWN_COUNT_ROUND_TRIPS(wb_c_probe_round_trips, wb_c_probe_receive)
 
 /* 0 when the last payload received by the known-count path is the pattern. */
 static inline int wb_c_verify_received(void* state) {
@@ -131,12 +122,28 @@ static inline int wb_c_verify_last_match(void* state) {
   return ((wb_c_state*)state)->last_matches ? 0 : 1;
 }
 
-/* Frees the buffers of wb_c_setup (not the datatype: its variant owns that). */
+/* Frees the buffers of wb_c_setup (not the datatype: its variant owns that); NULL: nothing. */
 static inline void wb_c_teardown(void* state) {
   wb_c_state* s = (wb_c_state*)state;
+  if (!s) return;
   free(s->sent);
   free(s->received);
   free(s);
 }
+
+/* Defines the setup `name` of a variant table (void* (MPI_Comm, size_t)): `setup` of the comm and
+ * count with the further arguments given, e.g. the kind of collective. */
+#define WB_C_SETUP_WITH(name, setup, ...)          \
+  static void* name(MPI_Comm comm, size_t count) { \
+    return setup(comm, count, __VA_ARGS__);        \
+  }
+
+/* Defines the ping-pong variant c/<payload> (`wb_c_<payload>` of c_variants.h): `count`
+ * elements of `type`, `element_bytes` each, filled by wb_c_fill_bytes, sent by `round_trips` and
+ * checked by `verify`. */
+#define WB_C_PING_PONG_VARIANT(payload, type, element_bytes, round_trips, verify)    \
+  WB_C_SETUP_WITH(setup_##payload, wb_c_setup, type, element_bytes, wb_c_fill_bytes) \
+  const wb_variant wb_c_##payload = {                                                \
+      "c", #payload, NULL, element_bytes, 0, setup_##payload, round_trips, verify, wb_c_teardown}
 
 #endif /* WB_C_KERNEL_H */

@@ -13,70 +13,55 @@
 #include "node_window.h"
 #include "variant.h"
 
-/* A floor of n bytes: the C state (pattern and received buffer) and floor.h's segment. */
-typedef struct shm_floor {
+/* A node variant's state: the C state (pattern and received buffer) and what its kind adds:
+ * floor.h's segment (c/shm_floor), or a window of messages in flight (c/rate_isend). */
+typedef struct node_state {
   wb_c_state* buffers;
   void* floor;
-} shm_floor;
+  unsigned char* window; /* rank 1: WB_NODE_WINDOW buffers of n bytes */
+  MPI_Request requests[WB_NODE_WINDOW];
+  char ack;
+} node_state;
 
-static void shm_floor_teardown(void* state) {
-  shm_floor* s = (shm_floor*)state;
-  wb_floor_close(s->floor);
+static void node_teardown(void* state) {
+  node_state* s = (node_state*)state;
+  if (s->floor) wb_floor_close(s->floor);
+  free(s->window);
   wb_c_teardown(s->buffers);
   free(s);
 }
 
-static void* shm_floor_setup(MPI_Comm comm, size_t count) {
-  shm_floor* s = (shm_floor*)calloc(1, sizeof *s);
+/* The C state of n MPI_CHAR and, for c/shm_floor (with_floor), floor.h's segment (collective:
+ * every rank opens it or learns that another failed), else c/rate_isend's receive buffers; NULL
+ * when any fails. */
+static void* node_setup(MPI_Comm comm, size_t count, int with_floor) {
+  node_state* s = (node_state*)calloc(1, sizeof *s);
   if (s) s->buffers = (wb_c_state*)wb_c_setup(comm, count, MPI_CHAR, 1, wb_c_fill_bytes);
-  int ok = s && s->buffers, both = 0;
-  MPI_Allreduce(&ok, &both, 1, MPI_INT, MPI_MIN, comm); /* wb_floor_open is collective */
-  if (both) s->floor = wb_floor_open_payload(comm, count);
-  if (!both || !s->floor) {
-    if (s && s->buffers) wb_c_teardown(s->buffers);
-    free(s);
-    return NULL;
+  int ok = s && s->buffers;
+  if (with_floor) {
+    int both = 0;
+    MPI_Allreduce(&ok, &both, 1, MPI_INT, MPI_MIN, comm); /* wb_floor_open is collective */
+    if (both) s->floor = wb_floor_open_payload(comm, count);
+    ok = both && s->floor;
+  } else if (ok) {
+    s->window = (unsigned char*)calloc(WB_NODE_WINDOW, count);
+    ok = s->window != NULL;
   }
-  return s;
+  if (ok) return s;
+  if (s) node_teardown(s);
+  return NULL;
 }
 
+WB_C_SETUP_WITH(shm_floor_setup, node_setup, 1)
+WB_C_SETUP_WITH(rate_setup, node_setup, 0)
+
 static void shm_floor_round_trips(void* state, long iterations) {
-  shm_floor* s = (shm_floor*)state;
+  node_state* s = (node_state*)state;
   wb_floor_payload_round_trips(s->floor, s->buffers->sent, s->buffers->received, iterations);
 }
 
 static int shm_floor_verify(void* state) {
-  return wb_c_verify_received(((shm_floor*)state)->buffers);
-}
-
-/* A window of messages in flight: the C state, rank 1's window of receive buffers, the
- * requests. */
-typedef struct rate_window {
-  wb_c_state* buffers;
-  unsigned char* window; /* rank 1: WB_NODE_WINDOW buffers of n bytes */
-  MPI_Request requests[WB_NODE_WINDOW];
-  char ack;
-} rate_window;
-
-static void rate_teardown(void* state) {
-  rate_window* s = (rate_window*)state;
-  wb_c_teardown(s->buffers);
-  free(s->window);
-  free(s);
-}
-
-static void* rate_setup(MPI_Comm comm, size_t count) {
-  rate_window* s = (rate_window*)calloc(1, sizeof *s);
-  if (!s) return NULL;
-  s->buffers = (wb_c_state*)wb_c_setup(comm, count, MPI_CHAR, 1, wb_c_fill_bytes);
-  s->window = (unsigned char*)calloc(WB_NODE_WINDOW, count);
-  if (!s->buffers || !s->window) {
-    if (s->buffers) wb_c_teardown(s->buffers);
-    free(s->window);
-    free(s);
-    return NULL;
-  }
-  return s;
+  return wb_c_verify_received(((node_state*)state)->buffers);
 }
 
 /* MPI_Waitall of a window. GCC 12 reads MPICH 4.0.2's access attribute on MPI_Waitall against
@@ -94,7 +79,7 @@ static void wait_window(MPI_Request* requests) {
 #endif
 
 static void rate_round_trips(void* state, long iterations) {
-  rate_window* s = (rate_window*)state;
+  node_state* s = (node_state*)state;
   wb_c_state* b = s->buffers;
   for (long i = 0; i < iterations; ++i) {
     for (int w = 0; w < WB_NODE_WINDOW; ++w) {
@@ -114,7 +99,7 @@ static void rate_round_trips(void* state, long iterations) {
 
 /* Rank 1: every buffer of the window holds the pattern. Rank 0 has nothing to check. */
 static int rate_verify(void* state) {
-  rate_window* s = (rate_window*)state;
+  node_state* s = (node_state*)state;
   wb_c_state* b = s->buffers;
   for (int w = 0; b->rank == 1 && w < WB_NODE_WINDOW; ++w)
     if (memcmp(s->window + (size_t)w * b->bytes, b->sent, b->bytes) != 0) return 1;
@@ -124,8 +109,8 @@ static int rate_verify(void* state) {
 size_t wb_c_node_variants(const wb_variant** table) {
   static const wb_variant variants[] = {
       {"c", "shm_floor", NULL, 1, 0, shm_floor_setup, shm_floor_round_trips, shm_floor_verify,
-       shm_floor_teardown},
-      {"c", "rate_isend", NULL, 1, 0, rate_setup, rate_round_trips, rate_verify, rate_teardown},
+       node_teardown},
+      {"c", "rate_isend", NULL, 1, 0, rate_setup, rate_round_trips, rate_verify, node_teardown},
   };
   *table = variants;
   return sizeof variants / sizeof variants[0];

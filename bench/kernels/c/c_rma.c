@@ -18,6 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "c_coll_table.h"
+#include "c_kernel.h"
 #include "rma_kernels.h"
 
 typedef struct rma_state {
@@ -59,13 +61,8 @@ static rma_state* setup_window(MPI_Comm comm, size_t count, int fence) {
   return s;
 }
 
-static void* setup_lock(MPI_Comm comm, size_t count) {
-  return setup_window(comm, count, 0);
-}
-
-static void* setup_fence(MPI_Comm comm, size_t count) {
-  return setup_window(comm, count, 1);
-}
+WB_C_SETUP_WITH(setup_lock, setup_window, 0)
+WB_C_SETUP_WITH(setup_fence, setup_window, 1)
 
 #define WB_PUT(s) \
   MPI_Put((s)->origin, (int)(s)->count, MPI_INT, (s)->peer, 0, (int)(s)->count, MPI_INT, (s)->win)
@@ -193,7 +190,7 @@ int wb_rma_check(const wb_rma_seen* v) {
 }
 
 #define WB_RMA(op, form, setup, call, verify) \
-  { "c", op, form, NULL, WB_COLL_ONE_SIDED, setup, call, verify, teardown_rma }
+  WB_C_COLL_ROW(op, form, WB_COLL_ONE_SIDED, setup, call, verify, teardown_rma)
 
 size_t wb_c_rma_variants(const wb_coll_variant** table) {
   static const wb_coll_variant variants[] = {
@@ -210,11 +207,7 @@ size_t wb_c_rma_variants(const wb_coll_variant** table) {
       WB_RMA("compare_and_swap", "lock_flush", setup_lock, call_compare_and_swap,
              verify_compare_and_swap),
   };
-  enum { calls = sizeof variants / sizeof variants[0] };
-  static wb_coll_variant all[calls + 2]; /* C cannot initialize from the programs' objects */
-  memcpy(all, variants, sizeof variants);
-  all[calls] = wb_c_rma_counter;
-  all[calls + 1] = wb_c_rma_histogram;
-  *table = all;
-  return calls + 2;
+  static wb_coll_variant all[WB_C_ROWS(variants) + 2];
+  return wb_c_table_with_programs(table, all, variants, WB_C_ROWS(variants), &wb_c_rma_counter,
+                                  &wb_c_rma_histogram);
 }

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "c_kernel.h"
 #include "c_variants.h"
 #include "serial_payloads.h"
 
@@ -262,15 +263,9 @@ static void* setup_shape(MPI_Comm comm, size_t count, shape kind) {
   return s;
 }
 
-static void* setup_vecstr(MPI_Comm comm, size_t count) {
-  return setup_shape(comm, count, vecstr);
-}
-static void* setup_map(MPI_Comm comm, size_t count) {
-  return setup_shape(comm, count, map);
-}
-static void* setup_record(MPI_Comm comm, size_t count) {
-  return setup_shape(comm, count, record);
-}
+WB_C_SETUP_WITH(setup_vecstr, setup_shape, vecstr)
+WB_C_SETUP_WITH(setup_map, setup_shape, map)
+WB_C_SETUP_WITH(setup_record, setup_shape, record)
 
 const wb_variant wb_c_ser_vecstr = {"c",          "ser_vecstr", NULL,   1,       0,
                                     setup_vecstr, round_trips,  verify, teardown};
