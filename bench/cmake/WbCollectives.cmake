@@ -30,7 +30,7 @@ target_link_libraries(wb_c_coll PUBLIC MPI::MPI_C PRIVATE wb_c_warnings)
 target_compile_definitions(wb_c_coll PRIVATE OMPI_SKIP_MPICXX=1 MPICH_SKIP_MPICXX=1)
 
 add_executable(wb_coll harness/coll_harness.c harness/harness_json.c harness/harness_args.c
-                       harness/cxx_info.cpp)
+                       harness/harness_frame.c harness/harness_windows.c harness/cxx_info.cpp)
 set_target_properties(wb_coll PROPERTIES C_STANDARD 11 LINKER_LANGUAGE CXX)
 target_link_libraries(wb_coll PRIVATE wb_c_coll MPI::MPI_C wb_c_warnings)
 

@@ -16,7 +16,8 @@ target_link_libraries(wb_c_io PUBLIC MPI::MPI_C PRIVATE wb_c_warnings)
 target_sources(wb_ckernels PRIVATE harness/io_bridge.c)
 target_link_libraries(wb_ckernels PRIVATE wb_c_io)
 
-add_executable(wb_io harness/io_harness.c harness/harness_json.c harness/harness_args.c)
+add_executable(wb_io harness/io_harness.c harness/harness_json.c harness/harness_args.c
+                     harness/harness_frame.c)
 set_target_properties(wb_io PROPERTIES C_STANDARD 11 LINKER_LANGUAGE CXX)
 target_link_libraries(wb_io PRIVATE wb_c_io wb_c_kernels MPI::MPI_C wb_c_warnings)
 

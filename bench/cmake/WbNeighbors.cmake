@@ -13,7 +13,7 @@
 # is recorded when not.
 
 add_executable(wb_neighbors harness/coll_harness.c harness/harness_json.c harness/harness_args.c
-                            harness/cxx_info.cpp)
+                            harness/harness_frame.c harness/harness_windows.c harness/cxx_info.cpp)
 set_target_properties(wb_neighbors PROPERTIES C_STANDARD 11 LINKER_LANGUAGE CXX)
 target_compile_definitions(wb_neighbors PRIVATE WB_NEIGHBORS)
 target_link_libraries(wb_neighbors PRIVATE wb_c_coll MPI::MPI_C wb_c_warnings)

@@ -7,7 +7,8 @@
 #                  thinmpi::node_channel), on 2 ranks or on pairs of ranks at the same time
 #   wb_node.json   what the driver needs to know about it
 add_executable(wb_node harness/harness.c harness/harness_run.c harness/harness_json.c
-                       harness/harness_args.c harness/cxx_info.cpp kernels/c/c_node.c)
+                       harness/harness_args.c harness/harness_windows.c harness/cxx_info.cpp
+                       kernels/c/c_node.c)
 set_target_properties(wb_node PROPERTIES C_STANDARD 11 LINKER_LANGUAGE CXX)
 target_compile_definitions(wb_node PRIVATE WB_NODE)
 target_link_libraries(wb_node PRIVATE wb_c_kernels MPI::MPI_C wb_c_warnings)

@@ -16,7 +16,7 @@ target_sources(wb_c_coll PRIVATE kernels/c/c_rma.c programs/rma_counter.c progra
                                  programs/rma_local_sort.cpp)
 
 add_executable(wb_rma harness/coll_harness.c harness/harness_json.c harness/harness_args.c
-                      harness/cxx_info.cpp)
+                      harness/harness_frame.c harness/harness_windows.c harness/cxx_info.cpp)
 set_target_properties(wb_rma PROPERTIES C_STANDARD 11 LINKER_LANGUAGE CXX)
 target_compile_definitions(wb_rma PRIVATE WB_RMA)
 target_link_libraries(wb_rma PRIVATE wb_c_coll MPI::MPI_C wb_c_warnings)

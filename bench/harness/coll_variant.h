@@ -15,6 +15,8 @@
 #include <mpi.h>
 #include <stddef.h>
 
+#include "variant_tables.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -33,7 +35,7 @@ typedef enum wb_coll_kind {
                        tests time (the calls back to back, see wb_coll_osu_block) */
 } wb_coll_kind;
 
-typedef struct wb_coll_variant {
+struct wb_coll_variant {
   const char* api;      /* "c", "thinmpi", "boost" */
   const char* op;       /* "allreduce", "allgatherv", "sample_sort", ... */
   const char* form;     /* "sum", "user_fn", "counts_given", ... unique within api/op */
@@ -46,24 +48,9 @@ typedef struct wb_coll_variant {
   /* After calls: 0 when this rank's last result is right. */
   int (*verify)(void* state);
   void (*teardown)(void* state);
-} wb_coll_variant;
-
-/* Each kernel translation unit exports its table: returns the number of variants. */
-size_t wb_c_coll_variants(const wb_coll_variant** table);
-size_t wb_thinmpi_coll_variants(const wb_coll_variant** table);
-size_t wb_boost_coll_variants(const wb_coll_variant** table);
-/* The peers' (kamping_coll.cpp, mpl_coll.cpp; bench/cmake/WbPeers.cmake). */
-size_t wb_kamping_coll_variants(const wb_coll_variant** table);
-size_t wb_mpl_coll_variants(const wb_coll_variant** table);
-/* The peers' own sample-sort applications (kamping_sample_sort.cpp, mpl_sample_sort.cpp). */
-size_t wb_kamping_program_variants(const wb_coll_variant** table);
-size_t wb_mpl_program_variants(const wb_coll_variant** table);
-/* The neighbors harness's tables (neighborhood collectives, the halo program, sparse exchange). */
-size_t wb_c_neighbor_variants(const wb_coll_variant** table);
-size_t wb_thinmpi_neighbor_variants(const wb_coll_variant** table);
-/* The rma harness's tables (one-sided operations, the counter and histogram programs). */
-size_t wb_c_rma_variants(const wb_coll_variant** table);
-size_t wb_thinmpi_rma_variants(const wb_coll_variant** table);
+};
+/* Each kernel translation unit exports a table of them, a wb_coll_variant_table
+ * (variant_tables.h). */
 
 /* Element `index` of the ints that `rank` sends (every kernel sends the same values). */
 int wb_coll_value(int rank, size_t index);

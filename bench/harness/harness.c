@@ -76,18 +76,8 @@ static void print_info(void) {
 
 /* Reads the options after argv[0]; returns 0 on a usage error. */
 static int parse(int argc, char** argv, wb_run_options* options) {
-  const wb_arg args[] = {
-      {"--variants", WB_ARG_TEXT, &options->variants},
-      {"--count", WB_ARG_SIZE, &options->count},
-      {"--counts", WB_ARG_TEXT, &options->counts},
-      {"--iterations", WB_ARG_LONG, &options->iterations},
-      {"--warmup", WB_ARG_LONG, &options->warmup},
-      {"--blocks", WB_ARG_LONG, &options->blocks},
-      {"--audit", WB_ARG_LONG, &options->audit},
-      {"--instructions", WB_ARG_LONG, &options->instructions},
-  };
-  return wb_parse_args(argc, argv, args, sizeof args / sizeof args[0]) && options->variants &&
-         options->count > 0 && options->warmup >= 0;
+  const wb_arg counts = {"--counts", WB_ARG_TEXT, &options->counts};
+  return wb_parse_timing(argc, argv, &options->timing, &counts, 1);
 }
 
 /* The communicator of this rank's pair: the world at 2 ranks; wb_node splits an even number of
@@ -111,9 +101,9 @@ static int measure_count(const wb_run_options* options) {
   const wb_variant* selected[WB_MAX_VARIANTS];
   size_t n = wb_select_variants(options, selected);
   if (n == 0) return 2;
-  int wrong = options->instructions > 0 ? wb_run_instructions(options, selected, n)
-              : options->audit > 0      ? wb_run_audit(options, selected, n)
-                                        : wb_run_blocks(options, selected, n);
+  int wrong = options->timing.instructions > 0 || options->timing.audit > 0
+                  ? wb_run_windows(options, selected, n)
+                  : wb_run_blocks(options, selected, n);
   if (wrong) fputs("wb_kernels: a payload did not verify\n", stderr);
   return wrong ? 3 : 0;
 }
@@ -125,15 +115,16 @@ static int measure(wb_run_options* options) {
   if (options->pair == MPI_COMM_NULL)
     return fputs("wb_kernels: run me with exactly 2 ranks (wb_node: an even number)\n", stderr), 2;
   if (!options->counts) return measure_count(options);
-  long blocks = options->blocks;
+  long blocks = options->timing.blocks;
   for (const char* next = options->counts; *next;) {
     char* end = NULL;
-    options->count = (size_t)strtoul(next, &end, 10);
-    options->iterations = *end == ':' ? strtol(end + 1, &end, 10) : 0;
-    if (options->count == 0 || options->iterations < 1 || (*end && *end != ','))
+    options->timing.count = (size_t)strtoul(next, &end, 10);
+    options->timing.iterations = *end == ':' ? strtol(end + 1, &end, 10) : 0;
+    if (options->timing.count == 0 || options->timing.iterations < 1 || (*end && *end != ','))
       return fputs("wb_kernels: --counts wants N:I,N:I,...\n", stderr), 2;
-    options->warmup = options->iterations / 10;
-    options->blocks = blocks < options->iterations ? blocks : options->iterations;
+    options->timing.warmup = options->timing.iterations / 10;
+    options->timing.blocks =
+        blocks < options->timing.iterations ? blocks : options->timing.iterations;
     int status = measure_count(options);
     if (status != 0) return status;
     next = *end ? end + 1 : end;
@@ -144,7 +135,7 @@ static int measure(wb_run_options* options) {
 int main(int argc, char** argv) {
   if (argc == 2 && strcmp(argv[1], "--list") == 0) return print_list(), 0;
   if (argc == 2 && strcmp(argv[1], "--info") == 0) return print_info(), 0;
-  wb_run_options options = {NULL, 1, 10000, 1000, 10, 0, 0, NULL, MPI_COMM_NULL};
+  wb_run_options options = {{NULL, 1, 10000, 1000, 10, 0, 0}, NULL, MPI_COMM_NULL};
   if (!parse(argc, argv, &options)) return fputs(usage, stderr), 2;
   MPI_Init(&argc, &argv);
   int status = measure(&options);

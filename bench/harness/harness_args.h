@@ -21,4 +21,22 @@ typedef struct wb_arg {
  * without a value (a usage error). */
 int wb_parse_args(int argc, char** argv, const wb_arg* args, size_t n);
 
+/* The options of the timed harnesses (harness.c, coll_harness.c). */
+typedef struct wb_timing_options {
+  const char* variants; /* comma-separated names, or "all" */
+  size_t count;         /* elements per message (ints per rank for the collectives) */
+  long iterations;      /* measured round trips (calls) per variant, split over the blocks */
+  long warmup;          /* per variant before the first block (or counted window) */
+  long blocks;          /* interleaved blocks */
+  long audit;           /* > 0: audit mode, this many inside each counting window */
+  long instructions;    /* > 0: callgrind mode, windows of this many and twice as many */
+} wb_timing_options;
+
+enum { WB_TIMING_EXTRA_ARGS = 4 };
+
+/* Sets `o` from argv's --variants, --count, --iterations, --warmup, --blocks, --audit and
+ * --instructions, and the `n` (at most WB_TIMING_EXTRA_ARGS) further `args`; returns 0 on a
+ * usage error: an unknown key, no --variants, a count of 0 or a negative warm-up. */
+int wb_parse_timing(int argc, char** argv, wb_timing_options* o, const wb_arg* args, size_t n);
+
 #endif /* WB_HARNESS_ARGS_H */

@@ -43,3 +43,8 @@ void wb_json_field_numbers(FILE* out, const char* key, const double* values, lon
   fputc(']', out);
   separator(out, last);
 }
+
+void wb_json_close_bool(FILE* out, const char* key, int value) {
+  wb_json_string(out, key);
+  fputs(value ? ": true}\n" : ": false}\n", out);
+}

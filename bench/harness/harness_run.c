@@ -5,12 +5,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "callgrind_window.h"
 #include "floor.h"
 #include "harness_json.h"
+#include "harness_windows.h"
+#include "tables.h"
 
 size_t wb_all_variants(const wb_variant** out, size_t capacity) {
-  size_t (*tables[])(const wb_variant**) = {
+  wb_variant_table* const tables[] = {
       wb_c_variants,
 #ifdef WB_NODE
       wb_c_node_variants,
@@ -33,14 +34,7 @@ size_t wb_all_variants(const wb_variant** out, size_t capacity) {
       wb_mpl_variants,
 #endif
   };
-  size_t n = 0;
-  for (size_t t = 0; t < sizeof tables / sizeof tables[0]; ++t) {
-    const wb_variant* table = NULL;
-    size_t size = tables[t](&table);
-    for (size_t i = 0; i < size && n < capacity; ++i)
-      out[n++] = &table[i];
-  }
-  return n;
+  WB_RETURN_TABLE_ENTRIES(wb_variant, tables, out, capacity);
 }
 
 /* The variant called `name` ("api/payload"), or NULL. */
@@ -72,16 +66,16 @@ static int admits(const wb_variant* v, size_t count) {
 size_t wb_select_variants(const wb_run_options* options, const wb_variant** selected) {
   const wb_variant* all[WB_MAX_VARIANTS];
   size_t n = 0;
-  if (strcmp(options->variants, "all") == 0) {
+  if (strcmp(options->timing.variants, "all") == 0) {
     size_t total = wb_all_variants(all, WB_MAX_VARIANTS);
     for (size_t i = 0; i < total; ++i)
-      if (admits(all[i], options->count)) selected[n++] = all[i];
+      if (admits(all[i], options->timing.count)) selected[n++] = all[i];
     return n;
   }
-  for (const char* name = options->variants; *name && n < WB_MAX_VARIANTS;) {
+  for (const char* name = options->timing.variants; *name && n < WB_MAX_VARIANTS;) {
     size_t length = strcspn(name, ",");
     const wb_variant* v = find_variant(name, length);
-    if (!v || !admits(v, options->count)) {
+    if (!v || !admits(v, options->timing.count)) {
       fprintf(stderr, "wb_kernels: %.*s: %s\n", (int)length, name,
               v ? "does not take this count" : "no such variant in this build");
       return 0;
@@ -97,7 +91,7 @@ static int setup_all(const wb_run_options* options, const wb_variant** selected,
                      void** states) {
   int failed = 0, any_failed = 0;
   for (size_t i = 0; i < n; ++i) {
-    states[i] = selected[i]->setup(options->pair, options->count);
+    states[i] = selected[i]->setup(options->pair, options->timing.count);
     if (!states[i]) failed = 1;
   }
   MPI_Allreduce(&failed, &any_failed, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
@@ -130,9 +124,9 @@ static void print_head(const wb_variant* v, const wb_run_options* options) {
   wb_json_field_string(stdout, "api", v->api, 0);
   wb_json_field_string(stdout, "payload", v->payload, 0);
   wb_json_field_string(stdout, "baseline", v->baseline, 0);
-  wb_json_field_number(stdout, "count", (double)options->count, 0);
-  wb_json_field_number(stdout, "bytes", (double)(options->count * v->element_bytes), 0);
-  wb_json_field_number(stdout, "warmup", (double)options->warmup, 0);
+  wb_json_field_number(stdout, "count", (double)options->timing.count, 0);
+  wb_json_field_number(stdout, "bytes", (double)(options->timing.count * v->element_bytes), 0);
+  wb_json_field_number(stdout, "warmup", (double)options->timing.warmup, 0);
   int ranks = 0;
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);
   wb_json_field_number(stdout, "ranks", (double)ranks, 0);
@@ -150,21 +144,22 @@ static void print_floor(const char* key, double value) {
  * physical floor (floor.h) before and after all its variants. */
 static void print_timing(const wb_variant* v, const wb_run_options* options,
                          const double* block_seconds, int wrong, const wb_floor* floors) {
+  const wb_timing_options* t = &options->timing;
   double total = 0, block_us[1024];
-  long blocks = options->blocks;
+  long blocks = t->blocks;
   for (long b = 0; b < blocks; ++b) {
-    long in_block = options->iterations * (b + 1) / blocks - options->iterations * b / blocks;
+    long in_block = t->iterations * (b + 1) / blocks - t->iterations * b / blocks;
     total += block_seconds[b];
     block_us[b] = block_seconds[b] * 1e6 / (2.0 * (double)in_block);
   }
   print_head(v, options);
-  wb_json_field_number(stdout, "iterations", (double)options->iterations, 0);
+  wb_json_field_number(stdout, "iterations", (double)t->iterations, 0);
   wb_json_field_number(stdout, "blocks", (double)blocks, 0);
-  wb_json_field_number(stdout, "one_way_us", total * 1e6 / (2.0 * (double)options->iterations), 0);
+  wb_json_field_number(stdout, "one_way_us", total * 1e6 / (2.0 * (double)t->iterations), 0);
   wb_json_field_numbers(stdout, "block_one_way_us", block_us, blocks, 0);
   print_floor("floor_before_us", floors[0].low_decile_us);
   print_floor("floor_after_us", floors[1].low_decile_us);
-  printf("\"verified\": %s}\n", wrong ? "false" : "true");
+  wb_json_close_bool(stdout, "verified", !wrong);
 }
 
 /* The floor of this process now: the cache-line ping-pong, with no MPI on its path. */
@@ -182,26 +177,26 @@ static void slowest_pair(const wb_run_options* options, double* seconds, size_t 
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);
   if (ranks == 2) return;
   MPI_Comm_rank(options->pair, &pair_rank);
-  int cells = (int)(n * (size_t)options->blocks);
+  int cells = (int)(n * (size_t)options->timing.blocks);
   if (pair_rank != 0) memset(seconds, 0, (size_t)cells * sizeof *seconds);
   MPI_Allreduce(MPI_IN_PLACE, seconds, cells, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
 }
 
 int wb_run_blocks(const wb_run_options* options, const wb_variant** selected, size_t n) {
+  const wb_timing_options* t = &options->timing;
   void* states[WB_MAX_VARIANTS];
-  if (options->blocks < 1 || options->blocks > 1024 || options->iterations < options->blocks)
+  if (t->blocks < 1 || t->blocks > 1024 || t->iterations < t->blocks)
     return fputs("wb_kernels: need 1 <= blocks <= min(1024, iterations)\n", stderr), 1;
   if (setup_all(options, selected, n, states)) return 1;
   wb_floor floors[2] = {floor_now(options->pair), {-1.0, -1.0}};
-  double* seconds = calloc(n * (size_t)options->blocks, sizeof *seconds);
+  double* seconds = calloc(n * (size_t)t->blocks, sizeof *seconds);
   for (size_t i = 0; i < n; ++i)
-    selected[i]->round_trips(states[i], options->warmup);
-  for (long b = 0; b < options->blocks; ++b) {
-    long in_block =
-        options->iterations * (b + 1) / options->blocks - options->iterations * b / options->blocks;
+    selected[i]->round_trips(states[i], t->warmup);
+  for (long b = 0; b < t->blocks; ++b) {
+    long in_block = t->iterations * (b + 1) / t->blocks - t->iterations * b / t->blocks;
     for (size_t k = 0; k < n; ++k) { /* each block starts with a different variant */
       size_t i = ((size_t)b + k) % n;
-      seconds[i * (size_t)options->blocks + (size_t)b] = timed(selected[i], states[i], in_block);
+      seconds[i * (size_t)t->blocks + (size_t)b] = timed(selected[i], states[i], in_block);
     }
   }
   floors[1] = floor_now(options->pair);
@@ -211,55 +206,35 @@ int wb_run_blocks(const wb_run_options* options, const wb_variant** selected, si
     int wrong = verify_and_teardown(selected[i], states[i]);
     any_wrong |= wrong;
     if (rank_prints())
-      print_timing(selected[i], options, &seconds[i * (size_t)options->blocks], wrong, floors);
+      print_timing(selected[i], options, &seconds[i * (size_t)t->blocks], wrong, floors);
   }
   free(seconds);
   return any_wrong;
 }
 
-int wb_run_audit(const wb_run_options* options, const wb_variant** selected, size_t n) {
-  int any_wrong = 0;
-  for (size_t i = 0; i < n; ++i) {
-    void* state = NULL;
-    char name[128];
-    if (setup_all(options, &selected[i], 1, &state)) return 1;
-    snprintf(name, sizeof name, "%s/%s", selected[i]->api, selected[i]->payload);
-    selected[i]->round_trips(state, options->warmup);
-    MPI_Barrier(MPI_COMM_WORLD);
-    MPI_Pcontrol(1, name);
-    selected[i]->round_trips(state, options->audit);
-    MPI_Pcontrol(0);
-    MPI_Barrier(MPI_COMM_WORLD);
-    int wrong = verify_and_teardown(selected[i], state);
-    any_wrong |= wrong;
-    if (!rank_prints()) continue;
-    print_head(selected[i], options);
-    wb_json_field_number(stdout, "audit_round_trips", (double)options->audit, 0);
-    printf("\"verified\": %s}\n", wrong ? "false" : "true");
-  }
-  return any_wrong;
+/* Runs `count` round trips of a variant (wb_count_windows's work). */
+static void round_trips(const void* variant, void* state, long count) {
+  const wb_variant* v = variant;
+  v->round_trips(state, count);
 }
 
-int wb_run_instructions(const wb_run_options* options, const wb_variant** selected, size_t n) {
-  int any_wrong = 0, rank = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+int wb_run_windows(const wb_run_options* options, const wb_variant** selected, size_t n) {
+  int any_wrong = 0, instructions = options->timing.instructions > 0;
   for (size_t i = 0; i < n; ++i) {
     void* state = NULL;
     char name[128];
     if (setup_all(options, &selected[i], 1, &state)) return 1;
     snprintf(name, sizeof name, "%s/%s", selected[i]->api, selected[i]->payload);
-    WB_CALLGRIND_WARMUP(selected[i]->round_trips(state, options->warmup));
-    for (long trips = options->instructions; trips <= 2 * options->instructions; trips *= 2) {
-      MPI_Barrier(MPI_COMM_WORLD);
-      WB_CALLGRIND_WINDOW(selected[i]->round_trips(state, trips), rank, name, trips);
-    }
-    MPI_Barrier(MPI_COMM_WORLD);
+    wb_count_windows(round_trips, selected[i], state, name, options->timing.warmup,
+                     options->timing.audit, options->timing.instructions);
     int wrong = verify_and_teardown(selected[i], state);
     any_wrong |= wrong;
     if (!rank_prints()) continue;
     print_head(selected[i], options);
-    wb_json_field_number(stdout, "instruction_round_trips", (double)options->instructions, 0);
-    printf("\"verified\": %s}\n", wrong ? "false" : "true");
+    wb_json_field_number(
+        stdout, instructions ? "instruction_round_trips" : "audit_round_trips",
+        (double)(instructions ? options->timing.instructions : options->timing.audit), 0);
+    wb_json_close_bool(stdout, "verified", !wrong);
   }
   return any_wrong;
 }

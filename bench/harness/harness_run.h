@@ -2,23 +2,18 @@
 #ifndef WB_HARNESS_RUN_H
 #define WB_HARNESS_RUN_H
 
+#include "harness_args.h"
 #include "variant.h"
 
 enum { WB_MAX_VARIANTS = 64 };
 
 typedef struct wb_run_options {
-  const char* variants; /* comma-separated "api/payload" names, or "all" */
-  size_t count;         /* elements per message */
-  long iterations;      /* measured round trips per variant, split over the blocks */
-  long warmup;          /* round trips per variant before the first block (or audit window) */
-  long blocks;          /* interleaved blocks */
-  long audit;           /* > 0: audit mode, this many round trips inside each counting window */
-  long instructions;    /* > 0: callgrind mode, windows of this many and twice as many trips */
-  const char* counts;   /* "N:I,N:I,...": one process runs count N with I round trips (warm-up
-                           I/10, blocks min(B, I)) for each pair in turn; NULL: count alone */
-  MPI_Comm pair;        /* the two ranks of this rank's ping-pong (MPI_COMM_WORLD at 2 ranks;
-                           wb_node at 4 ranks: 0-1 and 2-3); the variants, the floor and the
-                           payload checks live on it, the blocks start together on the world */
+  wb_timing_options timing; /* variants: "api/payload" names; count: elements per message */
+  const char* counts;       /* "N:I,N:I,...": one process runs count N with I round trips (warm-up
+                               I/10, blocks min(B, I)) for each pair in turn; NULL: count alone */
+  MPI_Comm pair;            /* the two ranks of this rank's ping-pong (MPI_COMM_WORLD at 2 ranks;
+                               wb_node at 4 ranks: 0-1 and 2-3); the variants, the floor and the
+                               payload checks live on it, the blocks start together on the world */
 } wb_run_options;
 
 /* Every variant compiled into this harness (C, then Boost.MPI, then thinmpi; wb_node: the
@@ -34,16 +29,14 @@ size_t wb_select_variants(const wb_run_options* options, const wb_variant** sele
  * verified. */
 int wb_run_blocks(const wb_run_options* options, const wb_variant** selected, size_t n);
 
-/* Runs options->audit round trips of each variant inside MPI_Pcontrol(1, "api/payload") ...
- * MPI_Pcontrol(0); rank 0 prints one JSON line per variant. Returns 0 when all verified. */
-int wb_run_audit(const wb_run_options* options, const wb_variant** selected, size_t n);
-
-/* Under valgrind --tool=callgrind --collect-atstart=no: runs each variant's round trips in two
- * collected windows, options->instructions and twice as many, each dumped as
- * "wb rank=R variant=api/payload calls=K"
+/* Runs the counted windows of each variant (harness_windows.h): with options->instructions > 0
+ * under valgrind --tool=callgrind --collect-atstart=no, its round trips in two collected windows,
+ * options->instructions and twice as many, each dumped as "wb rank=R variant=api/payload calls=K"
  * (bench/driver/wrapper_bench/suites/instructions/instructions.py takes the difference, which
- * cancels what a window costs besides its round trips). Returns 0 when all verified; outside
- * valgrind it runs the same round trips and dumps nothing. */
-int wb_run_instructions(const wb_run_options* options, const wb_variant** selected, size_t n);
+ * cancels what a window costs besides its round trips; outside valgrind it runs the same round
+ * trips and dumps nothing); otherwise options->audit round trips inside
+ * MPI_Pcontrol(1, "api/payload") ... MPI_Pcontrol(0). Rank 0 prints one JSON line per variant.
+ * Returns 0 when all verified. */
+int wb_run_windows(const wb_run_options* options, const wb_variant** selected, size_t n);
 
 #endif /* WB_HARNESS_RUN_H */

@@ -16,14 +16,15 @@
  * written) and deleted. */
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "floor.h"
 #include "harness_args.h"
+#include "harness_frame.h"
 #include "harness_json.h"
 #include "io_instance.h"
+#include "tables.h"
 
-enum { MAX_VARIANTS = 32, MAX_SIZES = 16, MAX_BLOCKS = 1024 };
+enum { MAX_SIZES = 16, MAX_BLOCKS = 1024 };
 
 typedef struct options {
   const char* variants;
@@ -38,22 +39,19 @@ static const char usage[] =
     "usage: wb_io --list | --variants NAMES|all --sizes BYTES:CALLS,... --dir DIR "
     "[--warmup W] [--blocks B] [--audit K]\n";
 
-static size_t all_variants(const wb_io_variant** out) {
-  size_t (*tables[])(const wb_io_variant**) = {
+static size_t all_variants(const void** out, size_t capacity) {
+  wb_io_variant_table* const tables[] = {
       wb_c_io_variants,
       wb_posix_io_variants,
 #ifdef WB_HAVE_THINMPI_IO
       wb_thinmpi_io_variants,
 #endif
   };
-  size_t n = 0;
-  for (size_t t = 0; t < sizeof tables / sizeof tables[0]; ++t) {
-    const wb_io_variant* table = NULL;
-    size_t size = tables[t](&table);
-    for (size_t i = 0; i < size && n < MAX_VARIANTS; ++i)
-      out[n++] = &table[i];
-  }
-  return n;
+  WB_RETURN_TABLE_ENTRIES(wb_io_variant, tables, out, capacity);
+}
+
+static void name_of(const void* variant, char* name, size_t capacity) {
+  wb_io_name(variant, name, capacity);
 }
 
 static const char* form_name(wb_io_form form) {
@@ -63,44 +61,13 @@ static const char* form_name(wb_io_form form) {
 static void print_head(const wb_io_variant* v) {
   char name[96];
   wb_io_name(v, name, sizeof name);
-  fputc('{', stdout);
-  wb_json_field_string(stdout, "variant", name, 0);
-  wb_json_field_string(stdout, "api", v->api, 0);
-  wb_json_field_string(stdout, "op", v->op, 0);
-  wb_json_field_string(stdout, "form", form_name(v->form), 0);
-  wb_json_field_string(stdout, "baseline", v->baseline, 0);
+  wb_frame_head(name, v->api, v->op, form_name(v->form), v->baseline);
 }
 
-static void print_list(void) {
-  const wb_io_variant* all[MAX_VARIANTS];
-  size_t n = all_variants(all);
-  for (size_t i = 0; i < n; ++i) {
-    print_head(all[i]);
-    printf("\"reads\": %s}\n", all[i]->reads ? "true" : "false");
-  }
-}
-
-/* Resolves the comma-separated names (or "all"); returns how many, 0 on an unknown name. */
-static size_t select_variants(const char* names, const wb_io_variant** selected) {
-  const wb_io_variant* all[MAX_VARIANTS];
-  size_t total = all_variants(all), n = 0;
-  if (strcmp(names, "all") == 0) {
-    memcpy(selected, all, total * sizeof *all);
-    return total;
-  }
-  for (const char* name = names; *name && n < MAX_VARIANTS;) {
-    size_t length = strcspn(name, ","), found = total;
-    for (size_t i = 0; i < total && found == total; ++i) {
-      char full[96];
-      wb_io_name(all[i], full, sizeof full);
-      if (strlen(full) == length && strncmp(full, name, length) == 0) found = i;
-    }
-    if (found == total)
-      return fprintf(stderr, "wb_io: %.*s: no such variant in this build\n", (int)length, name), 0;
-    selected[n++] = all[found];
-    name += length + (name[length] == ',');
-  }
-  return n;
+static void print_list_line(const void* variant) {
+  const wb_io_variant* v = variant;
+  print_head(v);
+  wb_json_close_bool(stdout, "reads", v->reads);
 }
 
 /* The calls of block b of an instance making `calls` calls in `blocks` blocks. */
@@ -115,14 +82,16 @@ static long records_of(const options* o, int size) {
 }
 
 /* Opens every instance (variant x size); 0 when all did, else closes those that did. */
-static int open_all(const options* o, const wb_io_variant** v, size_t n, wb_io_instance* inst) {
+static int open_all(const options* o, const void* const* v, size_t n, wb_io_instance* inst) {
   for (size_t i = 0; i < n; ++i)
     for (int s = 0; s < o->sizes; ++s) {
+      const wb_io_variant* variant = v[i];
       size_t k = i * (size_t)o->sizes + (size_t)s;
-      if (wb_io_instance_open(&inst[k], v[i], MPI_COMM_WORLD, o->dir, o->bytes[s], records_of(o, s),
-                              (int)k) == 0)
+      if (wb_io_instance_open(&inst[k], variant, MPI_COMM_WORLD, o->dir, o->bytes[s],
+                              records_of(o, s), (int)k) == 0)
         continue;
-      fprintf(stderr, "wb_io: %s/%s at %zu bytes: open failed\n", v[i]->api, v[i]->op, o->bytes[s]);
+      fprintf(stderr, "wb_io: %s/%s at %zu bytes: open failed\n", variant->api, variant->op,
+              o->bytes[s]);
       for (size_t j = 0; j < k; ++j)
         wb_io_instance_close(&inst[j]);
       return 1;
@@ -167,10 +136,10 @@ static void print_timing(const wb_io_instance* inst, const options* o, int s, in
   if (floor.before > 0) wb_json_field_number(stdout, "floor_before_us", floor.before, 0);
   if (floor.after > 0) wb_json_field_number(stdout, "floor_after_us", floor.after, 0);
   wb_json_field_string(stdout, "dir", o->dir, 0);
-  printf("\"verified\": %s}\n", wrong ? "false" : "true");
+  wb_json_close_bool(stdout, "verified", !wrong);
 }
 
-static int run_blocks(const options* o, const wb_io_variant** v, size_t n, int rank, int ranks) {
+static int run_blocks(const options* o, const void* const* v, size_t n, int rank, int ranks) {
   size_t count = n * (size_t)o->sizes;
   if (o->blocks < 1 || o->blocks > MAX_BLOCKS)
     return fputs("wb_io: need 1 <= blocks <= 1024\n", stderr), 1;
@@ -207,34 +176,41 @@ static int run_blocks(const options* o, const wb_io_variant** v, size_t n, int r
   return any_wrong;
 }
 
-static int run_audit(const options* o, const wb_io_variant** v, size_t n, int rank, int ranks) {
+static int run_audit(const options* o, const void* const* v, size_t n, int rank, int ranks) {
   int any_wrong = 0;
   for (size_t i = 0; i < n; ++i)
     for (int s = 0; s < o->sizes; ++s) {
+      const wb_io_variant* variant = v[i];
       wb_io_instance inst;
       char name[128], label[160];
-      if (wb_io_instance_open(&inst, v[i], MPI_COMM_WORLD, o->dir, o->bytes[s], o->audit, 0))
+      if (wb_io_instance_open(&inst, variant, MPI_COMM_WORLD, o->dir, o->bytes[s], o->audit, 0))
         return 1;
       if (o->warmup > 0) wb_io_instance_block(&inst, o->warmup < o->audit ? o->warmup : o->audit);
-      if (v[i]->rewind) v[i]->rewind(inst.state);
-      wb_io_name(v[i], name, sizeof name);
+      if (variant->rewind) variant->rewind(inst.state);
+      wb_io_name(variant, name, sizeof name);
       snprintf(label, sizeof label, "%s/%zu", name, o->bytes[s]);
       MPI_Barrier(MPI_COMM_WORLD);
       MPI_Pcontrol(1, label);
       for (long k = 0; k < o->audit; ++k)
-        v[i]->call(inst.state);
+        variant->call(inst.state);
       MPI_Pcontrol(0);
       int wrong = wb_io_instance_close(&inst);
       any_wrong |= wrong;
       if (rank != 0) continue;
-      print_head(v[i]);
+      print_head(variant);
       wb_json_field_number(stdout, "ranks", ranks, 0);
       wb_json_field_number(stdout, "bytes", (double)o->bytes[s], 0);
       wb_json_field_number(stdout, "audit_calls", (double)o->audit, 0);
       wb_json_field_string(stdout, "label", label, 0);
-      printf("\"verified\": %s}\n", wrong ? "false" : "true");
+      wb_json_close_bool(stdout, "verified", !wrong);
     }
   return any_wrong;
+}
+
+static int run(const void* opts, const void* const* selected, size_t n, int rank, int ranks) {
+  const options* o = opts;
+  return o->audit > 0 ? run_audit(o, selected, n, rank, ranks)
+                      : run_blocks(o, selected, n, rank, ranks);
 }
 
 /* "8:2000,65536:300" into o->bytes and o->calls; 0 on a malformed list. */
@@ -253,7 +229,8 @@ static int parse_sizes(const char* text, options* o) {
   return o->sizes > 0 && *text == '\0';
 }
 
-static int parse(int argc, char** argv, options* o) {
+static int parse(int argc, char** argv, void* opts) {
+  options* o = opts;
   const char* sizes = NULL;
   const wb_arg args[] = {
       {"--variants", WB_ARG_TEXT, &o->variants}, {"--dir", WB_ARG_TEXT, &o->dir},
@@ -265,21 +242,10 @@ static int parse(int argc, char** argv, options* o) {
 }
 
 int main(int argc, char** argv) {
-  if (argc == 2 && strcmp(argv[1], "--list") == 0) return print_list(), 0;
   static options o = {.warmup = 10, .blocks = 10};
-  if (!parse(argc, argv, &o)) return fputs(usage, stderr), 2;
-  MPI_Init(&argc, &argv);
-  int rank = 0, ranks = 0, status = 2;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
-  const wb_io_variant* selected[MAX_VARIANTS];
-  size_t n = select_variants(o.variants, selected);
-  if (n > 0)
-    status = o.audit > 0 ? run_audit(&o, selected, n, rank, ranks)
-                         : run_blocks(&o, selected, n, rank, ranks);
-  if (status == 1 && rank == 0) fputs("wb_io: a call failed or a file did not verify\n", stderr);
-  fflush(stdout);
-  if (status != 0) MPI_Abort(MPI_COMM_WORLD, status == 1 ? 3 : status);
-  MPI_Finalize();
-  return status;
+  static const wb_frame frame = {"wb_io",      usage,   "a call failed or a file did not verify",
+                                 all_variants, name_of, print_list_line,
+                                 parse,        run,     &o,
+                                 &o.variants};
+  return wb_frame_main(argc, argv, &frame);
 }

@@ -14,6 +14,8 @@
 #include <mpi.h>
 #include <stddef.h>
 
+#include "variant_tables.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -41,7 +43,7 @@ typedef struct wb_io_layout {
   unsigned char* into;       /* where reads land (bytes) */
 } wb_io_layout;
 
-typedef struct wb_io_variant {
+struct wb_io_variant {
   const char* api;      /* "c", "thinmpi", "posix" */
   const char* op;       /* "write_at", "read_at", "write_at_all", "read_at_all", "write_shared",
                            "write_ordered", "read_ordered" */
@@ -58,12 +60,9 @@ typedef struct wb_io_variant {
   /* Closes the file (collective for MPI) and frees the state; 0 when every call moved all its
    * bytes and returned success. */
   int (*finish)(void* state);
-} wb_io_variant;
-
-/* Each kernel translation unit exports its table: returns the number of variants. */
-size_t wb_c_io_variants(const wb_io_variant** table);
-size_t wb_posix_io_variants(const wb_io_variant** table);
-size_t wb_thinmpi_io_variants(const wb_io_variant** table);
+};
+/* Each kernel translation unit exports a table of them, a wb_io_variant_table
+ * (variant_tables.h). */
 
 /* The layout of one instance on `comm` (collective only in that it calls MPI_Dims_create and
  * the rank queries): fills everything but path; allocates data and into. 0 on success. For the

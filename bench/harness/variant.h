@@ -11,11 +11,13 @@
 #include <mpi.h>
 #include <stddef.h>
 
+#include "variant_tables.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-typedef struct wb_variant {
+struct wb_variant {
   const char* api;      /* "c", "thinmpi", "boost" */
   const char* payload;  /* "int_buffer", "span", "vector_alloc", ... unique within the api */
   const char* baseline; /* "c/<payload>" of the C variant it is compared with; NULL for C itself */
@@ -28,21 +30,8 @@ typedef struct wb_variant {
   /* After round_trips: 0 when the payload last received on this rank is the one sent. */
   int (*verify)(void* state);
   void (*teardown)(void* state);
-} wb_variant;
-
-/* Each kernel translation unit exports its table: returns the number of variants. */
-size_t wb_c_variants(const wb_variant** table);
-size_t wb_thinmpi_variants(const wb_variant** table);
-size_t wb_boost_variants(const wb_variant** table);
-/* The peers' kernels (kamping_variants.cpp, mpl_variants.cpp; bench/cmake/WbPeers.cmake). */
-size_t wb_kamping_variants(const wb_variant** table);
-size_t wb_mpl_variants(const wb_variant** table);
-/* The serialization suite's C++ kernels (thinmpi_serial_kernels.cpp, boost_serial.cpp). */
-size_t wb_thinmpi_serial_variants(const wb_variant** table);
-size_t wb_boost_serial_variants(const wb_variant** table);
-/* The node suite's (c_node.c, thinmpi_node.cpp), in wb_node only (the node harness). */
-size_t wb_c_node_variants(const wb_variant** table);
-size_t wb_thinmpi_node_variants(const wb_variant** table);
+};
+/* Each kernel translation unit exports a table of them, a wb_variant_table (variant_tables.h). */
 
 #ifdef __cplusplus
 }
