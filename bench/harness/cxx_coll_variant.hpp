@@ -40,7 +40,7 @@ struct coll_state {
 /// buffer holds what it sends).
 template <class Adapter, wb_coll_kind Kind>
 void* coll_setup(MPI_Comm comm, std::size_t count) noexcept {
-  try {
+  return in_setup([&]() -> void* {
     auto* s = new coll_state<Adapter>{Adapter::attach(comm), Kind, 0, 0, count, {}, {}, {}};
     s->rank = rank_of(s->comm);
     s->size = size_of(s->comm);
@@ -51,9 +51,7 @@ void* coll_setup(MPI_Comm comm, std::size_t count) noexcept {
     if (Kind == WB_COLL_BCAST && s->rank == 0) s->recv.assign(s->send.begin(), s->send.end());
     s->kept = Adapter::make_coll_kept(count, s->size);
     return s;
-  } catch (const std::exception&) {
-    return nullptr;
-  }
+  });
 }
 
 template <class Adapter>
@@ -75,10 +73,13 @@ int coll_verify(void* opaque) {
   return wb_coll_check(s.kind, s.rank, s.size, s.count, s.recv.data());
 }
 
-/// The table entries of the adapter's wrapper: of<kind, call>(op, form, baseline).
+/// The table entries of the adapter's wrapper: of<kind, call>(op, form, baseline), checked by
+/// coll_verify unless a Verify of the wrapper's own is given (one that reads the result where
+/// its variants leave it).
 template <class Adapter>
 struct coll_variants {
-  template <wb_coll_kind Kind, void (*Call)(coll_state<Adapter>&)>
+  template <wb_coll_kind Kind, void (*Call)(coll_state<Adapter>&),
+            int (*Verify)(void*) = coll_verify<Adapter>>
   static constexpr wb_coll_variant of(const char* op, const char* form, const char* baseline) {
     return wb_coll_variant{Adapter::api,
                            op,
@@ -87,10 +88,41 @@ struct coll_variants {
                            Kind,
                            coll_setup<Adapter, Kind>,
                            coll_guarded<Adapter, Call>,
-                           coll_verify<Adapter>,
+                           Verify,
                            teardown<coll_state<Adapter>>};
   }
 };
+
+/// The table of a wrapper measured in the five calls of the suite that KaMPIng and MPL both have,
+/// each against its C baseline: bcast (vs c/bcast/builtin), allreduce with plus (c/allreduce/sum)
+/// and with a lambda (c/allreduce/user_fn where the wrapper declares it commutative, else
+/// user_fn_noncommute), allgatherv and alltoallv with the counts exchanged
+/// (c/allgatherv/counts_exchanged, c/alltoallv/counts_exchanged). Calls holds the wrapper's calls
+/// and what differs between the wrappers:
+///
+///   struct calls {
+///     static constexpr const char* bcast_form = "vector";  // the variant's name: bcast/vector
+///     static constexpr bool commutative_lambda = true;
+///     static void bcast(coll_state<adapter>&);  // and allreduce_plus, allreduce_lambda,
+///   };                                          // allgatherv, alltoallv
+template <class Adapter, class Calls>
+std::size_t publish_peer_calls(const wb_coll_variant** table) {
+  using entry = coll_variants<Adapter>;
+  static const wb_coll_variant variants[] = {
+      entry::template of<WB_COLL_BCAST, Calls::bcast>("bcast", Calls::bcast_form,
+                                                      "c/bcast/builtin"),
+      entry::template of<WB_COLL_ALLREDUCE, Calls::allreduce_plus>("allreduce", "plus",
+                                                                   "c/allreduce/sum"),
+      entry::template of<WB_COLL_ALLREDUCE, Calls::allreduce_lambda>(
+          "allreduce", "lambda",
+          Calls::commutative_lambda ? "c/allreduce/user_fn" : "c/allreduce/user_fn_noncommute"),
+      entry::template of<WB_COLL_ALLGATHER, Calls::allgatherv>("allgatherv", "counts_exchanged",
+                                                               "c/allgatherv/counts_exchanged"),
+      entry::template of<WB_COLL_ALLTOALL, Calls::alltoallv>("alltoallv", "counts_exchanged",
+                                                             "c/alltoallv/counts_exchanged"),
+  };
+  return publish(table, variants);
+}
 
 }  // namespace wb_cxx
 

@@ -92,20 +92,38 @@ std::size_t publish(const Variant** table, const Variant (&variants)[Count]) {
   std::terminate();
 }
 
+/// Runs `body` in one of the harness's calls and returns what it returns; an exception ends the
+/// job (abort_on, with `api` naming the kernel).
+template <class Body>
+auto in_call(const char* api, Body body) noexcept -> decltype(body()) {
+  try {
+    return body();
+  } catch (const std::exception& error) {
+    abort_on(api, error);
+  }
+}
+
+/// Runs `body` in a setup and returns what it returns: a failed setup (nullptr, or `{}`) on an
+/// exception, which the harness reports.
+template <class Body>
+auto in_setup(Body body) noexcept -> decltype(body()) {
+  try {
+    return body();
+  } catch (const std::exception&) {
+    return {};
+  }
+}
+
 /// Runs `body`. A wrapper that reports errors by exceptions (Adapter::reports_by_exception,
-/// KaMPIng) has them end the job with what they said; the others' kernels never caught (a throw
-/// ends in std::terminate), so that their objects reference no MPI_Abort in the symbols table.
+/// KaMPIng) has them end the job with what they said (in_call); the others' kernels never caught
+/// (a throw ends in std::terminate), so that their objects reference no MPI_Abort in the symbols
+/// table.
 template <class Adapter, class Body>
 void guarded(Body body) noexcept {
-  if constexpr (Adapter::reports_by_exception) {
-    try {
-      body();
-    } catch (const std::exception& error) {
-      abort_on(Adapter::api, error);
-    }
-  } else {
+  if constexpr (Adapter::reports_by_exception)
+    in_call(Adapter::api, body);
+  else
     body();
-  }
 }
 
 /// variant.h's verify: 0 when the last payload received is the pattern.
@@ -164,16 +182,14 @@ struct pingpong_state {
 /// MPI_Comm_dup).
 template <class Adapter, class Policy>
 void* pingpong_setup(MPI_Comm comm, std::size_t count) noexcept {
-  try {
+  return in_setup([&]() -> void* {
     auto* s = new pingpong_state<Adapter, Policy>{
         Adapter::attach(comm),       0, 0, Policy::make(count), Policy::make(count),
         kept_by<Policy>::make(count)};
     s->rank = rank_of(s->comm);
     s->peer = 1 - s->rank;
     return s;
-  } catch (const std::exception&) {
-    return nullptr;
-  }
+  });
 }
 
 /// One message of a policy, with what it keeps where it keeps something.

@@ -36,7 +36,6 @@ struct adapter {
 };
 
 using coll_state = wb_cxx::coll_state<adapter>;
-using coll = wb_cxx::coll_variants<adapter>;
 
 /// send(send_buf(x), destination(peer), tag): how every KaMPIng ping-pong variant sends.
 template <class Payload, Payload (*Make)(std::size_t), std::size_t ElementBytes>

@@ -20,38 +20,32 @@
 
 namespace {
 
-using wb_kamping::coll;
 using wb_kamping::coll_state;
 
-void bcast(coll_state& s) {
-  s.comm.bcast(kamping::send_recv_buf<kamping::resize_to_fit>(s.recv));
-}
-void allreduce_plus(coll_state& s) {
-  s.comm.allreduce(kamping::send_buf(s.send), kamping::recv_buf(s.recv),
-                   kamping::op(kamping::ops::plus<>()));
-}
-void allreduce_lambda(coll_state& s) {
-  s.comm.allreduce(kamping::send_buf(s.send), kamping::recv_buf(s.recv),
-                   kamping::op([](int a, int b) { return a + b; }, kamping::ops::commutative));
-}
-void allgatherv(coll_state& s) {
-  s.recv = s.comm.allgatherv(kamping::send_buf(s.send));
-}
-void alltoallv(coll_state& s) {
-  s.recv = s.comm.alltoallv(kamping::send_buf(s.send), kamping::send_counts(s.kept.send_counts));
-}
+/// The calls of wb_cxx::publish_peer_calls' table.
+struct calls {
+  static constexpr const char* bcast_form = "vector";
+  static constexpr bool commutative_lambda = true;
+
+  static void bcast(coll_state& s) {
+    s.comm.bcast(kamping::send_recv_buf<kamping::resize_to_fit>(s.recv));
+  }
+  static void allreduce_plus(coll_state& s) {
+    s.comm.allreduce(kamping::send_buf(s.send), kamping::recv_buf(s.recv),
+                     kamping::op(kamping::ops::plus<>()));
+  }
+  static void allreduce_lambda(coll_state& s) {
+    s.comm.allreduce(kamping::send_buf(s.send), kamping::recv_buf(s.recv),
+                     kamping::op([](int a, int b) { return a + b; }, kamping::ops::commutative));
+  }
+  static void allgatherv(coll_state& s) { s.recv = s.comm.allgatherv(kamping::send_buf(s.send)); }
+  static void alltoallv(coll_state& s) {
+    s.recv = s.comm.alltoallv(kamping::send_buf(s.send), kamping::send_counts(s.kept.send_counts));
+  }
+};
 
 }  // namespace
 
 extern "C" size_t wb_kamping_coll_variants(const wb_coll_variant** table) {
-  static const wb_coll_variant variants[] = {
-      coll::of<WB_COLL_BCAST, bcast>("bcast", "vector", "c/bcast/builtin"),
-      coll::of<WB_COLL_ALLREDUCE, allreduce_plus>("allreduce", "plus", "c/allreduce/sum"),
-      coll::of<WB_COLL_ALLREDUCE, allreduce_lambda>("allreduce", "lambda", "c/allreduce/user_fn"),
-      coll::of<WB_COLL_ALLGATHER, allgatherv>("allgatherv", "counts_exchanged",
-                                              "c/allgatherv/counts_exchanged"),
-      coll::of<WB_COLL_ALLTOALL, alltoallv>("alltoallv", "counts_exchanged",
-                                            "c/alltoallv/counts_exchanged"),
-  };
-  return wb_cxx::publish(table, variants);
+  return wb_cxx::publish_peer_calls<wb_kamping::adapter, calls>(table);
 }

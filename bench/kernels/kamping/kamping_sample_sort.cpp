@@ -26,6 +26,7 @@
 // clang-format on
 
 #include "coll_variant.h"
+#include "cxx_variant.hpp"
 #include "programs.h"
 #include "sort_check.h"
 
@@ -39,7 +40,7 @@ struct sort_state {
 };
 
 void* setup(MPI_Comm comm, std::size_t count) noexcept {
-  try {
+  return wb_cxx::in_setup([&]() -> void* {
     int rank = 0, size = 0;
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, &size);
@@ -50,26 +51,21 @@ void* setup(MPI_Comm comm, std::size_t count) noexcept {
     for (std::size_t i = 0; i < count; ++i)
       s->input[i] = wb_sort_input(rank, count, i);
     return s;
-  } catch (const std::exception&) {
-    return nullptr;
-  }
+  });
 }
 
 sort_state& of(void* opaque) {
   return *static_cast<sort_state*>(opaque);
 }
 
-/// Runs one sort; an exception cannot cross the C harness.
+/// Runs one sort; an exception ends the job (it cannot cross the C harness).
 template <class Sort>
 void guarded(void* opaque, Sort sort) noexcept {
-  try {
+  wb_cxx::in_call("KaMPIng's sample sort", [&] {
     auto& s = of(opaque);
     s.data = s.input;
     sort(s);
-  } catch (const std::exception& error) {
-    std::fprintf(stderr, "KaMPIng's sample sort failed: %s\n", error.what());
-    MPI_Abort(MPI_COMM_WORLD, 3);
-  }
+  });
 }
 
 void call_kamping(void* p) {

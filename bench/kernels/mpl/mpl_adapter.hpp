@@ -39,7 +39,6 @@ struct adapter {
 };
 
 using coll_state = wb_cxx::coll_state<adapter>;
-using coll = wb_cxx::coll_variants<adapter>;
 
 /// send(value, dest, tag) / recv(value, source, tag) on the payload itself: one int (MPL's
 /// blocking.cc) or an STL container (stl_container.cc: MPI_Mprobe + MPI_Get_count + resize +

@@ -21,18 +21,7 @@
 
 namespace {
 
-using wb_mpl::coll;
 using wb_mpl::coll_state;
-
-void bcast(coll_state& s) {
-  s.comm.bcast(0, s.recv.data(), s.kept.layout);
-}
-void allreduce_plus(coll_state& s) {
-  s.comm.allreduce(mpl::plus<int>(), s.send.data(), s.recv.data(), s.kept.layout);
-}
-void allreduce_lambda(coll_state& s) {
-  s.comm.allreduce([](int a, int b) { return a + b; }, s.send.data(), s.recv.data(), s.kept.layout);
-}
 
 /// Element offsets of blocks of `counts` ints, as MPL's byte displacements.
 mpl::displacements byte_displacements(const std::vector<int>& counts) {
@@ -59,26 +48,39 @@ std::size_t total_of(const std::vector<int>& counts) {
   return total;
 }
 
-void allgatherv(coll_state& s) {
-  const int mine = static_cast<int>(s.send.size());
-  std::vector<int> counts(static_cast<std::size_t>(s.comm.size()));
-  s.comm.allgather(mine, counts.data());
-  std::vector<int> gathered(total_of(counts));
-  s.comm.allgatherv(s.send.data(), mpl::contiguous_layout<int>(s.send.size()), gathered.data(),
-                    layouts_of(counts), byte_displacements(counts));
-  s.recv = std::move(gathered);
-}
+/// The calls of wb_cxx::publish_peer_calls' table.
+struct calls {
+  static constexpr const char* bcast_form = "layout";
+  static constexpr bool commutative_lambda = false;
 
-void alltoallv(coll_state& s) {
-  const std::size_t ranks = static_cast<std::size_t>(s.comm.size());
-  const std::vector<int> send_counts(ranks, static_cast<int>(s.count));
-  std::vector<int> recv_counts(ranks);
-  s.comm.alltoall(send_counts.data(), recv_counts.data());
-  std::vector<int> received(total_of(recv_counts));
-  s.comm.alltoallv(s.send.data(), layouts_of(send_counts), byte_displacements(send_counts),
-                   received.data(), layouts_of(recv_counts), byte_displacements(recv_counts));
-  s.recv = std::move(received);
-}
+  static void bcast(coll_state& s) { s.comm.bcast(0, s.recv.data(), s.kept.layout); }
+  static void allreduce_plus(coll_state& s) {
+    s.comm.allreduce(mpl::plus<int>(), s.send.data(), s.recv.data(), s.kept.layout);
+  }
+  static void allreduce_lambda(coll_state& s) {
+    s.comm.allreduce([](int a, int b) { return a + b; }, s.send.data(), s.recv.data(),
+                     s.kept.layout);
+  }
+  static void allgatherv(coll_state& s) {
+    const int mine = static_cast<int>(s.send.size());
+    std::vector<int> counts(static_cast<std::size_t>(s.comm.size()));
+    s.comm.allgather(mine, counts.data());
+    std::vector<int> gathered(total_of(counts));
+    s.comm.allgatherv(s.send.data(), mpl::contiguous_layout<int>(s.send.size()), gathered.data(),
+                      layouts_of(counts), byte_displacements(counts));
+    s.recv = std::move(gathered);
+  }
+  static void alltoallv(coll_state& s) {
+    const std::size_t ranks = static_cast<std::size_t>(s.comm.size());
+    const std::vector<int> send_counts(ranks, static_cast<int>(s.count));
+    std::vector<int> recv_counts(ranks);
+    s.comm.alltoall(send_counts.data(), recv_counts.data());
+    std::vector<int> received(total_of(recv_counts));
+    s.comm.alltoallv(s.send.data(), layouts_of(send_counts), byte_displacements(send_counts),
+                     received.data(), layouts_of(recv_counts), byte_displacements(recv_counts));
+    s.recv = std::move(received);
+  }
+};
 
 }  // namespace
 
@@ -98,15 +100,5 @@ extern "C" int MPI_Op_free(MPI_Op* op) {
 }
 
 extern "C" size_t wb_mpl_coll_variants(const wb_coll_variant** table) {
-  static const wb_coll_variant variants[] = {
-      coll::of<WB_COLL_BCAST, bcast>("bcast", "layout", "c/bcast/builtin"),
-      coll::of<WB_COLL_ALLREDUCE, allreduce_plus>("allreduce", "plus", "c/allreduce/sum"),
-      coll::of<WB_COLL_ALLREDUCE, allreduce_lambda>("allreduce", "lambda",
-                                                    "c/allreduce/user_fn_noncommute"),
-      coll::of<WB_COLL_ALLGATHER, allgatherv>("allgatherv", "counts_exchanged",
-                                              "c/allgatherv/counts_exchanged"),
-      coll::of<WB_COLL_ALLTOALL, alltoallv>("alltoallv", "counts_exchanged",
-                                            "c/alltoallv/counts_exchanged"),
-  };
-  return wb_cxx::publish(table, variants);
+  return wb_cxx::publish_peer_calls<wb_mpl::adapter, calls>(table);
 }

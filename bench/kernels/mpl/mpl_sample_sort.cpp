@@ -26,6 +26,7 @@
 #undef main
 
 #include "coll_variant.h"
+#include "cxx_variant.hpp"
 #include "programs.h"
 #include "sort_check.h"
 
@@ -62,14 +63,11 @@ sort_state& of(void* opaque) {
 }
 
 void call(void* p) noexcept {
-  try {
+  wb_cxx::in_call("MPL's parallel sort", [p] {
     auto& s = of(p);
     s.data = s.input;
     parallel_sort(s.data);
-  } catch (const std::exception& error) {
-    std::fprintf(stderr, "MPL's parallel sort failed: %s\n", error.what());
-    MPI_Abort(MPI_COMM_WORLD, 3);
-  }
+  });
 }
 
 int verify(void* p) {

@@ -160,52 +160,60 @@ void call_allreduce_lambda_state(state& s) {
                    thinmpi::commutative([bias](int a, int b) { return a + b + bias; }));
 }
 #endif
+
+/// The names of a family measured in the same six forms, allgather/allgatherv's and
+/// alltoall/alltoallv's: the plain call (vector), and the v-call with the counts given
+/// (counts_given), in a block_layout (counts_layout), exchanged into a new vector
+/// (counts_exchanged), into an uninitialized one (counts_exchanged_uninit) or into one kept
+/// (counts_exchanged_reuse); each against its C baseline.
+struct family_names {
+  const char* op;         ///< the plain call's op (allgather)
+  const char* v_op;       ///< the v-call's (allgatherv)
+  const char* builtin;    ///< the plain call's baseline
+  const char* given;      ///< counts_given's and counts_layout's
+  const char* exchanged;  ///< the counts_exchanged forms'
+};
+
 #if WB_HAS_ALLGATHER
-void call_allgather(state& s) {
-  s.comm.allgather(s.send, s.recv);
-}
-void call_allgatherv(state& s) {
-  s.comm.allgatherv(s.send, s.recv, s.kept.counts, s.kept.displs);
-}
-void call_allgatherv_layout(state& s) {
-  s.comm.allgatherv(s.send, s.recv, *s.kept.layout);
-}
-void call_allgatherv_exchanged(state& s) {
-  // The last result goes before the call, as in C (and in a loop's scope).
-  s.recv = std::vector<int>();
-  s.recv = s.comm.allgatherv(s.send, thinmpi::exchange_counts).data;
-}
-void call_allgatherv_exchanged_reuse(state& s) {
-  s.comm.allgatherv(s.send, s.kept.result, thinmpi::exchange_counts);
-}
-void call_allgatherv_exchanged_uninit(state& s) {
-  s.kept.grown = decltype(s.kept.grown)();
-  s.kept.grown = s.comm.allgatherv<decltype(s.kept.grown)>(s.send, thinmpi::exchange_counts).data;
-}
+struct allgather_calls {
+  static void plain(state& s) { s.comm.allgather(s.send, s.recv); }
+  static void given(state& s) { s.comm.allgatherv(s.send, s.recv, s.kept.counts, s.kept.displs); }
+  static void layout(state& s) { s.comm.allgatherv(s.send, s.recv, *s.kept.layout); }
+  static void exchanged(state& s) {
+    // The last result goes before the call, as in C (and in a loop's scope).
+    s.recv = std::vector<int>();
+    s.recv = s.comm.allgatherv(s.send, thinmpi::exchange_counts).data;
+  }
+  static void exchanged_uninit(state& s) {
+    s.kept.grown = decltype(s.kept.grown)();
+    s.kept.grown = s.comm.allgatherv<decltype(s.kept.grown)>(s.send, thinmpi::exchange_counts).data;
+  }
+  static void exchanged_reuse(state& s) {
+    s.comm.allgatherv(s.send, s.kept.result, thinmpi::exchange_counts);
+  }
+};
 #endif
 #if WB_HAS_ALLTOALL
-void call_alltoall(state& s) {
-  s.comm.alltoall(s.send, s.recv);
-}
-void call_alltoallv(state& s) {
-  s.comm.alltoallv(s.send, s.kept.counts, s.kept.displs, s.recv, s.kept.counts, s.kept.displs);
-}
-void call_alltoallv_layout(state& s) {
-  s.comm.alltoallv(s.send, *s.kept.layout, s.recv, *s.kept.layout);
-}
-void call_alltoallv_exchanged(state& s) {
-  s.recv = std::vector<int>();
-  s.recv = s.comm.alltoallv(s.send, s.kept.counts, thinmpi::exchange_counts).data;
-}
-void call_alltoallv_exchanged_reuse(state& s) {
-  s.comm.alltoallv(s.send, s.kept.counts, s.kept.result, thinmpi::exchange_counts);
-}
-void call_alltoallv_exchanged_uninit(state& s) {
-  s.kept.grown = decltype(s.kept.grown)();
-  s.kept.grown =
-      s.comm.alltoallv<decltype(s.kept.grown)>(s.send, s.kept.counts, thinmpi::exchange_counts)
-          .data;
-}
+struct alltoall_calls {
+  static void plain(state& s) { s.comm.alltoall(s.send, s.recv); }
+  static void given(state& s) {
+    s.comm.alltoallv(s.send, s.kept.counts, s.kept.displs, s.recv, s.kept.counts, s.kept.displs);
+  }
+  static void layout(state& s) { s.comm.alltoallv(s.send, *s.kept.layout, s.recv, *s.kept.layout); }
+  static void exchanged(state& s) {
+    s.recv = std::vector<int>();
+    s.recv = s.comm.alltoallv(s.send, s.kept.counts, thinmpi::exchange_counts).data;
+  }
+  static void exchanged_uninit(state& s) {
+    s.kept.grown = decltype(s.kept.grown)();
+    s.kept.grown =
+        s.comm.alltoallv<decltype(s.kept.grown)>(s.send, s.kept.counts, thinmpi::exchange_counts)
+            .data;
+  }
+  static void exchanged_reuse(state& s) {
+    s.comm.alltoallv(s.send, s.kept.counts, s.kept.result, thinmpi::exchange_counts);
+  }
+};
 #endif
 #if WB_HAS_REDUCE_SCATTER
 void call_reduce_scatter_block(state& s) {
@@ -237,24 +245,20 @@ struct sort_state {
 };
 
 void* setup_sort(MPI_Comm comm, std::size_t count) noexcept {
-  try {
+  return wb_cxx::in_setup([&]() -> void* {
     auto* s = new sort_state{thinmpi::comm_view(comm), std::vector<int>(count), {}};
     for (std::size_t i = 0; i < count; ++i)
       s->input[i] = wb_sort_input(s->comm.rank(), count, i);
     return s;
-  } catch (const std::exception&) {
-    return nullptr;
-  }
+  });
 }
 
 void call_sort(void* p) {
-  try {
+  wb_cxx::in_call("thinmpi collective", [p] {
     auto& s = *static_cast<sort_state*>(p);
     s.sorted = s.input;
     sample_sort_example::sort(s.comm, s.sorted, 42);
-  } catch (const std::exception& error) {
-    wb_cxx::abort_on("thinmpi collective", error);
-  }
+  });
 }
 
 /// Sorted here, below the next rank's values, the same count and sum as the input.
@@ -290,7 +294,7 @@ struct bfs_state {
 };
 
 void* setup_bfs(MPI_Comm comm, std::size_t count) noexcept {
-  try {
+  return wb_cxx::in_setup([&]() -> void* {
     thinmpi::comm_view view(comm);
     const auto ranks = static_cast<bfs_example::vertex>(view.size());
     auto* s = new bfs_state{bfs_example::make_partition(view, count), count, {}, {}, {}};
@@ -298,18 +302,14 @@ void* setup_bfs(MPI_Comm comm, std::size_t count) noexcept {
     const auto first = all.begin() + static_cast<std::ptrdiff_t>(count) * view.rank();
     s->expected.assign(first, first + static_cast<std::ptrdiff_t>(count));
     return s;
-  } catch (const std::exception&) {
-    return nullptr;
-  }
+  });
 }
 
 void call_bfs(void* p) {
-  try {
+  wb_cxx::in_call("thinmpi collective", [p] {
     auto& s = *static_cast<bfs_state*>(p);
     s.levels = bfs_example::bfs(s.part, s.local_n, 0, s.found);
-  } catch (const std::exception& error) {
-    wb_cxx::abort_on("thinmpi collective", error);
-  }
+  });
 }
 
 int verify_bfs(void* p) {
@@ -322,93 +322,70 @@ void teardown_bfs(void* p) {
 }
 #endif
 
-/// A table entry: wb_cxx's setup, guard and teardown; this file's verify, which reads the result
-/// where the variant left it (recv, the *_uninit vector or the *_reuse one).
+/// A table entry: wb_cxx's, with this file's verify, which reads the result where the variant
+/// left it (recv, the *_uninit vector or the *_reuse one).
 template <wb_coll_kind Kind, void (*Call)(state&)>
 constexpr wb_coll_variant variant(const char* op, const char* form, const char* baseline) {
-  return wb_coll_variant{WB_API,
-                         op,
-                         form,
-                         baseline,
-                         Kind,
-                         wb_cxx::coll_setup<adapter, Kind>,
-                         wb_cxx::coll_guarded<adapter, Call>,
-                         verify,
-                         wb_cxx::teardown<state>};
+  return wb_cxx::coll_variants<adapter>::of<Kind, Call, verify>(op, form, baseline);
+}
+
+/// The six forms of a family (family_names) in that order, Calls' calls.
+template <wb_coll_kind Kind, class Calls>
+void add_family(std::vector<wb_coll_variant>& table, const family_names& n) {
+  table.push_back(variant<Kind, Calls::plain>(n.op, "vector", n.builtin));
+  table.push_back(variant<Kind, Calls::given>(n.v_op, "counts_given", n.given));
+  table.push_back(variant<Kind, Calls::layout>(n.v_op, "counts_layout", n.given));
+  table.push_back(variant<Kind, Calls::exchanged>(n.v_op, "counts_exchanged", n.exchanged));
+  table.push_back(
+      variant<Kind, Calls::exchanged_uninit>(n.v_op, "counts_exchanged_uninit", n.exchanged));
+  table.push_back(
+      variant<Kind, Calls::exchanged_reuse>(n.v_op, "counts_exchanged_reuse", n.exchanged));
 }
 
 /// Every variant of this build (the unchecked table, or the checked copy's before it keeps only
 /// `checked_calls`).
 std::span<const wb_coll_variant> own_variants() {
-  static const wb_coll_variant variants[] = {
+  static const std::vector<wb_coll_variant> variants = [] {
+    std::vector<wb_coll_variant> table;
 #if WB_HAS_BCAST
-    variant<WB_COLL_BCAST, call_bcast>("bcast", "vector", "c/bcast/builtin"),
+    table.push_back(variant<WB_COLL_BCAST, call_bcast>("bcast", "vector", "c/bcast/builtin"));
 #endif
 #if WB_HAS_REDUCE
-    variant<WB_COLL_ALLREDUCE, call_allreduce_plus>("allreduce", "plus", "c/allreduce/sum"),
-#endif
-#if WB_HAS_REDUCE
-    variant<WB_COLL_ALLREDUCE, call_allreduce_lambda>("allreduce", "lambda",
-                                                      "c/allreduce/user_fn_noncommute"),
-#endif
-#if WB_HAS_REDUCE
-    variant<WB_COLL_ALLREDUCE, call_allreduce_lambda_commutative>("allreduce", "lambda_commutative",
-                                                                  "c/allreduce/user_fn"),
-#endif
-#if WB_HAS_REDUCE
-    variant<WB_COLL_ALLREDUCE, call_allreduce_lambda_state>("allreduce", "lambda_state",
-                                                            "c/allreduce/user_fn_state"),
+    table.push_back(
+        variant<WB_COLL_ALLREDUCE, call_allreduce_plus>("allreduce", "plus", "c/allreduce/sum"));
+    table.push_back(variant<WB_COLL_ALLREDUCE, call_allreduce_lambda>(
+        "allreduce", "lambda", "c/allreduce/user_fn_noncommute"));
+    table.push_back(variant<WB_COLL_ALLREDUCE, call_allreduce_lambda_commutative>(
+        "allreduce", "lambda_commutative", "c/allreduce/user_fn"));
+    table.push_back(variant<WB_COLL_ALLREDUCE, call_allreduce_lambda_state>(
+        "allreduce", "lambda_state", "c/allreduce/user_fn_state"));
 #endif
 #if WB_HAS_ALLGATHER
-    variant<WB_COLL_ALLGATHER, call_allgather>("allgather", "vector", "c/allgather/builtin"),
-#endif
-#if WB_HAS_ALLGATHER
-    variant<WB_COLL_ALLGATHER, call_allgatherv>("allgatherv", "counts_given",
-                                                "c/allgatherv/counts_given"),
-    variant<WB_COLL_ALLGATHER, call_allgatherv_layout>("allgatherv", "counts_layout",
-                                                       "c/allgatherv/counts_given"),
-#endif
-#if WB_HAS_ALLGATHER
-    variant<WB_COLL_ALLGATHER, call_allgatherv_exchanged>("allgatherv", "counts_exchanged",
-                                                          "c/allgatherv/counts_exchanged"),
-    variant<WB_COLL_ALLGATHER, call_allgatherv_exchanged_uninit>(
-        "allgatherv", "counts_exchanged_uninit", "c/allgatherv/counts_exchanged"),
-    variant<WB_COLL_ALLGATHER, call_allgatherv_exchanged_reuse>(
-        "allgatherv", "counts_exchanged_reuse", "c/allgatherv/counts_exchanged"),
+    add_family<WB_COLL_ALLGATHER, allgather_calls>(
+        table, {"allgather", "allgatherv", "c/allgather/builtin", "c/allgatherv/counts_given",
+                "c/allgatherv/counts_exchanged"});
 #endif
 #if WB_HAS_ALLTOALL
-    variant<WB_COLL_ALLTOALL, call_alltoall>("alltoall", "vector", "c/alltoall/builtin"),
-#endif
-#if WB_HAS_ALLTOALL
-    variant<WB_COLL_ALLTOALL, call_alltoallv>("alltoallv", "counts_given",
-                                              "c/alltoallv/counts_given"),
-    variant<WB_COLL_ALLTOALL, call_alltoallv_layout>("alltoallv", "counts_layout",
-                                                     "c/alltoallv/counts_given"),
-#endif
-#if WB_HAS_ALLTOALL
-    variant<WB_COLL_ALLTOALL, call_alltoallv_exchanged>("alltoallv", "counts_exchanged",
-                                                        "c/alltoallv/counts_exchanged"),
-    variant<WB_COLL_ALLTOALL, call_alltoallv_exchanged_uninit>(
-        "alltoallv", "counts_exchanged_uninit", "c/alltoallv/counts_exchanged"),
-    variant<WB_COLL_ALLTOALL, call_alltoallv_exchanged_reuse>("alltoallv", "counts_exchanged_reuse",
-                                                              "c/alltoallv/counts_exchanged"),
+    add_family<WB_COLL_ALLTOALL, alltoall_calls>(
+        table, {"alltoall", "alltoallv", "c/alltoall/builtin", "c/alltoallv/counts_given",
+                "c/alltoallv/counts_exchanged"});
 #endif
 #if WB_HAS_REDUCE_SCATTER
-    variant<WB_COLL_REDUCE_SCATTER_BLOCK, call_reduce_scatter_block>("reduce_scatter_block", "plus",
-                                                                     "c/reduce_scatter_block/sum"),
+    table.push_back(variant<WB_COLL_REDUCE_SCATTER_BLOCK, call_reduce_scatter_block>(
+        "reduce_scatter_block", "plus", "c/reduce_scatter_block/sum"));
 #endif
 #if WB_HAS_SCAN
-    variant<WB_COLL_SCAN, call_scan>("scan", "plus", "c/scan/sum"),
+    table.push_back(variant<WB_COLL_SCAN, call_scan>("scan", "plus", "c/scan/sum"));
 #endif
 #if WB_HAS_PROGRAMS
-    {"thinmpi", "sample_sort", "program", "c/sample_sort/program", WB_COLL_PROGRAM, setup_sort,
-     call_sort, verify_sort, teardown_sort},
-    {"thinmpi", "bfs", "program", "c/bfs/program", WB_COLL_PROGRAM, setup_bfs, call_bfs, verify_bfs,
-     teardown_bfs},
+    table.push_back({"thinmpi", "sample_sort", "program", "c/sample_sort/program", WB_COLL_PROGRAM,
+                     setup_sort, call_sort, verify_sort, teardown_sort});
+    table.push_back({"thinmpi", "bfs", "program", "c/bfs/program", WB_COLL_PROGRAM, setup_bfs,
+                     call_bfs, verify_bfs, teardown_bfs});
 #endif
-    {nullptr, nullptr, nullptr, nullptr, WB_COLL_PROGRAM, nullptr, nullptr, nullptr, nullptr},
-  };
-  return std::span(variants).first(std::size(variants) - 1);  // the last keeps it non-empty
+    return table;
+  }();
+  return variants;
 }
 
 }  // namespace

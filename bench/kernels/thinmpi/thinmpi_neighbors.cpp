@@ -33,6 +33,7 @@
 #include <vector>
 
 #include "coll_variant.h"
+#include "cxx_variant.hpp"
 #include "halo_2d.hpp"
 #include "neighbors.h"
 #include "programs.h"
@@ -40,23 +41,9 @@
 
 namespace {
 
-[[noreturn]] void abort_on(const std::exception& error) {
-  std::fprintf(stderr, "thinmpi neighbors kernel failed: %s\n", error.what());
-  MPI_Abort(MPI_COMM_WORLD, 3);
-  std::terminate();
-}
-
-/// Runs `body` (setup: returns the new state; call: returns nullptr), exceptions ending the job
-/// in a call (they cannot cross the C harness) and failing a setup.
-template <class Body>
-void* guarded(bool in_setup, Body body) noexcept {
-  try {
-    return body();
-  } catch (const std::exception& error) {
-    if (!in_setup) abort_on(error);
-    return nullptr;
-  }
-}
+/// Names this suite's kernels when a call fails (wb_cxx::in_call; wb_cxx::in_setup fails a
+/// setup).
+constexpr const char* api = "thinmpi neighbors";
 
 /// A neighborhood collective on the ring or the torus (Topology: graph_communicator or
 /// cartesian_communicator).
@@ -87,7 +74,7 @@ thinmpi::cartesian_communicator make_torus(thinmpi::comm_view comm, std::vector<
 
 template <class Topology>
 void* setup_topology(MPI_Comm raw, std::size_t count) noexcept {
-  return guarded(true, [&]() -> void* {
+  return wb_cxx::in_setup([&]() -> void* {
     const thinmpi::comm_view comm(raw);
     std::vector<int> neighbors;
     Topology topology;
@@ -115,29 +102,26 @@ void* setup_topology(MPI_Comm raw, std::size_t count) noexcept {
 
 template <class Topology>
 void call_alltoall(void* p) {
-  guarded(false, [p]() -> void* {
+  wb_cxx::in_call(api, [p] {
     auto& s = *static_cast<topology_state<Topology>*>(p);
     s.comm.neighbor_alltoall(s.send, s.recv);
-    return nullptr;
   });
 }
 
 template <class Topology>
 void call_alltoallv(void* p) {
-  guarded(false, [p]() -> void* {
+  wb_cxx::in_call(api, [p] {
     auto& s = *static_cast<topology_state<Topology>*>(p);
     s.comm.neighbor_alltoallv(s.send, s.counts, s.displs, s.recv, s.counts, s.displs);
-    return nullptr;
   });
 }
 
 /// A new torus per call, freed at once: what making the topology costs.
 void call_cart_create(void* p) {
-  guarded(false, [p]() -> void* {
+  wb_cxx::in_call(api, [p] {
     auto& s = *static_cast<topology_state<thinmpi::cartesian_communicator>*>(p);
     const thinmpi::cartesian_communicator torus(s.comm, thinmpi::dims_create(s.comm.size(), 2),
                                                 {true, true});
-    return nullptr;
   });
 }
 
@@ -198,7 +182,7 @@ struct sparse_state {
 };
 
 void* setup_sparse(MPI_Comm raw, std::size_t count) noexcept {
-  return guarded(true, [&]() -> void* {
+  return wb_cxx::in_setup([&]() -> void* {
     const thinmpi::comm_view comm(raw);
     const int rank = comm.rank(), size = comm.size();
     int destinations[2];
@@ -228,7 +212,7 @@ int next_tag(sparse_state& s) {
 }
 
 void call_nbx(void* p) {
-  guarded(false, [p]() -> void* {
+  wb_cxx::in_call(api, [p] {
     auto& s = *static_cast<sparse_state*>(p);
     s.sources.clear();
     s.received.clear();
@@ -237,12 +221,11 @@ void call_nbx(void* p) {
       s.received.resize(s.received.size() + count);
       return std::span<int>(s.received).last(count);
     });
-    return nullptr;
   });
 }
 
 void call_nbx_pairs(void* p) {
-  guarded(false, [p]() -> void* {
+  wb_cxx::in_call(api, [p] {
     auto& s = *static_cast<sparse_state*>(p);
     const auto got = s.comm.sparse_exchange(s.messages, next_tag(s));
     s.sources.clear();
@@ -251,18 +234,16 @@ void call_nbx_pairs(void* p) {
       s.sources.push_back(source);
       s.received.insert(s.received.end(), data.begin(), data.end());
     }
-    return nullptr;
   });
 }
 
 void call_dense(void* p) {
-  guarded(false, [p]() -> void* {
+  wb_cxx::in_call(api, [p] {
     auto& s = *static_cast<sparse_state*>(p);
     s.dense = decltype(s.dense)();  // the last result goes before the call, as in C
     auto got = s.comm.alltoallv<decltype(s.dense)>(s.send, s.sendcounts, thinmpi::exchange_counts);
     s.dense = std::move(got.data);
     s.dense_counts = std::move(got.counts);
-    return nullptr;
   });
 }
 
@@ -306,7 +287,7 @@ struct halo_state {
 };
 
 void* setup_halo(MPI_Comm raw, std::size_t count) noexcept {
-  return guarded(true, [&]() -> void* {
+  return wb_cxx::in_setup([&]() -> void* {
     if (count == 0 || count > 4096) return nullptr;
     auto* s = new halo_state{
         halo_example::grid(thinmpi::comm_view(raw)), static_cast<int>(count), {}, {}, {}, {}, {}};
@@ -318,12 +299,11 @@ void* setup_halo(MPI_Comm raw, std::size_t count) noexcept {
 }
 
 void call_halo(void* p) {
-  guarded(false, [p]() -> void* {
+  wb_cxx::in_call(api, [p] {
     auto& s = *static_cast<halo_state*>(p);
     const int n = s.n;
     halo_example::fill(s.u, n, n, s.coords[0] * n, s.coords[1] * n, s.dims[0] * n, s.dims[1] * n);
     s.sweeps = halo_example::solve(s.grid, s.u, s.next, n, WB_HALO_STEPS, WB_HALO_TOLERANCE);
-    return nullptr;
   });
 }
 

@@ -38,13 +38,6 @@ struct channel_state {
   std::vector<char> received;  // the last payload; channel_rate: the window's buffers
 };
 
-/// An exception cannot cross the C harness: report it and end the job.
-[[noreturn]] void abort_on(const std::exception& error) {
-  std::fprintf(stderr, "thinmpi node kernel failed: %s\n", error.what());
-  MPI_Abort(MPI_COMM_WORLD, 3);
-  std::terminate();
-}
-
 /// The C kernels' byte pattern (c_kernel.h), so that every variant sends the same bytes.
 std::vector<char> pattern(std::size_t bytes) {
   std::vector<char> values(bytes);
@@ -61,31 +54,26 @@ thinmpi::node_channel_options options_for(bool ring_only) {
 
 template <bool RingOnly, std::size_t Buffers = 1>
 void* make_state(MPI_Comm comm, std::size_t count) noexcept {
-  try {
+  return wb_cxx::in_setup([&]() -> void* {
     const thinmpi::comm_view pair(comm);
     const int rank = pair.rank();
-    auto* s = new channel_state{rank, 1 - rank, thinmpi::node_channel(pair, options_for(RingOnly)),
-                                pattern(count), std::vector<char>(Buffers * count)};
-    return s;
-  } catch (const std::exception&) {
-    return nullptr;
-  }
+    return new channel_state{rank, 1 - rank, thinmpi::node_channel(pair, options_for(RingOnly)),
+                             pattern(count), std::vector<char>(Buffers * count)};
+  });
 }
 
 channel_state& as_state(void* raw) {
   return *static_cast<channel_state*>(raw);
 }
 
-/// Runs `iterations` of exchange(s), which aborts the job on an exception.
+/// Runs `iterations` of exchange(s); an exception ends the job (it cannot cross the C harness).
 template <class Exchange>
 void run(void* raw, long iterations, Exchange exchange) noexcept {
   auto& s = as_state(raw);
-  try {
+  wb_cxx::in_call("thinmpi node", [&] {
     for (long i = 0; i < iterations; ++i)
       exchange(s);
-  } catch (const std::exception& error) {
-    abort_on(error);
-  }
+  });
 }
 
 // --- channel_known, channel_ring: into the caller's buffer of the payload's size.

@@ -29,6 +29,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "cxx_variant.hpp"
 #include "rma_counter.hpp"
 #include "rma_histogram.hpp"
 #include "rma_kernels.h"
@@ -38,23 +39,9 @@
 
 namespace {
 
-[[noreturn]] void abort_on(const std::exception& error) {
-  std::fprintf(stderr, "thinmpi rma kernel failed: %s\n", error.what());
-  MPI_Abort(MPI_COMM_WORLD, 3);
-  std::terminate();
-}
-
-/// Runs `body`, exceptions ending the job in a call (they cannot cross the C harness) and
-/// failing a setup.
-template <class Body>
-auto guarded(bool in_setup, Body body) noexcept -> decltype(body()) {
-  try {
-    return body();
-  } catch (const std::exception& error) {
-    if (!in_setup) abort_on(error);
-    if constexpr (!std::is_void_v<decltype(body())>) return {};
-  }
-}
+/// Names this suite's kernels when a call fails (wb_cxx::in_call; wb_cxx::in_setup fails a
+/// setup).
+constexpr const char* api = "thinmpi rma";
 
 using lock_epoch = thinmpi::lock_epoch<int, std::size_t>;
 using fence_epoch = thinmpi::fence_epoch<int, std::size_t>;
@@ -77,7 +64,7 @@ struct rma_state {
 
 /// The window, its initial values and the origin; then the epoch of the form.
 void* setup_window(MPI_Comm raw, std::size_t count, bool fence) {
-  return guarded(true, [&]() -> void* {
+  return wb_cxx::in_setup([&]() -> void* {
     const thinmpi::comm_view comm(raw);
     if (comm.size() < 2 || count == 0 || count > (std::size_t{1} << 28)) return nullptr;
     const int rank = comm.rank();
@@ -139,7 +126,7 @@ struct accumulate_op {
 
 template <class Op>
 void call_lock(void* p) {
-  guarded(false, [p] {
+  wb_cxx::in_call(api, [p] {
     auto& s = *static_cast<rma_state*>(p);
     if (s.rank != 0) return;
     Op::issue(*s.lock, s);
@@ -150,7 +137,7 @@ void call_lock(void* p) {
 
 template <class Op>
 void call_fence(void* p) {
-  guarded(false, [p] {
+  wb_cxx::in_call(api, [p] {
     auto& s = *static_cast<rma_state*>(p);
     fence_epoch& epoch = *s.fence;
     epoch.fence();
@@ -164,7 +151,7 @@ void call_fence(void* p) {
 
 template <class Op>
 void call_bandwidth(void* p) {
-  guarded(false, [p] {
+  wb_cxx::in_call(api, [p] {
     auto& s = *static_cast<rma_state*>(p);
     if (s.rank != 0) return;
     for (int k = 0; k < WB_RMA_BANDWIDTH_OPS; ++k)
@@ -175,7 +162,7 @@ void call_bandwidth(void* p) {
 }
 
 void call_fetch_and_op(void* p) {
-  guarded(false, [p] {
+  wb_cxx::in_call(api, [p] {
     auto& s = *static_cast<rma_state*>(p);
     if (s.rank != 0) return;
     s.lock->fetch_and_op(s.one, s.fetched, 1, 0, std::plus<>{});
@@ -185,7 +172,7 @@ void call_fetch_and_op(void* p) {
 }
 
 void call_compare_and_swap(void* p) {
-  guarded(false, [p] {
+  wb_cxx::in_call(api, [p] {
     auto& s = *static_cast<rma_state*>(p);
     if (s.rank != 0) return;
     s.lock->compare_and_swap(s.expected, s.next, s.fetched, 1, 0);
@@ -199,7 +186,7 @@ void call_compare_and_swap(void* p) {
 /// Ends the epoch, then checks this rank's window (read under a lock of itself) and results.
 template <wb_rma_op Op>
 int verify_op(void* p) {
-  return guarded(false, [p]() -> int {
+  return wb_cxx::in_call(api, [p]() -> int {
     auto& s = *static_cast<rma_state*>(p);
     if (s.fence) s.fence->end();
     if (s.lock) s.lock->unlock();
@@ -217,7 +204,7 @@ int verify_op(void* p) {
 
 void teardown_rma(void* p) {
   auto* s = static_cast<rma_state*>(p);
-  guarded(false, [s] {
+  wb_cxx::in_call(api, [s] {
     s->fence.reset();  // ends an epoch a skipped verify left open
     s->lock.reset();
     s->win.free();
@@ -237,20 +224,20 @@ struct program_state {
 };
 
 void* setup_program(MPI_Comm comm, std::size_t) noexcept {
-  return guarded(true, [comm]() -> void* {
+  return wb_cxx::in_setup([comm]() -> void* {
     return new program_state{thinmpi::comm_view(comm), false};
   });
 }
 
 void call_counter(void* p) {
-  guarded(false, [p] {
+  wb_cxx::in_call(api, [p] {
     auto& s = *static_cast<program_state*>(p);
     s.ok = rma_counter_example::draw(s.comm, WB_RMA_COUNTER_TICKETS).ok();
   });
 }
 
 void call_histogram(void* p) {
-  guarded(false, [p] {
+  wb_cxx::in_call(api, [p] {
     auto& s = *static_cast<program_state*>(p);
     s.ok = rma_histogram_example::count(s.comm, WB_RMA_HISTOGRAM_VALUES, WB_RMA_HISTOGRAM_BINS);
   });
@@ -270,6 +257,19 @@ constexpr wb_coll_variant rma_variant(const char* op, const char* form, const ch
   return {"thinmpi", op, form, baseline, WB_COLL_ONE_SIDED, setup, call, verify, teardown_rma};
 }
 
+/// Op (put, get or accumulate) in the three forms, lock_flush, fence and bandwidth, each against
+/// its C baseline.
+template <class Op, wb_rma_op Kind>
+void add_forms(std::vector<wb_coll_variant>& table, const char* op,
+               const char* const (&baselines)[3]) {
+  table.push_back(
+      rma_variant(op, "lock_flush", baselines[0], setup_lock, call_lock<Op>, verify_op<Kind>));
+  table.push_back(
+      rma_variant(op, "fence", baselines[1], setup_fence, call_fence<Op>, verify_op<Kind>));
+  table.push_back(
+      rma_variant(op, "bandwidth", baselines[2], setup_lock, call_bandwidth<Op>, verify_op<Kind>));
+}
+
 constexpr wb_coll_variant program_variant(const char* op, const char* baseline,
                                           void (*call)(void*)) {
   return {"thinmpi",     op,   "program",      baseline,        WB_COLL_PROGRAM,
@@ -279,32 +279,24 @@ constexpr wb_coll_variant program_variant(const char* op, const char* baseline,
 }  // namespace
 
 extern "C" size_t wb_thinmpi_rma_variants(const wb_coll_variant** table) {
-  static const wb_coll_variant variants[] = {
-      rma_variant("put", "lock_flush", "c/put/lock_flush", setup_lock, call_lock<put_op>,
-                  verify_op<WB_RMA_PUT>),
-      rma_variant("put", "fence", "c/put/fence", setup_fence, call_fence<put_op>,
-                  verify_op<WB_RMA_PUT>),
-      rma_variant("put", "bandwidth", "c/put/bandwidth", setup_lock, call_bandwidth<put_op>,
-                  verify_op<WB_RMA_PUT>),
-      rma_variant("get", "lock_flush", "c/get/lock_flush", setup_lock, call_lock<get_op>,
-                  verify_op<WB_RMA_GET>),
-      rma_variant("get", "fence", "c/get/fence", setup_fence, call_fence<get_op>,
-                  verify_op<WB_RMA_GET>),
-      rma_variant("get", "bandwidth", "c/get/bandwidth", setup_lock, call_bandwidth<get_op>,
-                  verify_op<WB_RMA_GET>),
-      rma_variant("accumulate", "lock_flush", "c/accumulate/lock_flush", setup_lock,
-                  call_lock<accumulate_op>, verify_op<WB_RMA_ACCUMULATE>),
-      rma_variant("accumulate", "fence", "c/accumulate/fence", setup_fence,
-                  call_fence<accumulate_op>, verify_op<WB_RMA_ACCUMULATE>),
-      rma_variant("accumulate", "bandwidth", "c/accumulate/bandwidth", setup_lock,
-                  call_bandwidth<accumulate_op>, verify_op<WB_RMA_ACCUMULATE>),
-      rma_variant("fetch_and_op", "lock_flush", "c/fetch_and_op/lock_flush", setup_lock,
-                  call_fetch_and_op, verify_op<WB_RMA_FETCH_AND_OP>),
-      rma_variant("compare_and_swap", "lock_flush", "c/compare_and_swap/lock_flush", setup_lock,
-                  call_compare_and_swap, verify_op<WB_RMA_COMPARE_AND_SWAP>),
-      program_variant("rma_counter", "c/rma_counter/program", call_counter),
-      program_variant("rma_histogram", "c/rma_histogram/program", call_histogram),
-  };
-  *table = variants;
-  return sizeof variants / sizeof variants[0];
+  static const std::vector<wb_coll_variant> variants = [] {
+    std::vector<wb_coll_variant> all;
+    add_forms<put_op, WB_RMA_PUT>(all, "put",
+                                  {"c/put/lock_flush", "c/put/fence", "c/put/bandwidth"});
+    add_forms<get_op, WB_RMA_GET>(all, "get",
+                                  {"c/get/lock_flush", "c/get/fence", "c/get/bandwidth"});
+    add_forms<accumulate_op, WB_RMA_ACCUMULATE>(
+        all, "accumulate",
+        {"c/accumulate/lock_flush", "c/accumulate/fence", "c/accumulate/bandwidth"});
+    all.push_back(rma_variant("fetch_and_op", "lock_flush", "c/fetch_and_op/lock_flush", setup_lock,
+                              call_fetch_and_op, verify_op<WB_RMA_FETCH_AND_OP>));
+    all.push_back(rma_variant("compare_and_swap", "lock_flush", "c/compare_and_swap/lock_flush",
+                              setup_lock, call_compare_and_swap,
+                              verify_op<WB_RMA_COMPARE_AND_SWAP>));
+    all.push_back(program_variant("rma_counter", "c/rma_counter/program", call_counter));
+    all.push_back(program_variant("rma_histogram", "c/rma_histogram/program", call_histogram));
+    return all;
+  }();
+  *table = variants.data();
+  return variants.size();
 }
