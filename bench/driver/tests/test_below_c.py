@@ -118,6 +118,19 @@ class FasterThanC(unittest.TestCase):
         self.assertTrue(found["thinmpi/channel_known"]["named"])
         self.assertIn("not MPI", found["thinmpi/channel_known"]["cause"])
 
+    def test_a_recorded_cause_of_one_mpi_names_only_its_cells(self):
+        doc = fixture_doc()
+        doc["collectives"] = {"cells": [
+            {"mpi": mpi, "compiler": "gcc", "ranks": 2, "api": "mpl",
+             "variant": "mpl/allreduce/plus", "baseline": "c/allreduce/sum", "count": 1,
+             "bytes": 4, "reps": 3, "ratio": {"median": 0.8, "min": 0.8, "max": 0.8}}
+            for mpi in ("mpich", "openmpi")]}
+        found = {c["mpi"]: c for c in below_c.part(doc)["cells"]
+                 if c["variant"] == "mpl/allreduce/plus"}
+        self.assertTrue(found["mpich"]["named"])
+        self.assertIn("user-defined op where C uses MPI_SUM", found["mpich"]["cause"])
+        self.assertFalse(found["openmpi"]["named"])
+
     def test_more_ranks_than_cores_is_named(self):
         doc = {"cells": [], "context": {"cpu_count": 2}, "neighbors": {"cells": [
             {"mpi": "mpich", "compiler": "gcc", "ranks": 4, "api": "thinmpi",

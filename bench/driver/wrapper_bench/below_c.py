@@ -29,15 +29,23 @@ HARNESS_PARTS = (("collectives", "ratio"), ("neighbors", "ratio"), ("rma", "rati
 QUERY_CALLS = ("MPI_Comm_size", "MPI_Comm_rank", "MPI_Get_count", "MPI_Get_elements",
                "MPI_Type_size", "MPI_File_get_byte_offset", "MPI_File_get_size")
 NODE_BASELINES = {"rate": "c/rate_isend"}  # node_suite.py's C_RATE; the rest: C_KNOWN
-# Causes the run cannot derive: variant (or a "prefix/*") -> one line, with where it is shown.
+# Causes the run cannot derive: variant (or a "prefix/*"), with "@mpi" where the cause is that
+# MPI's only -> one line, with where it is shown.
 RECORDED = {
     "thinmpi/channel_*": "not MPI: node_channel's own shared-memory ring, no MPI call a "
                          "message; its targets are below C (docs/bench.md, Targets)",
+    "mpl/allreduce/plus@mpich": "another MPI_Op: MPL reduces with a user-defined op where C uses "
+                                "MPI_SUM, whose local reduction costs MPICH 4.0.2 about 1,400 "
+                                "instructions a call against a user op's 80 (docs/bench.md, "
+                                "Why a user op beats MPI_SUM on MPICH)",
 }
 
 
-def _recorded(variant):
-    for pattern, cause in RECORDED.items():
+def _recorded(variant, mpi=None):
+    for key, cause in RECORDED.items():
+        pattern, _, only = key.partition("@")
+        if only and only != mpi:
+            continue
         if pattern == variant or (pattern.endswith("*") and variant.startswith(pattern[:-1])):
             return cause
     return None
@@ -176,7 +184,7 @@ def explained(entry, cores=None):
     "no named cause" and what the run shows of it. cores: the machine's (context)."""
     causes = [cause for cause in (_calls_cause(entry), _instructions_cause(entry),
                                   _spread_cause(entry), _oversubscribed(entry, cores),
-                                  _recorded(entry["variant"])) if cause]
+                                  _recorded(entry["variant"], entry["mpi"])) if cause]
     return dict(entry, named=bool(causes),
                 cause="; ".join(causes) or "no named cause" + _checked(entry))
 
