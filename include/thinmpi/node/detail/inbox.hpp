@@ -143,20 +143,17 @@ class inbox {
   void put(int dest, const message_header& header, const std::byte* data) {
     ring& r = of(dest);
     const std::uint64_t slots = slots_of(header);
-    std::uint64_t first = 0;
-    if (slots <= r.slots()) [[likely]] {
-      std::uint64_t& known = known_[static_cast<std::size_t>(dest)];
-      if (!r.try_claim(slots, first, known)) [[unlikely]] {
-        waiter w(policy_.spins);
-        do {
-          pump();
-          if (wait_round(w)) check_alive(dest, w, "room in the ring");
-        } while (!r.try_claim(slots, first, known));
-      }
-    } else {
-      first = r.claim(slots);
+    if (slots > r.slots()) [[unlikely]] {
+      fill(r, r.claim(slots), slots, header, data, dest);
+      return;
     }
-    fill(r, first, slots, header, data, dest);
+    if (try_put(dest, header, data)) [[likely]]
+      return;
+    waiter w(policy_.spins);
+    do {
+      pump();
+      if (wait_round(w)) check_alive(dest, w, "room in the ring");
+    } while (!try_put(dest, header, data));
   }
   /// put() only if the ring has room for the whole message now; false (nothing sent) if not.
   [[nodiscard]] bool try_put(int dest, const message_header& header, const std::byte* data) {
