@@ -131,6 +131,17 @@ class FasterThanC(unittest.TestCase):
         self.assertIn("user-defined op where C uses MPI_SUM", found["mpich"]["cause"])
         self.assertFalse(found["openmpi"]["named"])
 
+    def test_a_recorded_cause_of_one_size_names_only_its_cells(self):
+        records = [dict(r, bytes=r["count"])  # the serialization suite's size: n strings of n
+                   for n in (8, 64)              # chars, as results.json records it
+                   for r in timed("thinmpi/ser_vecstr", "c/ser_vecstr", [0.8, 0.8],
+                                  suite="serialization", count=n)]
+        found = {c["bytes"]: c for c in below_c.part({"cells": aggregate(records)})["cells"]}
+        self.assertEqual(sorted(found), [8, 64])
+        self.assertTrue(found[8]["named"])
+        self.assertIn("fit in std::string itself", found[8]["cause"])
+        self.assertFalse(found[64]["named"])
+
     def test_more_ranks_than_cores_is_named(self):
         doc = {"cells": [], "context": {"cpu_count": 2}, "neighbors": {"cells": [
             {"mpi": "mpich", "compiler": "gcc", "ranks": 4, "api": "thinmpi",

@@ -29,8 +29,9 @@ HARNESS_PARTS = (("collectives", "ratio"), ("neighbors", "ratio"), ("rma", "rati
 QUERY_CALLS = ("MPI_Comm_size", "MPI_Comm_rank", "MPI_Get_count", "MPI_Get_elements",
                "MPI_Type_size", "MPI_File_get_byte_offset", "MPI_File_get_size")
 NODE_BASELINES = {"rate": "c/rate_isend"}  # node_suite.py's C_RATE; the rest: C_KNOWN
-# Causes the run cannot derive: variant (or a "prefix/*"), with "@mpi" where the cause is that
-# MPI's only -> one line, with where it is shown.
+# Causes the run cannot derive: variant (or a "prefix/*"), with "#size" where the cause holds at
+# that size only (the cell's `bytes`, as the run records it) and "@mpi" where it is that MPI's
+# only -> one line, with where it is shown.
 RECORDED = {
     "thinmpi/channel_*": "not MPI: node_channel's own shared-memory ring, no MPI call a "
                          "message; its targets are below C (docs/bench.md, Targets)",
@@ -38,13 +39,17 @@ RECORDED = {
                                 "MPI_SUM, whose local reduction costs MPICH 4.0.2 about 1,400 "
                                 "instructions a call against a user op's 80 (docs/bench.md, "
                                 "Why a user op beats MPI_SUM on MPICH)",
+    "thinmpi/ser_vecstr#8": "fewer allocations: 8 strings of 8 chars fit in std::string itself "
+                            "(libstdc++ keeps up to 15 chars without allocating), where the C "
+                            "floor mallocs each string (docs/bench.md, The C baselines)",
 }
 
 
-def _recorded(variant, mpi=None):
+def _recorded(variant, mpi=None, size=None):
     for key, cause in RECORDED.items():
         pattern, _, only = key.partition("@")
-        if only and only != mpi:
+        pattern, _, at = pattern.partition("#")
+        if (only and only != mpi) or (at and at != str(size)):
             continue
         if pattern == variant or (pattern.endswith("*") and variant.startswith(pattern[:-1])):
             return cause
@@ -184,7 +189,7 @@ def explained(entry, cores=None):
     "no named cause" and what the run shows of it. cores: the machine's (context)."""
     causes = [cause for cause in (_calls_cause(entry), _instructions_cause(entry),
                                   _spread_cause(entry), _oversubscribed(entry, cores),
-                                  _recorded(entry["variant"], entry["mpi"])) if cause]
+                                  _recorded(entry["variant"], entry["mpi"], entry["bytes"])) if cause]
     return dict(entry, named=bool(causes),
                 cause="; ".join(causes) or "no named cause" + _checked(entry))
 

@@ -16,6 +16,10 @@
  *   c/alltoall/builtin               MPI_Alltoall
  *   c/alltoallv/counts_given         MPI_Alltoallv with counts and displacements known
  *   c/alltoallv/counts_exchanged     MPI_Alltoall of the counts, then MPI_Alltoallv as above
+ *   c/allgatherv/counts_exchanged_reuse, c/alltoallv/counts_exchanged_reuse
+ *                                    the same exchanges in a loop that keeps its counts,
+ *                                    displacements and result from call to call, growing the
+ *                                    result (realloc) only when it is too small
  *   c/reduce_scatter_block/sum       MPI_Reduce_scatter_block with MPI_SUM
  *   c/scan/sum                       MPI_Scan with MPI_SUM
  *
@@ -34,6 +38,8 @@ typedef struct c_state {
   int *send, *recv;
   int *counts, *displs; /* per rank, for the v-collectives */
   int* grown;           /* the counts-exchanged result of the last call (malloc'd per call) */
+  size_t capacity;      /* the *_reuse forms: the ints `grown` holds, kept from call to call */
+  int *got_counts, *got_displs; /* the *_reuse forms: the counts received, kept */
   MPI_Op op;
 } c_state;
 
@@ -71,7 +77,10 @@ static c_state* setup_kind(MPI_Comm comm, size_t count, wb_coll_kind kind) {
   s->recv = calloc(wb_coll_received(kind, s->size, count), sizeof(int));
   s->counts = malloc((size_t)s->size * sizeof(int));
   s->displs = malloc((size_t)s->size * sizeof(int));
-  if (!s->send || !s->recv || !s->counts || !s->displs) return NULL;
+  s->got_counts = malloc((size_t)s->size * sizeof(int));
+  s->got_displs = malloc((size_t)s->size * sizeof(int));
+  if (!s->send || !s->recv || !s->counts || !s->displs || !s->got_counts || !s->got_displs)
+    return NULL;
   for (size_t i = 0; i < sent; ++i)
     s->send[i] = wb_coll_value(s->rank, i);
   for (int r = 0; r < s->size; ++r)
@@ -159,6 +168,34 @@ static void call_alltoallv_exchanged(void* p) {
   free(counts), free(displs);
 }
 
+/* The *_reuse forms' result: `grown` kept, grown (realloc, nothing copied worth keeping: the
+ * collective overwrites it) only when `total` ints do not fit. */
+static int* kept_result(c_state* s, int total) {
+  if ((size_t)total > s->capacity) {
+    free(s->grown);
+    s->grown = malloc((size_t)total * sizeof(int) + 1);
+    s->capacity = s->grown ? (size_t)total : 0;
+  }
+  return s->grown;
+}
+
+/* Counts exchanged as a loop that keeps its buffers would: no allocation once they suffice. */
+static void call_allgatherv_exchanged_reuse(void* p) {
+  c_state* s = p;
+  MPI_Allgather(&s->count, 1, MPI_INT, s->got_counts, 1, MPI_INT, s->comm);
+  int total = displacements(s->got_counts, s->got_displs, s->size);
+  MPI_Allgatherv(s->send, s->count, MPI_INT, kept_result(s, total), s->got_counts, s->got_displs,
+                 MPI_INT, s->comm);
+}
+
+static void call_alltoallv_exchanged_reuse(void* p) {
+  c_state* s = p;
+  MPI_Alltoall(s->counts, 1, MPI_INT, s->got_counts, 1, MPI_INT, s->comm);
+  int total = displacements(s->got_counts, s->got_displs, s->size);
+  MPI_Alltoallv(s->send, s->counts, s->displs, MPI_INT, kept_result(s, total), s->got_counts,
+                s->got_displs, MPI_INT, s->comm);
+}
+
 static int verify(void* p) {
   c_state* s = p;
   const int* result = s->grown ? s->grown : s->recv;
@@ -168,7 +205,8 @@ static int verify(void* p) {
 static void teardown(void* p) {
   c_state* s = p;
   if (s->op != MPI_SUM) MPI_Op_free(&s->op);
-  free(s->send), free(s->recv), free(s->counts), free(s->displs), free(s->grown), free(s);
+  free(s->send), free(s->recv), free(s->counts), free(s->displs), free(s->grown);
+  free(s->got_counts), free(s->got_displs), free(s);
 }
 
 #define WB_C(op, form, kind, setup, call) \
@@ -186,10 +224,14 @@ size_t wb_c_coll_variants(const wb_coll_variant** table) {
       WB_C("allgatherv", "counts_given", WB_COLL_ALLGATHER, setup_allgather, call_allgatherv),
       WB_C("allgatherv", "counts_exchanged", WB_COLL_ALLGATHER, setup_allgather,
            call_allgatherv_exchanged),
+      WB_C("allgatherv", "counts_exchanged_reuse", WB_COLL_ALLGATHER, setup_allgather,
+           call_allgatherv_exchanged_reuse),
       WB_C("alltoall", "builtin", WB_COLL_ALLTOALL, setup_alltoall, call_alltoall),
       WB_C("alltoallv", "counts_given", WB_COLL_ALLTOALL, setup_alltoall, call_alltoallv),
       WB_C("alltoallv", "counts_exchanged", WB_COLL_ALLTOALL, setup_alltoall,
            call_alltoallv_exchanged),
+      WB_C("alltoallv", "counts_exchanged_reuse", WB_COLL_ALLTOALL, setup_alltoall,
+           call_alltoallv_exchanged_reuse),
       WB_C("reduce_scatter_block", "sum", WB_COLL_REDUCE_SCATTER_BLOCK, setup_rsb,
            call_reduce_scatter_block),
       WB_C("scan", "sum", WB_COLL_SCAN, setup_scan, call_scan),

@@ -18,13 +18,15 @@
 //   allgatherv/counts_exchanged_uninit  allgatherv<uninit>(...) into a vector with
 //                                    thinmpi::default_init_allocator (not zeroed, as C's malloc)
 //   allgatherv/counts_exchanged_reuse  allgatherv(send, kept, thinmpi::exchange_counts) into a
-//                                    thinmpi::varying kept from call to call (no allocation)
+//                                    thinmpi::varying kept from call to call (no allocation),
+//                                    vs c/allgatherv/counts_exchanged_reuse (C keeping its arrays)
 //   alltoall/vector              alltoall(send, recv)
 //   alltoallv/counts_given       alltoallv(send, counts, displs, recv, counts, displs)
 //   alltoallv/counts_layout      alltoallv(send, layout, recv, layout), as allgatherv's
 //   alltoallv/counts_exchanged   alltoallv(send, counts, thinmpi::exchange_counts)
 //   alltoallv/counts_exchanged_uninit  alltoallv<uninit>(...), as allgatherv's
-//   alltoallv/counts_exchanged_reuse  alltoallv(send, counts, kept, exchange_counts)
+//   alltoallv/counts_exchanged_reuse  alltoallv(send, counts, kept, exchange_counts), vs
+//                                    c/alltoallv/counts_exchanged_reuse
 //   reduce_scatter_block/plus    reduce_scatter_block(send, recv, std::plus<>{})
 //   scan/plus                    scan(send, recv, std::plus<>{})
 //
@@ -165,13 +167,15 @@ void call_allreduce_lambda_state(state& s) {
 /// alltoall/alltoallv's: the plain call (vector), and the v-call with the counts given
 /// (counts_given), in a block_layout (counts_layout), exchanged into a new vector
 /// (counts_exchanged), into an uninitialized one (counts_exchanged_uninit) or into one kept
-/// (counts_exchanged_reuse); each against its C baseline.
+/// (counts_exchanged_reuse); each against its C baseline (the kept form against C that keeps
+/// its arrays too: `exchanged` + "_reuse").
 struct family_names {
-  const char* op;         ///< the plain call's op (allgather)
-  const char* v_op;       ///< the v-call's (allgatherv)
-  const char* builtin;    ///< the plain call's baseline
-  const char* given;      ///< counts_given's and counts_layout's
-  const char* exchanged;  ///< the counts_exchanged forms'
+  const char* op;               ///< the plain call's op (allgather)
+  const char* v_op;             ///< the v-call's (allgatherv)
+  const char* builtin;          ///< the plain call's baseline
+  const char* given;            ///< counts_given's and counts_layout's
+  const char* exchanged;        ///< counts_exchanged's and counts_exchanged_uninit's
+  const char* exchanged_reuse;  ///< counts_exchanged_reuse's
 };
 
 #if WB_HAS_ALLGATHER
@@ -339,7 +343,7 @@ void add_family(std::vector<wb_coll_variant>& table, const family_names& n) {
   table.push_back(
       variant<Kind, Calls::exchanged_uninit>(n.v_op, "counts_exchanged_uninit", n.exchanged));
   table.push_back(
-      variant<Kind, Calls::exchanged_reuse>(n.v_op, "counts_exchanged_reuse", n.exchanged));
+      variant<Kind, Calls::exchanged_reuse>(n.v_op, "counts_exchanged_reuse", n.exchanged_reuse));
 }
 
 /// Every variant of this build (the unchecked table, or the checked copy's before it keeps only
@@ -363,12 +367,12 @@ std::span<const wb_coll_variant> own_variants() {
 #if WB_HAS_ALLGATHER
     add_family<WB_COLL_ALLGATHER, allgather_calls>(
         table, {"allgather", "allgatherv", "c/allgather/builtin", "c/allgatherv/counts_given",
-                "c/allgatherv/counts_exchanged"});
+                "c/allgatherv/counts_exchanged", "c/allgatherv/counts_exchanged_reuse"});
 #endif
 #if WB_HAS_ALLTOALL
     add_family<WB_COLL_ALLTOALL, alltoall_calls>(
         table, {"alltoall", "alltoallv", "c/alltoall/builtin", "c/alltoallv/counts_given",
-                "c/alltoallv/counts_exchanged"});
+                "c/alltoallv/counts_exchanged", "c/alltoallv/counts_exchanged_reuse"});
 #endif
 #if WB_HAS_REDUCE_SCATTER
     table.push_back(variant<WB_COLL_REDUCE_SCATTER_BLOCK, call_reduce_scatter_block>(
