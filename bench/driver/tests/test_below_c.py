@@ -142,6 +142,15 @@ class FasterThanC(unittest.TestCase):
         self.assertIn("fit in std::string itself", found[8]["cause"])
         self.assertFalse(found[64]["named"])
 
+    def test_gos_huge_pages_name_its_4_mib_cells_only(self):
+        records = [dict(r, bytes=r["count"])
+                   for n in (65536, 4194304)
+                   for r in timed("go/byte_slice_prealloc", "c/char_buffer", [0.78, 0.79],
+                                  suite="osu", count=n)]
+        found = {c["bytes"]: c for c in below_c.part({"cells": aggregate(records)})["cells"]}
+        self.assertIn("huge pages", found[4194304]["cause"])
+        self.assertFalse(found[65536]["named"])
+
     def test_more_ranks_than_cores_is_named(self):
         doc = {"cells": [], "context": {"cpu_count": 2}, "neighbors": {"cells": [
             {"mpi": "mpich", "compiler": "gcc", "ranks": 4, "api": "thinmpi",
