@@ -85,6 +85,8 @@
   X(Comm_size, (MPI_Comm c, int* s), (c, s))                                                       \
   X(Comm_dup, (MPI_Comm c, MPI_Comm * o), (c, o))                                                  \
   X(Comm_free, (MPI_Comm * c), (c))                                                                \
+  X(Comm_set_errhandler, (MPI_Comm c, MPI_Errhandler e), (c, e))                                   \
+  X(Finalized, (int* f), (f))                                                                      \
   X(Barrier, (MPI_Comm c), (c))
 
 /* Persistent point-to-point set-up: X(name, parameters, arguments, count, datatype, peer, sends).

@@ -52,6 +52,8 @@
   X(Cart_coords, (MPI_Comm c, int r, int n, int co[]), (c, r, n, co))                           \
   X(Cart_rank, (MPI_Comm c, const int co[], int* r), (c, co, r))                                \
   X(Cartdim_get, (MPI_Comm c, int* n), (c, n))                                                  \
+  X(Cart_get, (MPI_Comm c, int n, int d[], int p[], int co[]), (c, n, d, p, co))                \
+  X(Topo_test, (MPI_Comm c, int* t), (c, t))                                                    \
   X(Dist_graph_create_adjacent,                                                                 \
     (MPI_Comm c, int in, const int s[], const int sw[], int out, const int d[], const int dw[], \
      MPI_Info i, int r, MPI_Comm* o),                                                           \

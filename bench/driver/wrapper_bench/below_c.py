@@ -26,8 +26,9 @@ WRAPPERS = ("thinmpi", "thinmpi-checked", "boost", "kamping", "mpl", "mpi4py", "
 HARNESS_PARTS = (("collectives", "ratio"), ("neighbors", "ratio"), ("rma", "ratio"),
                  ("io", "ratio_vs_c"), ("node", "ratio_vs_c"))
 # Queries that move nothing: one made or left out explains no gap worth naming.
-QUERY_CALLS = ("MPI_Comm_size", "MPI_Comm_rank", "MPI_Get_count", "MPI_Get_elements",
-               "MPI_Type_size", "MPI_File_get_byte_offset", "MPI_File_get_size")
+QUERY_CALLS = ("MPI_Comm_size", "MPI_Comm_rank", "MPI_Finalized", "MPI_Get_count",
+               "MPI_Get_elements", "MPI_Type_size", "MPI_File_get_byte_offset",
+               "MPI_File_get_size")
 NODE_BASELINES = {"rate": "c/rate_isend"}  # node_suite.py's C_RATE; the rest: C_KNOWN
 # Causes the run cannot derive: variant (or a "prefix/*"), with "#size" where the cause holds at
 # that size only (the cell's `bytes`, as the run records it) and "@mpi" where it is that MPI's

@@ -52,6 +52,7 @@ struct topology_state {
   Topology comm;
   std::vector<int> neighbors;  ///< the rank of each slot (for the check)
   int count;
+  int size;  ///< the ranks, read once at setup as the C variants keep them
   std::vector<int> send, recv, counts, displs;
 };
 
@@ -87,6 +88,7 @@ void* setup_topology(MPI_Comm raw, std::size_t count) noexcept {
     auto* s = new topology_state<Topology>{std::move(topology),
                                            neighbors,
                                            static_cast<int>(count),
+                                           comm.size(),
                                            std::vector<int>(degree * count),
                                            std::vector<int>(degree * count),
                                            {},
@@ -120,7 +122,7 @@ void call_alltoallv(void* p) {
 void call_cart_create(void* p) {
   wb_cxx::in_call(api, [p] {
     auto& s = *static_cast<topology_state<thinmpi::cartesian_communicator>*>(p);
-    const thinmpi::cartesian_communicator torus(s.comm, thinmpi::dims_create(s.comm.size(), 2),
+    const thinmpi::cartesian_communicator torus(s.comm, thinmpi::dims_create(s.size, 2),
                                                 {true, true});
   });
 }
