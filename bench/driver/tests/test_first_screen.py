@@ -124,6 +124,7 @@ class ChartRowsAreTheTablesFigures(unittest.TestCase):
         self.assertEqual(list(self.rows), [
             ("ping-pong", "int"), ("ping-pong", "bounded vector<int>"),
             ("ping-pong", "vector<int> of unknown size"),
+            ("ping-pong", "vector<int> of unknown size, into the caller's"),
             ("thinmpi only", "thinmpi/struct"), ("thinmpi only", "thinmpi/persistent")])
 
     def test_each_median_and_spread_is_the_peers_tables(self):

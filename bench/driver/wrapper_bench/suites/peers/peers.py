@@ -29,9 +29,14 @@ TINY_PATHS = (
      {"c": "c/int_buffer", "thinmpi": "thinmpi/vector_bounded",
       "kamping": "kamping/vector_bounded", "mpl": "mpl/vector_bounded", "boost": "boost/raw",
       "mpi4py": "mpi4py/numpy"}),
+    # A new vector each receive; Boost.MPI has no such form (its recv fills the caller's).
     ("vector<int> of unknown size", (8, 64),
      {"c": "c/mprobe", "thinmpi": "thinmpi/vector_alloc", "kamping": "kamping/vector",
-      "mpl": "mpl/vector", "boost": "boost/vector", "mpi4py": "mpi4py/object"}),
+      "mpl": "mpl/vector", "mpi4py": "mpi4py/object"}),
+    # Into the caller's vector, kept from receive to receive: resized, so no allocation once
+    # it is large enough (Boost.MPI's recv(source, tag, v), thinmpi's recv_reuse).
+    ("vector<int> of unknown size, into the caller's", (8, 64),
+     {"c": "c/mprobe", "thinmpi": "thinmpi/vector_reuse", "boost": "boost/vector"}),
     ("string of unknown length", (8, 64),
      {"c": "c/char_mprobe", "thinmpi": "thinmpi/string_alloc", "kamping": "kamping/string",
       "mpl": "mpl/string", "boost": "boost/string"}),
@@ -40,9 +45,11 @@ TINY_PATHS = (
       "mpl": "mpl/char_buffer"}),
 )
 # The size sweep's paths (every count the run has): the tiny suite's int paths over the sizes.
-SWEEP_PATHS = tuple((label, None, paths) for label, _, paths in TINY_PATHS[1:3])
+SWEEP_PATHS = tuple((label, None, paths) for label, _, paths in TINY_PATHS
+                    if paths["c"] in ("c/int_buffer", "c/mprobe") and label != "int")
 # The OSU sweep's path: MPI_CHAR of known count (osu_latency's), 1 B to 4 MiB.
-OSU_PATHS = (("chars of known count", None, TINY_PATHS[4][2]),)
+OSU_PATHS = tuple((label, None, paths) for label, _, paths in TINY_PATHS
+                  if label == "chars of known count")
 # The serialization suite's objects (MPL has none: serial_suite.NOT_SERIALIZING).
 SERIAL_PATHS = tuple(
     (label, None, {api: f"{api}/{payload}" for api in ("c", "thinmpi", "kamping", "boost",
