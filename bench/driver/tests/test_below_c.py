@@ -160,6 +160,15 @@ class FasterThanC(unittest.TestCase):
         self.assertIn("huge pages", found[4194304]["cause"])
         self.assertFalse(found[65536]["named"])
 
+    def test_the_allocation_order_names_the_1_mib_allocating_receives(self):
+        records = [dict(r, bytes=4 * r["count"])
+                   for n in (1024, 262144)
+                   for r in timed("thinmpi/vector_alloc_uninit", "c/mprobe", [0.85, 0.86],
+                                  suite="sweep", count=n)]
+        found = {c["bytes"]: c for c in below_c.part({"cells": aggregate(records)})["cells"]}
+        self.assertIn("allocation order", found[1048576]["cause"])
+        self.assertFalse(found[4096]["named"])
+
     def test_more_ranks_than_cores_is_named(self):
         doc = {"cells": [], "context": {"cpu_count": 2}, "neighbors": {"cells": [
             {"mpi": "mpich", "compiler": "gcc", "ranks": 4, "api": "thinmpi",
