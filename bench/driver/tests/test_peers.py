@@ -102,6 +102,15 @@ class TinyTable(unittest.TestCase):
         self.assertTrue(kept[7].startswith("0.83×"), kept[7])  # Boost.MPI 1.25 / 1.5
         self.assertFalse([line for line in why if "Boost.MPI" in line])
 
+    def test_a_recorded_cause_of_the_faster_peer_is_its_line(self):
+        mpl = {"variant": "mpl/allreduce/plus", "mpi": "mpich", "bytes": 4}
+        values = {"thinmpi": (1.0, {"MPI_Allreduce": 1.0}, {}),
+                  "mpl": (0.8, {"MPI_Allreduce": 1.0}, mpl)}
+        line = peers.why_line("MPICH gcc, allreduce, plus (4 B)", values)
+        self.assertIn("MPL 0.80× against thinmpi's 1.00×: another MPI_Op", line)
+        values["mpl"] = (0.8, {"MPI_Allreduce": 1.0}, dict(mpl, mpi="openmpi"))
+        self.assertIn("wrappers' own code", peers.why_line("x", values))
+
     def test_no_line_where_thinmpi_is_fastest(self):
         self.assertFalse([line for line in self.why if "bounded" in line])
 

@@ -15,9 +15,11 @@ in the order they are tried, all of them named where they hold:
 3. within its spread: the cell's highest per-process ratio reaches 0.95x;
 4. oversubscribed: more ranks than the machine's cores (the ranks wait for each other's
    timeslices; docs/bench.md says such ratios say little);
-5. a recorded cause (RECORDED): what the run cannot derive, with where it is shown.
+5. a recorded cause (core/recorded_causes.py): what the run cannot derive, with where it is
+   shown.
 """
 
+from .core.recorded_causes import recorded
 from .core.tables import Table, calls_text, size_label
 
 THRESHOLD = 0.95
@@ -30,48 +32,6 @@ QUERY_CALLS = ("MPI_Comm_size", "MPI_Comm_rank", "MPI_Finalized", "MPI_Get_count
                "MPI_Get_elements", "MPI_Type_size", "MPI_File_get_byte_offset",
                "MPI_File_get_size")
 NODE_BASELINES = {"rate": "c/rate_isend"}  # node_suite.py's C_RATE; the rest: C_KNOWN
-# A new 1 MiB result bound to a kept variable: C++ builds the new one before the old goes.
-ALLOCATION_ORDER = ("allocation order: the new 1 MiB result is allocated before the last one is "
-                    "freed (C++ assignment), C frees first; plain C in that order ran a median "
-                    "0.82x of C's own (16 repetitions, both MPIs, no system call apart; "
-                    "docs/bench.md, The C baselines)")
-# Causes the run cannot derive: variant (or a "prefix/*"), with "#size" where the cause holds at
-# that size only (the cell's `bytes`, as the run records it) and "@mpi" where it is that MPI's
-# only -> one line, with where it is shown.
-RECORDED = {
-    "thinmpi/channel_*": "not MPI: node_channel's own shared-memory ring, no MPI call a "
-                         "message; its targets are below C (docs/bench.md, Targets)",
-    "mpl/allreduce/plus@mpich": "another MPI_Op: MPL reduces with a user-defined op where C uses "
-                                "MPI_SUM, whose local reduction costs MPICH 4.0.2 about 1,400 "
-                                "instructions a call against a user op's 80 (docs/bench.md, "
-                                "Why a user op beats MPI_SUM on MPICH)",
-    "thinmpi/ser_vecstr#8": "fewer allocations: 8 strings of 8 chars fit in std::string itself "
-                            "(libstdc++ keeps up to 15 chars without allocating), where the C "
-                            "floor mallocs each string (docs/bench.md, The C baselines)",
-    "go/byte_slice_prealloc#4194304": "huge pages: Go 1.19's runtime asks for transparent huge "
-                                      "pages for its heap, so its 4 MiB slice sits on 2 MiB "
-                                      "pages where C's malloc'd buffer has 4 KiB ones "
-                                      "(docs/bench.md, The C baselines)",
-    "thinmpi/vector_alloc_uninit#1048576": ALLOCATION_ORDER,
-    "thinmpi/vector_alloc#1048576": ALLOCATION_ORDER,
-    "thinmpi/alltoallv/counts_exchanged#1048576": ALLOCATION_ORDER,
-    "thinmpi/alltoallv/counts_exchanged_uninit#1048576": ALLOCATION_ORDER,
-    "thinmpi/allgatherv/counts_exchanged#1048576": ALLOCATION_ORDER,
-    "thinmpi/allgatherv/counts_exchanged_uninit#1048576": ALLOCATION_ORDER,
-}
-
-
-def _recorded(variant, mpi=None, size=None):
-    for key, cause in RECORDED.items():
-        pattern, _, only = key.partition("@")
-        pattern, _, at = pattern.partition("#")
-        if (only and only != mpi) or (at and at != str(size)):
-            continue
-        if pattern == variant or (pattern.endswith("*") and variant.startswith(pattern[:-1])):
-            return cause
-    return None
-
-
 def _entry(suite, cell, baseline, ratio, size, calls, c_calls, counted):
     return {"suite": suite, "mpi": cell["mpi"], "compiler": cell["compiler"],
             "ranks": cell.get("ranks", 2), "variant": cell["variant"], "baseline": baseline,
@@ -205,7 +165,8 @@ def explained(entry, cores=None):
     "no named cause" and what the run shows of it. cores: the machine's (context)."""
     causes = [cause for cause in (_calls_cause(entry), _instructions_cause(entry),
                                   _spread_cause(entry), _oversubscribed(entry, cores),
-                                  _recorded(entry["variant"], entry["mpi"], entry["bytes"])) if cause]
+                                  recorded(entry["variant"], entry["mpi"], entry["bytes"]))
+              if cause]
     return dict(entry, named=bool(causes),
                 cause="; ".join(causes) or "no named cause" + _checked(entry))
 

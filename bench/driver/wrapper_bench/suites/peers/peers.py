@@ -10,6 +10,7 @@ wb_build.json says why not elsewhere.
 
 from ...core import build as build_step
 from ...core.path_ratios import SUITE_GROUPS, PathRatio
+from ...core.recorded_causes import recorded
 from ...core.tables import (COMPILER_ORDER, MPI_NAMES, MPI_ORDER, Table, calls_text, present,
                             size_label, times)
 from .peer_ratios import against_spread, claim_within_spread, ranged, time_of, within_spread
@@ -185,6 +186,10 @@ def why_line(where, values):
     best_ratio, best_calls = measured[best][:2]
     name = dict(COLUMNS)[best]
     head = f"{where}: {name} {times(best_ratio)} against thinmpi's {times(thin_ratio)}"
+    cell = measured[best][2] if len(measured[best]) > 2 else None
+    cause = cell and recorded(cell.get("variant", ""), cell.get("mpi"), cell.get("bytes"))
+    if cause:
+        return f"{head}: {cause}."
     calls_known = thin_calls is not None and best_calls is not None
     if calls_known and _short_calls(thin_calls) != _short_calls(best_calls) and \
             not _within(thin_calls, best_calls):
