@@ -19,7 +19,7 @@
  *   c/allgatherv/counts_exchanged_reuse, c/alltoallv/counts_exchanged_reuse
  *                                    the same exchanges in a loop that keeps its counts,
  *                                    displacements and result from call to call, growing the
- *                                    result (realloc) only when it is too small
+ *                                    result (a new malloc) only when it is too small
  *   c/reduce_scatter_block/sum       MPI_Reduce_scatter_block with MPI_SUM
  *   c/scan/sum                       MPI_Scan with MPI_SUM
  *
@@ -168,8 +168,8 @@ static void call_alltoallv_exchanged(void* p) {
   free(counts), free(displs);
 }
 
-/* The *_reuse forms' result: `grown` kept, grown (realloc, nothing copied worth keeping: the
- * collective overwrites it) only when `total` ints do not fit. */
+/* The *_reuse forms' result: `grown` kept, replaced by a larger malloc (nothing in it is worth
+ * copying: the collective overwrites it) only when `total` ints do not fit. */
 static int* kept_result(c_state* s, int total) {
   if ((size_t)total > s->capacity) {
     free(s->grown);
