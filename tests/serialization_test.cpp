@@ -1,6 +1,7 @@
 // Serialization through MPI: every supported type, nested, empty and large, arrives intact
-// through send/recv, ssend, sendrecv, isend/irecv and the completion functions; malformed
-// messages received from another rank are errors that name the type and the offset.
+// through send/recv, ssend, sendrecv, isend/irecv, the completion functions and recv_reuse
+// (decoded into the caller's value, whose storage it keeps); malformed messages received from
+// another rank are errors that name the type and the offset.
 // Ranks exchange with their ring neighbours, so the tests run on 1, 2 and 4.
 
 #include <gtest/gtest.h>
@@ -217,6 +218,167 @@ TEST(Serialization, MalformedMessageFromAnotherRankNamesTypeOffsetAndSource) {
   EXPECT_THROW(static_cast<void>(pending.wait()), thinmpi::serialization_error);
   sent.wait();
   sent_again.wait();
+}
+
+/// n strings of 20 + i chars (longer than std::string keeps in itself), seeded.
+std::vector<std::string> long_strings(int seed, std::size_t n) {
+  std::vector<std::string> strings;
+  for (std::size_t i = 0; i < n; ++i)
+    strings.emplace_back(20 + i,
+                         static_cast<char>('a' + (static_cast<std::size_t>(seed) + i) % 26));
+  return strings;
+}
+
+/// n entries, keys seeded, values of 30 chars.
+std::map<int, std::string> long_table(int seed, int n) {
+  std::map<int, std::string> table;
+  for (int k = 0; k < n; ++k)
+    table[7 * k + seed] = std::string(30, static_cast<char>('a' + k % 26));
+  return table;
+}
+
+/// Sends `value` to the next rank and receives the previous rank's into `into` with recv_reuse.
+template <class T>
+thinmpi::status reuse_round(const T& value, T& into, int tag) {
+  auto world = thinmpi::world();
+  const ring r(world);
+  auto sent = world.isend(serialized(value), r.next(), tag);
+  const thinmpi::status st = world.recv_reuse(serialized(into), r.prev(), tag);
+  static_cast<void>(sent.wait());
+  return st;
+}
+
+TEST(Serialization, RecvReuseDecodesIntoTheCallersVectorAndItsStringsKeepTheirBuffers) {
+  auto world = thinmpi::world();
+  const ring r(world);
+  std::vector<std::string> into(5);
+  std::vector<const char*> buffers;
+  for (auto& s : into) {
+    s.reserve(64);
+    buffers.push_back(s.data());
+  }
+  const std::string* elements = into.data();
+  // Fewer strings than it holds: the first three are read into, the other two dropped.
+  const thinmpi::status st = reuse_round(long_strings(r.rank, 3), into, 31);
+  EXPECT_EQ(into, long_strings(r.prev(), 3));
+  EXPECT_EQ(st.source(), r.prev());
+  EXPECT_EQ(st.tag(), 31);
+  EXPECT_EQ(st.bytes(), thinmpi::serialized_size(long_strings(r.prev(), 3)));
+  EXPECT_EQ(into.data(), elements);
+  for (std::size_t i = 0; i < 3; ++i)
+    EXPECT_EQ(into[i].data(), buffers[i]) << "string " << i << " was rebuilt";
+  // More than it holds: the kept strings move with the vector and keep their buffers; the five
+  // new ones are built.
+  static_cast<void>(reuse_round(long_strings(r.rank, 8), into, 32));
+  EXPECT_EQ(into, long_strings(r.prev(), 8));
+  for (std::size_t i = 0; i < 3; ++i)
+    EXPECT_EQ(into[i].data(), buffers[i]) << "string " << i << " was rebuilt";
+  // Empty, then strings again.
+  static_cast<void>(reuse_round(std::vector<std::string>{}, into, 33));
+  EXPECT_TRUE(into.empty());
+  static_cast<void>(reuse_round(thinmpi_test::sample_strings(r.rank), into, 34));
+  EXPECT_EQ(into, thinmpi_test::sample_strings(r.prev()));
+}
+
+TEST(Serialization, RecvReuseDecodesIntoTheCallersMapReusingItsNodes) {
+  auto world = thinmpi::world();
+  const ring r(world);
+  std::map<int, std::string> into;
+  for (int k = 0; k < 6; ++k)
+    into[1000 + k].reserve(64);
+  std::set<const std::string*> nodes;
+  std::set<const char*> buffers;
+  for (const auto& entry : into) {
+    nodes.insert(&entry.second);
+    buffers.insert(entry.second.data());
+  }
+  // Four entries of other keys into six nodes: four nodes reused (their strings' buffers too).
+  static_cast<void>(reuse_round(long_table(r.rank, 4), into, 35));
+  EXPECT_EQ(into, long_table(r.prev(), 4));
+  for (const auto& [key, value] : into) {
+    EXPECT_TRUE(nodes.count(&value) == 1) << "key " << key << " got a new node";
+    EXPECT_TRUE(buffers.count(value.data()) == 1) << "key " << key << "'s string was rebuilt";
+  }
+  // Nine into four: the four kept nodes are reused, five are new.
+  static_cast<void>(reuse_round(long_table(r.rank, 9), into, 36));
+  EXPECT_EQ(into, long_table(r.prev(), 9));
+  const auto reused = std::count_if(into.begin(), into.end(),
+                                    [&](const auto& entry) { return nodes.count(&entry.second); });
+  EXPECT_EQ(reused, 4);
+}
+
+/// Values of every shape whose alternatives, engagement and sizes change with the seed, so a
+/// decode into the value made from another seed must replace, grow and shrink what it holds.
+using shifting = std::tuple<std::vector<std::variant<int, std::string>>, std::optional<std::string>,
+                            std::unordered_map<std::string, std::vector<int>>,
+                            std::set<std::string>, std::vector<std::vector<std::string>>>;
+
+shifting sample_shifting(int seed) {
+  shifting value;
+  auto& [variants, optional, unordered, set, nested] = value;
+  for (int i = 0; i < 3 + seed % 3; ++i) {
+    if ((i + seed) % 2 == 0) {
+      variants.emplace_back(i * seed);
+    } else {
+      variants.emplace_back(thinmpi_test::numbered("alternative ", i + seed));
+    }
+  }
+  if (seed % 2 == 0) optional = std::string(25, 'o');
+  for (int i = 0; i < 2 + seed % 4; ++i)
+    unordered[thinmpi_test::numbered("key ", i + seed)] =
+        std::vector<int>(static_cast<std::size_t>(i), seed);
+  for (int i = 0; i < 4 - seed % 3; ++i)
+    set.insert(thinmpi_test::numbered("member of the set ", i * seed));
+  nested.resize(static_cast<std::size_t>(1 + seed % 3), long_strings(seed, 2));
+  return value;
+}
+
+TEST(Serialization, RecvReuseReplacesWhatTheValueHeldWithWhatWasSent) {
+  auto world = thinmpi::world();
+  const ring r(world);
+  for (const int held : {r.rank + 1, r.rank + 2, r.rank + 5}) {
+    shifting into = sample_shifting(held);
+    static_cast<void>(reuse_round(sample_shifting(r.rank), into, 37));
+    EXPECT_EQ(into, sample_shifting(r.prev())) << "holding the value of seed " << held;
+  }
+  auto record = thinmpi_test::sample_record(r.rank + 4);
+  static_cast<void>(reuse_round(thinmpi_test::sample_record(r.rank), record, 38));
+  EXPECT_EQ(record, thinmpi_test::sample_record(r.prev()));
+  auto nested = thinmpi_test::sample_nested(r.rank + 3);
+  static_cast<void>(reuse_round(thinmpi_test::sample_nested(r.rank), nested, 39));
+  EXPECT_EQ(nested, thinmpi_test::sample_nested(r.prev()));
+}
+
+TEST(Serialization, RecvReuseOfAMalformedMessageNamesItAndLeavesTheValueEmpty) {
+  auto world = thinmpi::world();
+  const ring r(world);
+  // Two entries of one key, in the map's wire format: a duplicate at the second entry, after
+  // the first has been read into one of the held nodes.
+  const std::vector<std::pair<int, std::string>> twice{{1, "a"}, {1, "b"}};
+  std::map<int, std::string> table = long_table(r.rank, 3);
+  auto sent = world.isend(serialized(twice), r.next(), 40);
+  try {
+    static_cast<void>(world.recv_reuse(serialized(table), r.prev(), 40));
+    ADD_FAILURE() << "a duplicate key was accepted";
+  } catch (const thinmpi::serialization_error& e) {
+    EXPECT_EQ(e.peer(), r.prev());
+    EXPECT_EQ(e.tag(), 40);
+    EXPECT_NE(std::string(e.what()).find("duplicate key"), std::string::npos) << e.what();
+  }
+  EXPECT_TRUE(table.empty()) << "the held or part-read entries were left";
+  static_cast<void>(sent.wait());
+  // A vector of strings cut short after its first string: nothing of it is left either.
+  std::vector<std::string> names = long_strings(r.rank, 4);
+  auto bytes = thinmpi::to_bytes(long_strings(r.rank, 2));
+  bytes.resize(bytes.size() - 3);
+  auto cut = world.isend(bytes, r.next(), 41);
+  EXPECT_THROW(static_cast<void>(world.recv_reuse(serialized(names), r.prev(), 41)),
+               thinmpi::serialization_error);
+  EXPECT_TRUE(names.empty());
+  static_cast<void>(cut.wait());
+  // The receive still works afterwards, into the emptied value.
+  static_cast<void>(reuse_round(long_strings(r.rank, 2), names, 42));
+  EXPECT_EQ(names, long_strings(r.prev(), 2));
 }
 
 }  // namespace

@@ -292,6 +292,19 @@ namespace sections {
 }
 #endif
 
+#if defined(THINMPI_CF_ALL) || defined(THINMPI_CF_SERIALIZED_RECV_REUSE_INTO_CONST)
+[[maybe_unused]] void cf_serialized_recv_reuse_into_const(thinmpi::comm_view world) {
+  const std::map<int, std::string> table;
+  static_cast<void>(world.recv_reuse(thinmpi::serialized(table), 0, 0));
+}
+#endif
+
+#if defined(THINMPI_CF_ALL) || defined(THINMPI_CF_SERIALIZED_RECV_REUSE_INTO_TEMPORARY)
+[[maybe_unused]] void cf_serialized_recv_reuse_into_temporary(thinmpi::comm_view world) {
+  static_cast<void>(world.recv_reuse(thinmpi::serialized(std::vector<with_name>{}), 0, 0));
+}
+#endif
+
 #if defined(THINMPI_CF_ALL) || defined(THINMPI_CF_SERIALIZED_BCAST_WITHOUT_EXCHANGE_COUNTS)
 [[maybe_unused]] void cf_serialized_bcast_without_exchange_counts(thinmpi::comm_view world) {
   // One error, the one naming the fix: not also "cannot receive into a temporary".
@@ -493,6 +506,7 @@ int main(int argc, char** argv) {
   std::vector<std::string> names(2);
   world.bcast(thinmpi::serialized(names), 0, thinmpi::exchange_counts);
   static_cast<void>(world.allgatherv(thinmpi::serialized(names), thinmpi::exchange_counts));
+  static_cast<void>(world.recv_reuse(thinmpi::serialized(names), world.rank(), 0));
   int x = 0;
   auto pointer_sent = world.isend(std::span(&x, 1), world.rank(), 0);
   world.recv(x, world.rank(), 0);

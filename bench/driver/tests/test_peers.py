@@ -102,6 +102,28 @@ class TinyTable(unittest.TestCase):
         self.assertTrue(kept[7].startswith("0.83×"), kept[7])  # Boost.MPI 1.25 / 1.5
         self.assertFalse([line for line in why if "Boost.MPI" in line])
 
+    def test_boosts_serialized_objects_are_in_the_rows_into_the_callers(self):
+        # Boost.MPI decodes a vector<string> into the caller's (its strings keep their storage):
+        # its row is thinmpi's recv_reuse(serialized(x)) against the C that unpacks into its
+        # kept payload, not the new-object row.
+        def serial(variant, one_way, baseline=None):
+            return dict(tiny_record(variant, one_way, baseline, count=64), suite="serialization")
+        records = [serial("c/ser_vecstr", 5.0), serial("c/ser_vecstr_kept", 3.2),
+                   serial("thinmpi/ser_vecstr", 5.1, "c/ser_vecstr"),
+                   serial("thinmpi/ser_vecstr_reuse", 3.4, "c/ser_vecstr_kept"),
+                   serial("boost/ser_vecstr", 4.8, "c/ser_vecstr_kept"),
+                   serial("kamping/ser_vecstr", 9.0, "c/ser_vecstr")]
+        rows, why = peers.tiny_rows(compare.aggregate(records), AUDIT, "serialization",
+                                    peers.SERIAL_PATHS)
+        new = by_path(rows, "vector<string> (64)")
+        kept = by_path(rows, "vector<string>, into the caller's (64)")
+        self.assertTrue(new[4].startswith("1.02×"), new[4])  # thinmpi 5.1 / 5.0
+        self.assertEqual(new[7], "—")
+        self.assertTrue(new[5].startswith("1.80×"), new[5])  # KaMPIng 9.0 / 5.0
+        self.assertTrue(kept[4].startswith("1.06×"), kept[4])  # thinmpi 3.4 / 3.2
+        self.assertTrue(kept[7].startswith("1.50×"), kept[7])  # Boost.MPI 4.8 / 3.2
+        self.assertFalse([line for line in why if "Boost.MPI" in line])
+
     def test_a_recorded_cause_of_the_faster_peer_is_its_line(self):
         mpl = {"variant": "mpl/allreduce/plus", "mpi": "mpich", "bytes": 4}
         values = {"thinmpi": (1.0, {"MPI_Allreduce": 1.0}, {}),

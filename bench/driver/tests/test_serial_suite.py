@@ -13,8 +13,11 @@ from wrapper_bench.matrix import Build
 from wrapper_bench.core import p2p_jobs
 
 SERIAL = tuple((f"{api}/{p}", 1, 0) for p in ("ser_vecstr", "ser_map", "ser_record")
-               for api in ("c", "thinmpi", "boost"))
-BASELINES = {n: "c/" + n.split("/")[1] for n, _, _ in SERIAL if not n.startswith("c/")}
+               for api in ("c", "thinmpi", "boost")) + \
+    tuple((f"c/{p}_kept", 1, 0) for p in ("ser_vecstr", "ser_map", "ser_record"))
+# Boost.MPI decodes into the caller's object: its floor is the C that unpacks into its kept one.
+BASELINES = {n: "c/" + n.split("/")[1] + ("_kept" if n.startswith("boost/") else "")
+             for n, _, _ in SERIAL if not n.startswith("c/")}
 FLAT = (("thinmpi/ser_map_flat", 1, 0),)
 FLAT_BASELINES = dict(BASELINES, **{"thinmpi/ser_map_flat": "c/ser_map"})
 
@@ -28,9 +31,9 @@ class SerialJobs(unittest.TestCase):
         jobs = expand([Build("openmpi", "gcc", SERIAL)], suites=("serialization",))
         self.assertEqual([j.count for j in jobs], [8, 64, 1024, 8, 512, 64])
         for job in jobs:
-            floor = [n for n in job.variants if n.startswith("c/")]
-            self.assertEqual(len(floor), 1)
-            self.assertEqual(job.variants[0], floor[0])
+            floors = [n for n in job.variants if n.startswith("c/")]
+            self.assertEqual(job.variants[:2], tuple(floors))
+            self.assertEqual(floors[1], floors[0] + "_kept")  # Boost.MPI's
         self.assertLess(jobs[2].iterations, jobs[0].iterations)
 
     def test_in_the_default_matrix(self):
@@ -48,8 +51,8 @@ class SerialJobs(unittest.TestCase):
         maps = [j for j in jobs if "c/ser_map" in j.variants]
         self.assertEqual([j.count for j in maps], [8, 512])
         for job in maps:
-            self.assertEqual(job.variants, ("c/ser_map", "thinmpi/ser_map", "boost/ser_map",
-                                            "thinmpi/ser_map_flat"))
+            self.assertEqual(job.variants, ("c/ser_map", "c/ser_map_kept", "thinmpi/ser_map",
+                                            "boost/ser_map", "thinmpi/ser_map_flat"))
         self.assertFalse(any("thinmpi/ser_map_flat" in j.variants for j in jobs
                              if j not in maps))
         self.assertIn("thinmpi/ser_map_flat", serial_suite.variant_names())
@@ -72,19 +75,52 @@ def record(variant, one_way, count, rep, baseline=None):
             "rep": rep}
 
 
-def serial_records(ratio):
-    return [record(f"{api}/{payload}", factor, count, rep)
-            for payload, _, sizes in serial_suite.SHAPES for count in sizes for rep in range(3)
-            for api, factor in (("c", 1.0), ("thinmpi", ratio), ("boost", 3.0))]
+def serial_records(ratio, reuse=None):
+    """Each shape's floor, thinmpi and Boost.MPI (against the kept floor, as its kernels are),
+    and thinmpi's recv_reuse form at `reuse` where given."""
+    found = []
+    for payload, _, sizes in serial_suite.SHAPES:
+        for count in sizes:
+            for rep in range(3):
+                found += [record(f"c/{payload}", 1.0, count, rep),
+                          record(f"c/{payload}_kept", 0.5, count, rep),
+                          record(f"thinmpi/{payload}", ratio, count, rep),
+                          record(f"boost/{payload}", 1.5, count, rep, f"c/{payload}_kept")]
+                if reuse:
+                    found.append(record(f"thinmpi/{payload}_reuse", 0.5 * reuse, count, rep,
+                                        f"c/{payload}_kept"))
+    return found
 
 
 class SerialReport(unittest.TestCase):
     def test_table_has_a_row_per_shape_with_ratios(self):
         cells = compare.aggregate(serial_records(1.05))
         table = serial_suite.table(cells)
-        self.assertEqual(len(table.rows), 6)
+        # Each shape's row, and its "into a kept one" row where Boost.MPI's cell is.
+        self.assertEqual(len(table.rows), 12)
         self.assertIn("(1.05×)", table.rows[0][4])
-        self.assertIn("(3.00×)", table.rows[0][5])
+        self.assertEqual(table.rows[0][5], "—")
+        self.assertEqual(table.rows[1][2], "vector<string> 8×8 into a kept one")
+        self.assertIn("0.500 µs", table.rows[1][3])
+        self.assertEqual(table.rows[1][4], "—")
+        self.assertIn("(3.00×)", table.rows[1][5])
+
+    def test_the_reuse_forms_are_judged_against_the_kept_floor_and_compared_with_boost(self):
+        cells = compare.aggregate(serial_records(1.05, reuse=1.04))
+        rows = serial_suite.table(cells).rows
+        kept = [r for r in rows if r[2] == "vector<string> 64×64 into a kept one"]
+        self.assertEqual(len(kept), 1)
+        self.assertIn("(1.04×)", kept[0][4])
+        self.assertIn("(3.00×)", kept[0][5])
+        line = serial_suite.target_lines(cells)[0]
+        # Boost.MPI (1.5 µs) against thinmpi's recv_reuse (0.52 µs), both into a kept one.
+        self.assertIn("2.9× faster than boost at 64×64 (both into a kept one) (met", line)
+        self.assertIn("thinmpi/ser_map_reuse at most 1.04×, not judged (std::map links and "
+                      "balances a node per entry", line)
+        targets = {r[0].split(" ")[0]: r for r in path_tables.thinmpi_targets(cells).rows}
+        self.assertEqual(targets["thinmpi/ser_vecstr_reuse"][1:3], ["c/ser_vecstr_kept", "≤ 1.10×"])
+        self.assertEqual(targets["thinmpi/ser_vecstr_reuse"][-1], "met")
+        self.assertEqual(targets["thinmpi/ser_map_reuse"][-1], "not judged")
 
     def test_kamping_has_a_column_and_mpl_a_dash_with_the_reason(self):
         records = serial_records(1.05) + [record("kamping/ser_vecstr", 2.5, 8, rep)

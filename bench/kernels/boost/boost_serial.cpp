@@ -1,7 +1,10 @@
 // The Boost.MPI variants of the serialization suite: the natural communicator::send(dest, tag,
-// value) / recv(src, tag, value) of the same objects (a packed archive per message).
+// value) / recv(src, tag, value) of the same objects (a packed archive per message). Boost's
+// recv decodes into the caller's object (a vector's strings keep their storage), so its floor
+// is the C that unpacks into its kept payload.
 //
-//   boost/ser_vecstr, boost/ser_map, boost/ser_record    vs c/ser_vecstr, c/ser_map, c/ser_record
+//   boost/ser_vecstr, boost/ser_map, boost/ser_record
+//                       vs c/ser_vecstr_kept, c/ser_map_kept, c/ser_record_kept
 
 #include <boost/serialization/map.hpp>
 #include <boost/serialization/string.hpp>
@@ -31,11 +34,11 @@ using record = wb_serial::record;
 
 const wb_variant variants[] = {
     wb_boost::make_variant<wb_boost::object_policy<vecstr, wb_serial::make_vecstr, 1>>(
-        "ser_vecstr", "c/ser_vecstr", 0),
-    wb_boost::make_variant<wb_boost::object_policy<map, wb_serial::make_map, 1>>("ser_map",
-                                                                                 "c/ser_map", 0),
+        "ser_vecstr", "c/ser_vecstr_kept", 0),
+    wb_boost::make_variant<wb_boost::object_policy<map, wb_serial::make_map, 1>>(
+        "ser_map", "c/ser_map_kept", 0),
     wb_boost::make_variant<wb_boost::object_policy<record, wb_serial::make_record, 1>>(
-        "ser_record", "c/ser_record", 0),
+        "ser_record", "c/ser_record_kept", 0),
 };
 
 }  // namespace

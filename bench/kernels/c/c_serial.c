@@ -3,7 +3,13 @@
  * sends it (MPI_Send of MPI_BYTE); the receiver matches the message (MPI_Mprobe), asks its size
  * (MPI_Get_count), mallocs, receives (MPI_Mrecv) and unpacks into newly allocated strings and
  * arrays, checking every length against the bytes left, as careful C code does. Rank 1 packs
- * what it unpacked and sends it back. */
+ * what it unpacked and sends it back.
+ *
+ * c/ser_vecstr_kept, c/ser_map_kept, c/ser_record_kept: the same messages unpacked into the
+ * payload received last time, as a C program that receives in a loop keeps it: each string is
+ * copied into the chars it already has (a larger malloc only when it does not fit), the arrays
+ * of strings, entries and doubles grow only when the message has more. The byte buffer is still
+ * malloc'd per message, as in the floor (and in thinmpi's and Boost.MPI's receives). */
 #include <limits.h>
 #include <mpi.h>
 #include <stdint.h>
@@ -18,6 +24,7 @@ enum { WB_SERIAL_TAG = 7 };
 
 typedef struct text {
   size_t length;
+  size_t capacity; /* bytes chars holds, its terminator's included */
   char* chars;
 } text;
 
@@ -27,9 +34,11 @@ typedef struct entry {
 } entry;
 
 /* One payload of any of the three shapes: `items` strings (vecstr), `items` entries (map), or
- * one name and `items` doubles (record). */
+ * one name and `items` doubles (record); the array holds `slots` of them (kept past `items` by
+ * the _kept receive, zeroed until used). */
 typedef struct payload {
   size_t items;
+  size_t slots;
   text* strings;
   entry* entries;
   text name;
@@ -43,12 +52,14 @@ typedef struct serial_state {
   int rank;
   int peer;
   shape kind;
+  int kept; /* the _kept variants: unpack into `received` as it is */
   payload sent;
   payload received;
 } serial_state;
 
 static int make_text(text* t, size_t length, size_t seed) {
   t->length = length;
+  t->capacity = length + 1;
   t->chars = (char*)malloc(length + 1);
   if (!t->chars) return 0;
   for (size_t j = 0; j < length; ++j)
@@ -58,10 +69,10 @@ static int make_text(text* t, size_t length, size_t seed) {
 
 static void free_payload(payload* p) {
   if (p->strings)
-    for (size_t i = 0; i < p->items; ++i)
+    for (size_t i = 0; i < p->slots; ++i)
       free(p->strings[i].chars);
   if (p->entries)
-    for (size_t i = 0; i < p->items; ++i)
+    for (size_t i = 0; i < p->slots; ++i)
       free(p->entries[i].value.chars);
   free(p->strings);
   free(p->entries);
@@ -73,6 +84,7 @@ static void free_payload(payload* p) {
 static int make_payload(payload* p, shape kind, size_t n) {
   memset(p, 0, sizeof *p);
   p->items = n;
+  p->slots = n;
   if (kind == vecstr) {
     p->strings = (text*)calloc(n + 1, sizeof(text));
     if (!p->strings) return 0;
@@ -151,6 +163,7 @@ static int take_length(const unsigned char** at, const unsigned char* end, size_
 
 static int take_text(const unsigned char** at, const unsigned char* end, text* t) {
   if (!take_length(at, end, 1, &t->length)) return 0;
+  t->capacity = t->length + 1;
   t->chars = (char*)malloc(t->length + 1);
   if (!t->chars) return 0;
   memcpy(t->chars, *at, t->length);
@@ -164,12 +177,14 @@ static int unpack(const unsigned char* at, size_t bytes, shape kind, payload* p)
   memset(p, 0, sizeof *p);
   if (kind == vecstr) {
     if (!take_length(&at, end, sizeof(uint64_t), &p->items)) return 0;
+    p->slots = p->items;
     p->strings = (text*)calloc(p->items + 1, sizeof(text));
     if (!p->strings) return 0;
     for (size_t i = 0; i < p->items; ++i)
       if (!take_text(&at, end, &p->strings[i])) return 0;
   } else if (kind == map) {
     if (!take_length(&at, end, sizeof(int) + sizeof(uint64_t), &p->items)) return 0;
+    p->slots = p->items;
     p->entries = (entry*)calloc(p->items + 1, sizeof(entry));
     if (!p->entries) return 0;
     for (size_t i = 0; i < p->items; ++i) {
@@ -181,10 +196,73 @@ static int unpack(const unsigned char* at, size_t bytes, shape kind, payload* p)
   } else {
     if (!take_text(&at, end, &p->name)) return 0;
     if (!take_length(&at, end, sizeof(double), &p->items)) return 0;
+    p->slots = p->items;
     p->values = (double*)malloc((p->items + 1) * sizeof(double));
     if (!p->values) return 0;
     memcpy(p->values, at, p->items * sizeof(double));
     at += p->items * sizeof(double);
+  }
+  return at == end;
+}
+
+/* Copies a text into the chars t already has: a larger malloc (not realloc: the old chars are
+ * not kept) only when they are too few. */
+static int take_text_kept(const unsigned char** at, const unsigned char* end, text* t) {
+  size_t length;
+  if (!take_length(at, end, 1, &length)) return 0;
+  if (length + 1 > t->capacity) {
+    free(t->chars);
+    t->capacity = 0;
+    t->chars = (char*)malloc(length + 1);
+    if (!t->chars) return 0;
+    t->capacity = length + 1;
+  }
+  t->length = length;
+  memcpy(t->chars, *at, length);
+  *at += length;
+  return 1;
+}
+
+/* Makes room for n elements of `size` bytes in *array of *slots, the new ones zeroed. */
+static int grow_slots(void** array, size_t* slots, size_t n, size_t size) {
+  if (n <= *slots && *array) return 1;
+  void* grown = realloc(*array, (n + 1) * size);
+  if (!grown) return 0;
+  size_t had = *array ? *slots : 0;
+  memset((char*)grown + had * size, 0, (n + 1 - had) * size);
+  *array = grown;
+  *slots = n;
+  return 1;
+}
+
+/* Unpacks into the payload p already holds, keeping its storage; 0 when the bytes are not one
+ * (p is then still a payload free_payload can free). */
+static int unpack_kept(const unsigned char* at, size_t bytes, shape kind, payload* p) {
+  const unsigned char* end = at + bytes;
+  size_t n;
+  if (kind == vecstr) {
+    if (!take_length(&at, end, sizeof(uint64_t), &n)) return 0;
+    if (!grow_slots((void**)&p->strings, &p->slots, n, sizeof(text))) return 0;
+    p->items = n;
+    for (size_t i = 0; i < n; ++i)
+      if (!take_text_kept(&at, end, &p->strings[i])) return 0;
+  } else if (kind == map) {
+    if (!take_length(&at, end, sizeof(int) + sizeof(uint64_t), &n)) return 0;
+    if (!grow_slots((void**)&p->entries, &p->slots, n, sizeof(entry))) return 0;
+    p->items = n;
+    for (size_t i = 0; i < n; ++i) {
+      if ((size_t)(end - at) < sizeof(int)) return 0;
+      memcpy(&p->entries[i].key, at, sizeof(int));
+      at += sizeof(int);
+      if (!take_text_kept(&at, end, &p->entries[i].value)) return 0;
+    }
+  } else {
+    if (!take_text_kept(&at, end, &p->name)) return 0;
+    if (!take_length(&at, end, sizeof(double), &n)) return 0;
+    if (!grow_slots((void**)&p->values, &p->slots, n, sizeof(double))) return 0;
+    p->items = n;
+    memcpy(p->values, at, n * sizeof(double));
+    at += n * sizeof(double);
   }
   return at == end;
 }
@@ -207,8 +285,12 @@ static void receive_payload(serial_state* s) {
   unsigned char* buffer = (unsigned char*)malloc((size_t)bytes + 1);
   if (!buffer) MPI_Abort(s->comm, 4);
   MPI_Mrecv(buffer, bytes, MPI_BYTE, &message, MPI_STATUS_IGNORE);
-  free_payload(&s->received);
-  if (!unpack(buffer, (size_t)bytes, s->kind, &s->received)) MPI_Abort(s->comm, 5);
+  if (s->kept) {
+    if (!unpack_kept(buffer, (size_t)bytes, s->kind, &s->received)) MPI_Abort(s->comm, 5);
+  } else {
+    free_payload(&s->received);
+    if (!unpack(buffer, (size_t)bytes, s->kind, &s->received)) MPI_Abort(s->comm, 5);
+  }
   free(buffer);
 }
 
@@ -263,6 +345,12 @@ static void* setup_shape(MPI_Comm comm, size_t count, shape kind) {
   return s;
 }
 
+static void* setup_kept_shape(MPI_Comm comm, size_t count, shape kind) {
+  serial_state* s = (serial_state*)setup_shape(comm, count, kind);
+  if (s) s->kept = 1;
+  return s;
+}
+
 WB_C_SETUP_WITH(setup_vecstr, setup_shape, vecstr)
 WB_C_SETUP_WITH(setup_map, setup_shape, map)
 WB_C_SETUP_WITH(setup_record, setup_shape, record)
@@ -273,3 +361,12 @@ const wb_variant wb_c_ser_map = {"c",       "ser_map",   NULL,   1,       0,
                                  setup_map, round_trips, verify, teardown};
 const wb_variant wb_c_ser_record = {"c",          "ser_record", NULL,   1,       0,
                                     setup_record, round_trips,  verify, teardown};
+WB_C_SETUP_WITH(setup_vecstr_kept, setup_kept_shape, vecstr)
+WB_C_SETUP_WITH(setup_map_kept, setup_kept_shape, map)
+WB_C_SETUP_WITH(setup_record_kept, setup_kept_shape, record)
+const wb_variant wb_c_ser_vecstr_kept = {
+    "c", "ser_vecstr_kept", NULL, 1, 0, setup_vecstr_kept, round_trips, verify, teardown};
+const wb_variant wb_c_ser_map_kept = {"c",         "ser_map_kept", NULL,    1, 0, setup_map_kept,
+                                      round_trips, verify,         teardown};
+const wb_variant wb_c_ser_record_kept = {
+    "c", "ser_record_kept", NULL, 1, 0, setup_record_kept, round_trips, verify, teardown};

@@ -12,6 +12,9 @@ extern const wb_variant wb_c_struct;
 extern const wb_variant wb_c_framed;
 /* The serialization suite's hand-packed floor (c_serial.c). */
 extern const wb_variant wb_c_ser_vecstr;
+extern const wb_variant wb_c_ser_vecstr_kept;
+extern const wb_variant wb_c_ser_map_kept;
+extern const wb_variant wb_c_ser_record_kept;
 extern const wb_variant wb_c_ser_map;
 extern const wb_variant wb_c_ser_record;
 extern const wb_variant wb_c_probe;

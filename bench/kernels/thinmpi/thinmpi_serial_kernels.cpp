@@ -6,6 +6,10 @@
 //   thinmpi/ser_map_flat  the same entries as std::vector<std::pair<int, std::string>>: the map's
 //                         wire format (so c/ser_map's floor) without std::map's node per entry
 //   thinmpi/ser_record    the same with an aggregate struct {std::string; std::vector<double>;}
+//   thinmpi/ser_vecstr_reuse, ser_map_reuse, ser_map_flat_reuse, ser_record_reuse
+//                         recv_reuse(serialized(received)): decoded into the value received last
+//                         time (its strings' buffers, its map's nodes kept), against the C
+//                         floor that unpacks into its kept payload (c/ser_*_kept)
 //
 // Rank 0 sends first; rank 1 sends back what it received.
 
@@ -47,13 +51,19 @@ void* setup(MPI_Comm comm, std::size_t count) noexcept {
   }
 }
 
-template <class T>
+/// Reuse: recv_reuse(serialized(received)) decodes into the value received last time; else
+/// recv<serialized<T>>() returns a new one, assigned over it.
+template <class T, bool Reuse = false>
 void round_trips(void* raw, long iterations) noexcept {
   auto& s = *static_cast<state<T>*>(raw);
   try {
     for (long i = 0; i < iterations; ++i) {
       if (s.rank == 0) s.comm.send(thinmpi::serialized(s.sent), s.peer, tag);
-      s.received = s.comm.template recv<thinmpi::serialized<T>>(s.peer, tag);
+      if constexpr (Reuse) {
+        static_cast<void>(s.comm.recv_reuse(thinmpi::serialized(s.received), s.peer, tag));
+      } else {
+        s.received = s.comm.template recv<thinmpi::serialized<T>>(s.peer, tag);
+      }
       if (s.rank == 1) s.comm.send(thinmpi::serialized(s.received), s.peer, tag);
     }
   } catch (const std::exception& error) {
@@ -76,6 +86,17 @@ const wb_variant variants[] = {
      round_trips<map_flat>, wb_cxx::verify<state<map_flat>>, wb_cxx::teardown<state<map_flat>>},
     {"thinmpi", "ser_record", "c/ser_record", 1, 0, setup<record, wb_serial::make_record>,
      round_trips<record>, wb_cxx::verify<state<record>>, wb_cxx::teardown<state<record>>},
+    {"thinmpi", "ser_vecstr_reuse", "c/ser_vecstr_kept", 1, 0,
+     setup<vecstr, wb_serial::make_vecstr>, round_trips<vecstr, true>,
+     wb_cxx::verify<state<vecstr>>, wb_cxx::teardown<state<vecstr>>},
+    {"thinmpi", "ser_map_reuse", "c/ser_map_kept", 1, 0, setup<map, wb_serial::make_map>,
+     round_trips<map, true>, wb_cxx::verify<state<map>>, wb_cxx::teardown<state<map>>},
+    {"thinmpi", "ser_map_flat_reuse", "c/ser_map_kept", 1, 0,
+     setup<map_flat, wb_serial::make_map_flat>, round_trips<map_flat, true>,
+     wb_cxx::verify<state<map_flat>>, wb_cxx::teardown<state<map_flat>>},
+    {"thinmpi", "ser_record_reuse", "c/ser_record_kept", 1, 0,
+     setup<record, wb_serial::make_record>, round_trips<record, true>,
+     wb_cxx::verify<state<record>>, wb_cxx::teardown<state<record>>},
 };
 
 }  // namespace

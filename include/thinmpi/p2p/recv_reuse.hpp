@@ -2,8 +2,9 @@
 /// \file
 /// Receives of unknown size that reuse memory or are given a bound: recv_reuse (a matched probe,
 /// then the receive into the caller's vector or string, sized to the message, allocating only
-/// when its capacity is too small) and recv_at_most (one MPI_Recv into a new container of a
-/// caller-given largest size, shrunk to what arrived).
+/// when its capacity is too small; of serialized(x), the decode into x's own storage) and
+/// recv_at_most (one MPI_Recv into a new container of a caller-given largest size, shrunk to what
+/// arrived).
 
 #include <cstddef>
 #include <ranges>
@@ -14,6 +15,7 @@
 #include "thinmpi/core/datatype.hpp"
 #include "thinmpi/core/detail/buffers.hpp"
 #include "thinmpi/core/detail/mpi.hpp"
+#include "thinmpi/core/detail/serialized_hook.hpp"
 #include "thinmpi/core/detail/status_bytes.hpp"
 #include "thinmpi/core/status.hpp"
 #include "thinmpi/p2p/detail/calls.hpp"
@@ -48,7 +50,9 @@ class p2p_recv_reuse {
   ///     for (int step = 0; step < steps; ++step)
   ///       world.recv_reuse(values, 0, tag);  // one allocation at most, at the start
   template <class Container>
-  status recv_reuse(Container& into, int source, int tag) const {
+  requires(!detail::serialized_payload<Container>) status
+      recv_reuse(Container& into, int source, int tag)
+  const {
     static_assert(resizable_payload<Container>,
                   "thinmpi::recv_reuse receives into a std::vector or std::string; receive into "
                   "a fixed buffer with recv(buffer, source, tag)");
@@ -74,6 +78,23 @@ class p2p_recv_reuse {
       detail::raise_receive(rc, {"MPI_Mrecv", call.comm, source, tag}, buffer, raw);
     }
     return status(raw, type);
+  }
+
+  /// Receives a serialized value into the x that serialized(x) names, reusing x's storage:
+  /// MPI_Mprobe, one allocation of the message's size (its bytes), MPI_Mrecv, one decode pass
+  /// that reads into what x holds (a string keeps its buffer when the new one fits, a vector
+  /// its elements, a map or set its nodes), so a loop of like-sized messages allocates only the
+  /// bytes. A malformed message is a thinmpi::serialization_error naming the source and tag, and
+  /// leaves x empty. The status counts bytes.
+  ///
+  ///     std::vector<std::string> names;
+  ///     for (int step = 0; step < steps; ++step)
+  ///       world.recv_reuse(thinmpi::serialized(names), 0, tag);
+  template <detail::serialized_payload Payload>
+  status recv_reuse(Payload&& into, int source, int tag) const {
+    MPI_Status raw{};
+    into.receive_into(comm(), source, tag, raw);
+    return status(raw, MPI_BYTE);
   }
 
   /// Receives a new std::vector or std::string of at most max_count elements with one MPI_Recv

@@ -214,11 +214,34 @@ void read_map_entry(byte_reader& in, Map& value, std::size_t at) {
   }
 }
 
+/// One entry of a map or set read into a node taken from spare (its key, and its value, read in
+/// place: a string keeps its storage), then linked into value; a duplicate key is reported at
+/// the entry's end, as read_map_entry does.
+template <class Container>
+void read_into_node(byte_reader& in, Container& value, Container& spare, std::size_t at) {
+  auto node = spare.extract(spare.begin());
+  if constexpr (is_map<Container>) {
+    read(in, node.key());
+    read(in, node.mapped());
+  } else {
+    read(in, node.value());
+  }
+  const std::size_t before = value.size();
+  value.insert(value.end(), std::move(node));
+  if (value.size() == before) [[unlikely]] {
+    fail_duplicate(in, spelled_name<Container>(), at);
+  }
+}
+
 template <class Variant, std::size_t I = 0>
 void read_alternative(byte_reader& in, Variant& value, std::size_t index) {
   if constexpr (I < std::variant_size_v<Variant>) {
     if (index == I) {
-      read(in, value.template emplace<I>());
+      if (value.index() == I) {
+        read(in, std::get<I>(value));  // the alternative it holds is read into
+      } else {
+        read(in, value.template emplace<I>());
+      }
     } else {
       read_alternative<Variant, I + 1>(in, value, index);
     }
@@ -241,7 +264,13 @@ void read(byte_reader& in, T& value) {
     const std::size_t n = in.take_length(sizeof(C), the_type);
     const std::byte* chars = in.take(n * sizeof(C), the_type);  // checked: n fits
     if constexpr (sizeof(C) == 1) {
-      value.assign(reinterpret_cast<const C*>(chars), n);  // one write, no zeroing
+      if (n != 0 && n == value.size()) {
+        // A string read into again at its length (a kept value's): the chars alone, where
+        // assign's general replace costs some 40 instructions more a string.
+        std::memcpy(value.data(), chars, n);
+      } else {
+        value.assign(reinterpret_cast<const C*>(chars), n);  // one write, no zeroing
+      }
     } else {
       value.resize(n);
       if (n != 0) std::memcpy(value.data(), chars, n * sizeof(C));
@@ -254,9 +283,15 @@ void read(byte_reader& in, T& value) {
       value.resize(n);
       if (n != 0) std::memcpy(value.data(), in.take(n * sizeof(E), the_type), n * sizeof(E));
     } else {
-      value.clear();
+      // Elements already there are read into (a string keeps its storage when the new one
+      // fits); only the ones beyond them are built. A new vector has none.
+      if (n < value.size())
+        value.erase(value.begin() + static_cast<std::ptrdiff_t>(n), value.end());
       value.reserve(n);
-      for (std::size_t i = 0; i < n; ++i) {
+      const std::size_t kept = value.size();
+      for (std::size_t i = 0; i < kept; ++i)
+        read(in, value[i]);
+      for (std::size_t i = kept; i < n; ++i) {
         if constexpr (is_byte_string<E>) {
           const auto chars = take_chars<E>(in);
           value.emplace_back(chars.data(), chars.size());
@@ -276,11 +311,18 @@ void read(byte_reader& in, T& value) {
     using E = typename stored_element<T>::type;
     require_bounded_elements<E>();
     const std::size_t n = in.take_length(length_unit<E>(), the_type);
+    // The nodes value already has are reused for the entries read (their strings keep their
+    // storage); only the entries beyond them get new nodes, and the unused ones are freed. A
+    // new container has none.
+    T spare = std::move(value);
     value.clear();
+    const bool reuse = spare.get_allocator() == value.get_allocator();
     if constexpr (requires { value.reserve(n); }) value.reserve(n);
     for (std::size_t i = 0; i < n; ++i) {
       const std::size_t at = in.offset();
-      if constexpr (is_map<T>) {
+      if (reuse && !spare.empty()) {
+        read_into_node(in, value, spare, at);
+      } else if constexpr (is_map<T>) {
         read_map_entry(in, value, at);
       } else {
         E key{};
@@ -308,7 +350,8 @@ void read(byte_reader& in, T& value) {
     if (flag == 0) {
       value.reset();
     } else {
-      read(in, value.emplace());
+      if (!value) value.emplace();
+      read(in, *value);  // a value it holds is read into
     }
   } else if constexpr (is_specialization<T, std::variant>) {
     const auto index = in.take_value<std::uint32_t>(the_type);
@@ -333,16 +376,24 @@ Bytes encode(const T& value) {
   return bytes;
 }
 
-/// Decodes bytes as a T; throws decode_failure (without MPI context) when they are not one.
+/// Decodes bytes into value, reading into what it holds (its strings and vectors keep their
+/// storage where the new ones fit, its maps' and sets' nodes are reused); throws decode_failure
+/// (without MPI context) when they are not one T, leaving value part read.
 template <class T>
-T decode_or_fail(std::span<const std::byte> bytes) {
+void decode_into_or_fail(std::span<const std::byte> bytes, T& value) {
   static_cast<void>(static_cast<std::size_t (*)(const T&)>(&wire_size<T>));  // its diagnostics
   byte_reader in(bytes.data(), bytes.size());
-  T value{};
   read(in, value);
   if (in.left() != 0) [[unlikely]] {
     in.fail(spelled_name<T>(), counted(in.left(), "byte", "bytes") + " left over after the value");
   }
+}
+
+/// Decodes bytes as a T; throws decode_failure (without MPI context) when they are not one.
+template <class T>
+T decode_or_fail(std::span<const std::byte> bytes) {
+  T value{};
+  decode_into_or_fail(bytes, value);
   return value;
 }
 
@@ -354,6 +405,22 @@ T decode_in(std::span<const std::byte> bytes, const error_site& site) {
     return decode_or_fail<T>(bytes);
   } catch (const decode_failure& failure) {
     raise_decode(failure, spelled_name<T>(), site);
+  }
+}
+
+/// Decodes bytes into value (decode_into_or_fail). On any failure value is emptied (T{}), so no
+/// part of the malformed message or of value's old contents is left to be mistaken for a
+/// result; a decode failure is a serialization_error with the context of `site`.
+template <class T>
+void decode_into(std::span<const std::byte> bytes, T& value, const error_site& site) {
+  try {
+    decode_into_or_fail(bytes, value);
+  } catch (const decode_failure& failure) {
+    value = T{};
+    raise_decode(failure, spelled_name<T>(), site);
+  } catch (...) {
+    value = T{};
+    throw;
   }
 }
 

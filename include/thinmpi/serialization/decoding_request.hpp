@@ -21,14 +21,27 @@ namespace thinmpi::detail {
 
 namespace serial {
 
+/// The site a decode error of a received message names: its source and tag.
+inline error_site received_site(MPI_Comm comm, const MPI_Status& raw) {
+  return {.operation = "thinmpi::decode",
+          .comm = comm,
+          .peer_role = "source",
+          .peer = raw.MPI_SOURCE,
+          .tag = raw.MPI_TAG};
+}
+
 /// Decodes a received message as T, naming the receive in the error.
 template <class T>
 T decode_received(std::span<const std::byte> bytes, MPI_Comm comm, const MPI_Status& raw) {
-  return decode_in<T>(bytes, {.operation = "thinmpi::decode",
-                              .comm = comm,
-                              .peer_role = "source",
-                              .peer = raw.MPI_SOURCE,
-                              .tag = raw.MPI_TAG});
+  return decode_in<T>(bytes, received_site(comm, raw));
+}
+
+/// Decodes a received message into value (decode_into: value's storage reused, value emptied on
+/// a failure), naming the receive in the error.
+template <class T>
+void decode_received_into(std::span<const std::byte> bytes, T& value, MPI_Comm comm,
+                          const MPI_Status& raw) {
+  decode_into(bytes, value, received_site(comm, raw));
 }
 
 }  // namespace serial

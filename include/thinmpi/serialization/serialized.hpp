@@ -73,6 +73,7 @@ class serialized_request;
 ///     world.send(thinmpi::serialized(table), 1, 0);
 ///     table = world.recv<thinmpi::serialized<decltype(table)>>(0, 0);
 ///     world.bcast(thinmpi::serialized(table), 0, thinmpi::exchange_counts);
+///     world.recv_reuse(thinmpi::serialized(table), 0, 0);  // decoded into table's nodes
 template <class T>
 class serialized {
  public:
@@ -93,6 +94,16 @@ class serialized {
   static thinmpi_serialized_value receive(MPI_Comm comm, int source, int tag, MPI_Status& raw) {
     const serialized_bytes bytes = detail::receive_new<serialized_bytes>(comm, source, tag, raw);
     return decode(bytes, comm, raw);
+  }
+  /// recv_reuse(serialized(x), src, tag): MPI_Mprobe, one allocation of the message's size,
+  /// MPI_Mrecv, one decode pass into x, which keeps its storage where the new value fits (its
+  /// strings' and vectors' buffers, its maps' and sets' nodes). On any failure x is emptied.
+  void receive_into(MPI_Comm comm, int source, int tag, MPI_Status& raw) const {
+    static_assert(std::is_lvalue_reference_v<T> && !std::is_const_v<std::remove_reference_t<T>>,
+                  "thinmpi: recv_reuse(thinmpi::serialized(x), source, tag) decodes the message "
+                  "into x: pass a named, non-const x");
+    const serialized_bytes bytes = detail::receive_new<serialized_bytes>(comm, source, tag, raw);
+    detail::serial::decode_received_into(bytes, value_, comm, raw);
   }
   /// One decode pass over bytes that arrived some other way (framed_channel) from the message
   /// whose status is raw (its source and tag name it in an error).

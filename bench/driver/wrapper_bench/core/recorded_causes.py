@@ -24,10 +24,6 @@ RECORDED = {
                                       "pages for its heap, so its 4 MiB slice sits on 2 MiB "
                                       "pages where C's malloc'd buffer has 4 KiB ones "
                                       "(docs/bench.md, The C baselines)",
-    "boost/ser_vecstr": "decodes into the caller's kept vector<string>, whose strings keep "
-                        "their storage: 5 allocations a message at 64 x 64 chars against "
-                        "thinmpi's and the C floor's 67, which return new strings (callgrind; "
-                        "docs/bench.md, The peers)",
     "thinmpi/vector_alloc_uninit#1048576": ALLOCATION_ORDER,
     "thinmpi/vector_alloc#1048576": ALLOCATION_ORDER,
     "thinmpi/alltoallv/counts_exchanged#1048576": ALLOCATION_ORDER,

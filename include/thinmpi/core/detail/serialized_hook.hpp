@@ -8,7 +8,11 @@
 /// returns) and gives, for point-to-point,
 ///   wire_bytes encode() const                          the bytes to send (one allocation)
 ///   static value receive(MPI_Comm, int src, int tag, MPI_Status&)   MPI_Mprobe + MPI_Mrecv +
-///   decode P::receive_request, constructible from (MPI_Comm, int src, int tag)    for irecv<P>()
+///                                                      decode
+///   void receive_into(MPI_Comm, int src, int tag, MPI_Status&) const
+///                                                      MPI_Mprobe + MPI_Mrecv + decode into the
+///                                                      value P names, for recv_reuse(P, ...)
+///   P::receive_request, constructible from (MPI_Comm, int src, int tag)    for irecv<P>()
 ///   static value exchange(MPI_Comm, const W& wire, int dest, int send_tag, int src, int recv_tag,
 ///                         MPI_Status&)                 for sendrecv<P>()
 /// for framed_channel (framed.hpp), which moves the bytes by its own protocol,

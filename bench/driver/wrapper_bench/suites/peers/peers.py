@@ -51,12 +51,19 @@ SWEEP_PATHS = tuple((label, None, paths) for label, _, paths in TINY_PATHS
 # The OSU sweep's path: MPI_CHAR of known count (osu_latency's), 1 B to 4 MiB.
 OSU_PATHS = tuple((label, None, paths) for label, _, paths in TINY_PATHS
                   if label == "chars of known count")
-# The serialization suite's objects (MPL has none: serial_suite.NOT_SERIALIZING).
+# The serialization suite's objects (MPL has none: serial_suite.NOT_SERIALIZING): a new object
+# each receive, and into the caller's object kept from receive to receive (Boost.MPI's
+# recv(source, tag, x) always decodes into x; thinmpi's recv_reuse(serialized(x)); C unpacking
+# into its kept payload).
 SERIAL_PATHS = tuple(
-    (label, None, {api: f"{api}/{payload}" for api in ("c", "thinmpi", "kamping", "boost",
-                                                       "mpi4py")})
-    for payload, label in (("ser_vecstr", "vector<string>"), ("ser_map", "map<int,string>"),
-                           ("ser_record", "struct{string, vector<double>}")))
+    path for payload, label in (("ser_vecstr", "vector<string>"), ("ser_map", "map<int,string>"),
+                                ("ser_record", "struct{string, vector<double>}"))
+    for path in (
+        (label, None, {api: f"{api}/{payload}" for api in ("c", "thinmpi", "kamping",
+                                                           "mpi4py")}),
+        (f"{label}, into the caller's", None,
+         {"c": f"c/{payload}_kept", "thinmpi": f"thinmpi/{payload}_reuse",
+          "boost": f"boost/{payload}"})))
 # The collectives paths (2 ranks): (label, {column: variant}).
 COLL_PATHS = (
     ("bcast", {"c": "c/bcast/builtin", "thinmpi": "thinmpi/bcast/vector",
@@ -255,9 +262,10 @@ def tiny_rows(cells, audit_rows, suite="tiny", suite_paths=TINY_PATHS, ratios=No
                 size = _size_text(suite, count, paths, mine)
                 where = f"{MPI_NAMES.get(mpi, mpi)} {compiler}, {label} ({size})"
                 row, values = _row(f"{label} ({size})", paths, index, calls, python)
-                # Beyond the tiny suite, a row only where a peer ran (its own tables show the
-                # others).
-                if row and (suite == "tiny" or any(values[api][0] is not None for api in APIS)):
+                # Beyond the tiny suite, a row only where a peer of thinmpi's ran (the suite's
+                # own tables show the others).
+                if row and (suite == "tiny" or any(values[api][0] is not None
+                                                   for api in CONVENIENT if api != "thinmpi")):
                     rows.append([MPI_NAMES.get(mpi, mpi), compiler] + row)
                     lines.append(why_line(where, values))
                     _add_ratios(ratios, suite, label, mpi, compiler, values)
