@@ -305,6 +305,24 @@ TEST(Serialization, RecvReuseDecodesIntoTheCallersMapReusingItsNodes) {
   const auto reused = std::count_if(into.begin(), into.end(),
                                     [&](const auto& entry) { return nodes.count(&entry.second); });
   EXPECT_EQ(reused, 4);
+  // The same keys again: their values are read in place, every node stays where it is.
+  std::vector<const std::string*> held;
+  for (const auto& entry : into)
+    held.push_back(&entry.second);
+  static_cast<void>(reuse_round(long_table(r.rank, 9), into, 43));
+  EXPECT_EQ(into, long_table(r.prev(), 9));
+  std::size_t k = 0;
+  for (const auto& entry : into)
+    EXPECT_EQ(&entry.second, held[k++]) << "key " << entry.first << " got another node";
+  // The first keys again, then others: the first stay in place, the others reuse the rest.
+  auto mixed = long_table(r.rank, 3);
+  mixed[-5] = "before them all";  // a key below the kept ones: the tree is relinked from there
+  mixed[1000] = std::string(40, 'z');
+  static_cast<void>(reuse_round(mixed, into, 44));
+  auto expected = long_table(r.prev(), 3);
+  expected[-5] = "before them all";
+  expected[1000] = std::string(40, 'z');
+  EXPECT_EQ(into, expected);
 }
 
 /// Values of every shape whose alternatives, engagement and sizes change with the seed, so a
@@ -367,6 +385,13 @@ TEST(Serialization, RecvReuseOfAMalformedMessageNamesItAndLeavesTheValueEmpty) {
   }
   EXPECT_TRUE(table.empty()) << "the held or part-read entries were left";
   static_cast<void>(sent.wait());
+  // The same duplicate into a map holding the first key: read in place, then the duplicate.
+  table = {{1, "one"}, {2, "two"}};
+  auto sent_twice = world.isend(serialized(twice), r.next(), 45);
+  EXPECT_THROW(static_cast<void>(world.recv_reuse(serialized(table), r.prev(), 45)),
+               thinmpi::serialization_error);
+  EXPECT_TRUE(table.empty());
+  static_cast<void>(sent_twice.wait());
   // A vector of strings cut short after its first string: nothing of it is left either.
   std::vector<std::string> names = long_strings(r.rank, 4);
   auto bytes = thinmpi::to_bytes(long_strings(r.rank, 2));

@@ -186,16 +186,14 @@ take_chars(byte_reader& in) {
   in.fail(type, "a duplicate key (the element at byte " + std::to_string(at) + ")");
 }
 
-/// One entry of a map decoded straight into its node (try_emplace: no node for a key already
-/// there), with no element built beside the node and moved in: a string value is built in the
-/// node from its bytes (take_chars), any other value is read in place. A duplicate key's value
-/// is still read first (into a scratch value), so the error is the one a whole-entry read
-/// reports: a truncated value first, the duplicate at the entry's end.
+/// One entry of a map decoded straight into a new node (try_emplace: no node for a key already
+/// there), its key already read, with no element built beside the node and moved in: a string
+/// value is built in the node from its bytes (take_chars), any other value is read in place. A
+/// duplicate key's value is still read first (into a scratch value), so the error is the one a
+/// whole-entry read reports: a truncated value first, the duplicate at the entry's end.
 template <class Map>
-void read_map_entry(byte_reader& in, Map& value, std::size_t at) {
+void read_map_entry(byte_reader& in, Map& value, typename Map::key_type&& key, std::size_t at) {
   using mapped = typename Map::mapped_type;
-  typename Map::key_type key{};
-  read(in, key);
   const std::size_t before = value.size();
   if constexpr (is_byte_string<mapped>) {
     const auto chars = take_chars<mapped>(in);
@@ -214,22 +212,102 @@ void read_map_entry(byte_reader& in, Map& value, std::size_t at) {
   }
 }
 
-/// One entry of a map or set read into a node taken from spare (its key, and its value, read in
-/// place: a string keeps its storage), then linked into value; a duplicate key is reported at
-/// the entry's end, as read_map_entry does.
+/// One entry of a map or set, its key already read, in a new node. A duplicate key is
+/// reported at the entry's end.
 template <class Container>
-void read_into_node(byte_reader& in, Container& value, Container& spare, std::size_t at) {
+void insert_new_entry(byte_reader& in, Container& value, typename Container::key_type& key,
+                      std::size_t at) {
+  if constexpr (is_map<Container>) {
+    read_map_entry(in, value, std::move(key), at);
+  } else {
+    const std::size_t before = value.size();
+    value.emplace_hint(value.end(), std::move(key));
+    if (value.size() == before) [[unlikely]] {
+      fail_duplicate(in, spelled_name<Container>(), at);
+    }
+  }
+}
+
+/// One entry of a map or set, its key already read, in a node taken from spare (which has one):
+/// the key copied into the node's, a value read into the node's (a string keeps its storage).
+/// A duplicate key is reported at the entry's end.
+template <class Container>
+void insert_spare_entry(byte_reader& in, Container& value, Container& spare,
+                        const typename Container::key_type& key, std::size_t at) {
   auto node = spare.extract(spare.begin());
   if constexpr (is_map<Container>) {
-    read(in, node.key());
+    node.key() = key;
     read(in, node.mapped());
   } else {
-    read(in, node.value());
+    node.value() = key;
   }
   const std::size_t before = value.size();
   value.insert(value.end(), std::move(node));
   if (value.size() == before) [[unlikely]] {
     fail_duplicate(in, spelled_name<Container>(), at);
+  }
+}
+
+/// Whether a and b are the same key of container (its comparison or its equality).
+template <class Container>
+bool same_key(const Container& container, const typename Container::key_type& a,
+              const typename Container::key_type& b) {
+  if constexpr (requires { container.key_eq(); }) {
+    return container.key_eq()(a, b);
+  } else {
+    return !container.key_comp()(a, b) && !container.key_comp()(b, a);
+  }
+}
+
+/// The n entries of a map or set, read into value. While the keys are the ones value holds, in
+/// its order, their values are read in place and no node is touched (a kept map receiving the
+/// same keys again). From the first other key on, value's nodes past the matched ones are
+/// reused for the entries read, new ones are made past them, and the unused are freed. A new
+/// container has no node, so every entry gets a new one.
+template <class T>
+void read_entries(byte_reader& in, T& value, std::size_t n) {
+  typename T::key_type key{};
+  auto kept = value.begin();
+  std::size_t i = 0;
+  std::size_t at = 0;
+  for (; i < n; ++i) {
+    at = in.offset();
+    read(in, key);
+    if (kept == value.end()) break;
+    if constexpr (is_map<T>) {
+      if (!same_key(value, key, kept->first)) break;
+      read(in, kept->second);
+    } else {
+      if (!same_key(value, key, *kept)) break;
+    }
+    ++kept;
+  }
+  if (i == n) {
+    value.erase(kept, value.end());
+    return;
+  }
+  // Entry i's key is another: the matched nodes stay, the rest become spares. A moved
+  // allocator equals its source (the Allocator requirements), so the nodes move between the two.
+  T spare = std::move(value);
+  value.clear();
+  if constexpr (requires { value.reserve(n); }) value.reserve(n);
+  const std::size_t matched = i;  // entry `matched` has its key read already
+  for (std::size_t j = 0; j < matched; ++j)
+    value.insert(value.end(), spare.extract(spare.begin()));
+  // Spare nodes while they last, then new ones (a new container has only new ones).
+  for (; i < n && !spare.empty(); ++i) {
+    if (i != matched) {
+      at = in.offset();
+      read(in, key);
+    }
+    insert_spare_entry(in, value, spare, key, at);
+  }
+  for (; i < n; ++i) {
+    if (i != matched) {
+      at = in.offset();
+      read(in, key);
+    }
+    insert_new_entry(in, value, key, at);
   }
 }
 
@@ -310,30 +388,7 @@ void read(byte_reader& in, T& value) {
   } else if constexpr (is_map<T> || is_set<T>) {
     using E = typename stored_element<T>::type;
     require_bounded_elements<E>();
-    const std::size_t n = in.take_length(length_unit<E>(), the_type);
-    // The nodes value already has are reused for the entries read (their strings keep their
-    // storage); only the entries beyond them get new nodes, and the unused ones are freed. A
-    // new container has none.
-    T spare = std::move(value);
-    value.clear();
-    const bool reuse = spare.get_allocator() == value.get_allocator();
-    if constexpr (requires { value.reserve(n); }) value.reserve(n);
-    for (std::size_t i = 0; i < n; ++i) {
-      const std::size_t at = in.offset();
-      if (reuse && !spare.empty()) {
-        read_into_node(in, value, spare, at);
-      } else if constexpr (is_map<T>) {
-        read_map_entry(in, value, at);
-      } else {
-        E key{};
-        read(in, key);
-        const std::size_t before = value.size();
-        value.emplace_hint(value.end(), std::move(key));
-        if (value.size() == before) [[unlikely]] {
-          fail_duplicate(in, the_type, at);
-        }
-      }
-    }
+    read_entries(in, value, in.take_length(length_unit<E>(), the_type));
   } else if constexpr (is_std_array_v<T> || std::is_array_v<T>) {
     for (auto& e : value)
       read(in, e);
