@@ -72,8 +72,39 @@ class neighborhood_alltoallv {
   template <class Send, class Into>
   void neighbor_alltoallv(const Send& send, span sendcounts, span sdispls, Into&& into,
                           span recvcounts, span rdispls) const {
-    alltoallv_into(send, std::forward<Into>(into), {sendcounts, sdispls, recvcounts, rdispls},
-                   detail::displs_from::given);
+    detail::require_sendable<Send>();
+    detail::require_receivable<Into&&>();
+    detail::require_same_element<Send, Into>();
+    const detail::const_buffer out = detail::never_null(detail::send_buffer(send));
+    const detail::mutable_buffer in = detail::never_null(detail::recv_buffer(into));
+    // Scalars only on the hot path, as alltoallv's: one pass over each side that throws
+    // nothing, then one comparison per check. Anything else (an array of another length, a
+    // negative entry, a buffer too small, a topology that routes the exchange itself) takes
+    // the full path, which checks in order with the whole error context (alltoallv_into).
+    const auto outs = static_cast<std::size_t>(static_cast<const Comm&>(*this).out_degree());
+    const auto ins = static_cast<std::size_t>(in_degree());
+    const bool shaped = sendcounts.size() == outs && sdispls.size() == outs &&
+                        recvcounts.size() == ins && rdispls.size() == ins;
+    detail::given_scan sent;
+    detail::given_scan received;
+    if (shaped) [[likely]] {
+      sent = detail::scan_given(sendcounts, sdispls);
+      received = detail::scan_given(recvcounts, rdispls);
+    }
+    if (!shaped || sent.negative || received.negative || out.count < sent.extent ||
+        in.count < received.extent || routed(detail::neighbor_form::blocking)) [[unlikely]] {
+      given_alltoallv_checked(send, std::forward<Into>(into),
+                              {sendcounts, sdispls, recvcounts, rdispls});
+      return;
+    }
+    const detail::collective_call call{"MPI_Neighbor_alltoallv", comm()};
+    detail::agree_if_checked(call);
+    detail::check_collective(
+        MPI_Neighbor_alltoallv(out.data, detail::array_of(sendcounts), detail::array_of(sdispls),
+                               out.type, in.data, detail::array_of(recvcounts),
+                               detail::array_of(rdispls), in.type, call.comm),
+        call, out.count, out.type);
+    detail::shrink_to(into, received.extent);
   }
   /// neighbor_alltoallv with the blocks laid end to end in neighbor order on both sides (it
   /// allocates the displacements; past INT_MAX, MPI_Neighbor_alltoallv_c on MPICH 4.0, an
@@ -259,6 +290,13 @@ class neighborhood_alltoallv {
     detail::check_local_room(call, out.count, sent.extent, out.type, "send buffer",
                              displs_given ? "the blocks at sdispls" : "the sum of sendcounts");
     return {sent, received};
+  }
+  /// The given-displacements form off its hot path (an argument to report, or a routed
+  /// topology): alltoallv_into, out of line so that its set-up stays out of the hot path.
+  template <class Send, class Into>
+  [[gnu::cold, gnu::noinline]] void given_alltoallv_checked(const Send& send, Into&& into,
+                                                            const detail::v_spans& given) const {
+    alltoallv_into(send, std::forward<Into>(into), given, detail::displs_from::given);
   }
   /// The blocking forms: one MPI_Neighbor_alltoallv (or its `_c` variant past INT_MAX).
   template <class Send, class Into>
