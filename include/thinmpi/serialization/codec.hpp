@@ -180,6 +180,19 @@ take_chars(byte_reader& in) {
   return {reinterpret_cast<const typename S::value_type*>(in.take(length, type)), length};
 }
 
+/// A byte string's new characters written into it: read into again at its own length (a kept
+/// value's), the chars alone, where assign's general replace costs some 40 instructions more a
+/// string; else assign (one write, no zeroing).
+template <class S>
+[[gnu::always_inline]] inline void assign_chars(
+    S& value, std::basic_string_view<typename S::value_type, typename S::traits_type> chars) {
+  if (!chars.empty() && chars.size() == value.size()) {
+    std::memcpy(value.data(), chars.data(), chars.size());
+  } else {
+    value.assign(chars.data(), chars.size());
+  }
+}
+
 [[noreturn, gnu::cold, gnu::noinline]] inline void fail_duplicate(const byte_reader& in,
                                                                   std::string_view type,
                                                                   std::size_t at) {
@@ -342,13 +355,7 @@ void read(byte_reader& in, T& value) {
     const std::size_t n = in.take_length(sizeof(C), the_type);
     const std::byte* chars = in.take(n * sizeof(C), the_type);  // checked: n fits
     if constexpr (sizeof(C) == 1) {
-      if (n != 0 && n == value.size()) {
-        // A string read into again at its length (a kept value's): the chars alone, where
-        // assign's general replace costs some 40 instructions more a string.
-        std::memcpy(value.data(), chars, n);
-      } else {
-        value.assign(reinterpret_cast<const C*>(chars), n);  // one write, no zeroing
-      }
+      assign_chars(value, {reinterpret_cast<const C*>(chars), n});
     } else {
       value.resize(n);
       if (n != 0) std::memcpy(value.data(), chars, n * sizeof(C));
@@ -367,8 +374,13 @@ void read(byte_reader& in, T& value) {
         value.erase(value.begin() + static_cast<std::ptrdiff_t>(n), value.end());
       value.reserve(n);
       const std::size_t kept = value.size();
-      for (std::size_t i = 0; i < kept; ++i)
-        read(in, value[i]);
+      for (std::size_t i = 0; i < kept; ++i) {
+        if constexpr (is_byte_string<E>) {
+          assign_chars(value[i], take_chars<E>(in));  // inline: a call a string otherwise
+        } else {
+          read(in, value[i]);
+        }
+      }
       for (std::size_t i = kept; i < n; ++i) {
         if constexpr (is_byte_string<E>) {
           const auto chars = take_chars<E>(in);
