@@ -107,6 +107,19 @@ std::vector<p2p_operation> p2p_operations() {
        [](comm_view c, int p, int t) {
          static_cast<void>(c.recv_at_most<std::vector<int>>(p, t, 4));
        }},
+      {"send serialized", ends::send,
+       [](comm_view c, int p, int t) {
+         c.send(thinmpi::serialized(std::vector<std::string>{"a", "b"}), p, t);
+       }},
+      {"recv<serialized>", ends::receive,
+       [](comm_view c, int p, int t) {
+         static_cast<void>(c.recv<thinmpi::serialized<std::vector<std::string>>>(p, t));
+       }},
+      {"recv_reuse serialized", ends::receive,
+       [](comm_view c, int p, int t) {
+         std::vector<std::string> kept{"kept"};
+         static_cast<void>(c.recv_reuse(thinmpi::serialized(kept), p, t));
+       }},
       {"probe", ends::receive, [](comm_view c, int p, int t) { static_cast<void>(c.probe(p, t)); }},
       {"iprobe", ends::receive,
        [](comm_view c, int p, int t) { static_cast<void>(c.iprobe(p, t)); }},
