@@ -33,6 +33,7 @@
 /* Ours: the input; theirs: the doubles they partition in place and the vector they return. */
 typedef struct mpl_sort_state {
   MPI_Comm comm;
+  uint64_t calls;
   size_t n;
   int* input;
   double* work;
@@ -58,8 +59,12 @@ static void* setup(MPI_Comm comm, size_t count) {
 static void call(void* p) {
   mpl_sort_state* s = p;
   free(s->sorted.data);
-  for (size_t i = 0; i < s->n; ++i)
-    s->work[i] = s->input[i];
+  /* the input rotated as every sorter's (wb_sort_next_input), converted to doubles */
+  const size_t offset = wb_sort_offset(s->n, s->calls++);
+  for (size_t i = offset; i < s->n; ++i)
+    s->work[i - offset] = s->input[i];
+  for (size_t i = 0; i < offset; ++i)
+    s->work[s->n - offset + i] = s->input[i];
   s->sorted = wb_mpl_c_parallel_sort((vector){s->work, s->n});
 }
 

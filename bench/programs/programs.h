@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "coll_variant.h"
 
@@ -54,6 +55,26 @@ static inline int wb_sort_input(int rank, size_t n, size_t i) {
   return WB_CAST(int, wb_mix(WB_CAST(uint64_t, rank) * n + i) % 1000000007u);
 }
 
+/* Where call `call` of a sorter starts reading its n ints: each call sorts the rank's input
+ * rotated left by this offset (the same multiset, another order). Every sorter counts its calls
+ * from setup, and the harness calls every variant of a process as often, so call k of each
+ * sorter sorts the same array. Sorting one array call after call let the branch predictor learn
+ * the sort: std::sort of the same 4,096 ints ran 38 us a call, of that array rotated anew each
+ * call 140 us (clang 14 -O3, this machine), and a sorter timed after another sorter of the same
+ * ints ran 15-25 % faster than one timed after a different program (docs/bench.md, The
+ * programs' input). */
+static inline size_t wb_sort_offset(size_t n, uint64_t call) {
+  return n ? WB_CAST(size_t, call * 2654435761u % n) : 0;
+}
+
+/* The input of a sorter's next call into out[0..n): input rotated by wb_sort_offset(n, *calls),
+ * which then counts the call. */
+static inline void wb_sort_next_input(int* out, const int* input, size_t n, uint64_t* calls) {
+  const size_t offset = wb_sort_offset(n, (*calls)++);
+  memcpy(out, input + offset, (n - offset) * sizeof(int));
+  memcpy(out + (n - offset), input, offset * sizeof(int));
+}
+
 enum { WB_BFS_DEGREE = 4 };
 
 /* The k-th out-neighbour of vertex v in the generated graph of `vertices` vertices. */
@@ -76,6 +97,20 @@ static inline double wb_halo_initial(int row, int col, int plate_rows, int plate
 }
 
 #ifdef __cplusplus
+}
+
+#include <vector>
+
+/* wb_sort_next_input into a std::vector (the C++ sorters' containers), as copy-assigning the
+ * input did before: the storage kept where it holds n, nothing zeroed. */
+inline void wb_sort_next_input(std::vector<int>& out, const std::vector<int>& input,
+                               uint64_t& calls) {
+  const size_t n = input.size();
+  const size_t offset = wb_sort_offset(n, calls++);
+  out.clear();
+  out.reserve(n);
+  out.insert(out.end(), input.data() + offset, input.data() + n);
+  out.insert(out.end(), input.data(), input.data() + offset);
 }
 #endif
 

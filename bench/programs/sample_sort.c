@@ -102,6 +102,7 @@ static void sample_sort(MPI_Comm comm, int** data, size_t* n, uint64_t seed) {
 
 typedef struct sort_state {
   MPI_Comm comm;
+  uint64_t calls;
   size_t n, sorted_n;
   int* input;
   int* sorted;
@@ -123,7 +124,7 @@ static void call(void* p) {
   sort_state* s = p;
   free(s->sorted);
   s->sorted = malloc(s->n * sizeof(int) + 1);
-  memcpy(s->sorted, s->input, s->n * sizeof(int));
+  wb_sort_next_input(s->sorted, s->input, s->n, &s->calls);
   s->sorted_n = s->n;
   sample_sort(s->comm, &s->sorted, &s->sorted_n, 42);
 }

@@ -15,6 +15,7 @@
 // first, as the C program's call does.
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
 #include <cstdio>
 #include <exception>
 #include <numeric>
@@ -37,6 +38,7 @@ struct sort_state {
   seed_type seed;
   std::vector<int> input;
   std::vector<int> data;
+  std::uint64_t calls = 0;
 };
 
 void* setup(MPI_Comm comm, std::size_t count) noexcept {
@@ -63,7 +65,7 @@ template <class Sort>
 void guarded(void* opaque, Sort sort) noexcept {
   wb_cxx::in_call("KaMPIng's sample sort", [&] {
     auto& s = of(opaque);
-    s.data = s.input;
+    wb_sort_next_input(s.data, s.input, s.calls);
     sort(s);
   });
 }

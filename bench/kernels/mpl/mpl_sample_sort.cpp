@@ -14,6 +14,7 @@
 // on mpl::environment::comm_world(), which is MPI_COMM_WORLD, the harness's communicator.
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <cstdio>
 #include <exception>
 #include <iterator>
@@ -38,6 +39,7 @@ struct sort_state {
   MPI_Comm comm;
   std::vector<int> input;
   std::vector<int> data;
+  std::uint64_t calls = 0;
 };
 
 void* setup(MPI_Comm comm, std::size_t count) noexcept {
@@ -65,7 +67,7 @@ sort_state& of(void* opaque) {
 void call(void* p) noexcept {
   wb_cxx::in_call("MPL's parallel sort", [p] {
     auto& s = of(p);
-    s.data = s.input;
+    wb_sort_next_input(s.data, s.input, s.calls);
     parallel_sort(s.data);
   });
 }

@@ -46,6 +46,7 @@
 // table lists them after its own, so they run in the same process as the unchecked call and C.
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <cstdio>
 #include <exception>
 #include <functional>
@@ -246,6 +247,7 @@ struct sort_state {
   thinmpi::comm_view comm;
   std::vector<int> input;
   std::vector<int> sorted;
+  std::uint64_t calls = 0;
 };
 
 void* setup_sort(MPI_Comm comm, std::size_t count) noexcept {
@@ -260,7 +262,7 @@ void* setup_sort(MPI_Comm comm, std::size_t count) noexcept {
 void call_sort(void* p) {
   wb_cxx::in_call("thinmpi collective", [p] {
     auto& s = *static_cast<sort_state*>(p);
-    s.sorted = s.input;
+    wb_sort_next_input(s.sorted, s.input, s.calls);
     sample_sort_example::sort(s.comm, s.sorted, 42);
   });
 }
