@@ -922,6 +922,45 @@ TEST(Audit, CommunicatorCalls) {
             (counts{{"MPI_Comm_split_type", 1}, {"MPI_Comm_split", 1}, {"MPI_Comm_free", 2}}));
 }
 
+// MPI_COMM_WORLD's rank and size are asked once and kept (core/detail/comm_queries.hpp): a
+// collective on the world makes C's calls. Any other communicator is asked every time: its handle
+// can be freed and reused for a communicator of another size, which a kept size would not see.
+TEST(Audit, WorldKeepsRankAndSizeOtherCommunicatorsAsk) {
+  auto world = thinmpi::world();
+  int c_rank = -1, c_size = -1;  // the reference: MPI itself
+  MPI_Comm_rank(MPI_COMM_WORLD, &c_rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &c_size);
+  EXPECT_EQ(world.rank(), c_rank);
+  EXPECT_EQ(world.size(), c_size);
+  EXPECT_EQ(calls_of([&] {
+              EXPECT_EQ(world.rank(), c_rank);
+              EXPECT_EQ(world.size(), c_size);
+            }),
+            counts{});
+  std::vector<int> all;
+  EXPECT_EQ(calls_of([&] { all = world.allgather(c_rank * 3); }), (counts{{"MPI_Allgather", 1}}));
+  ASSERT_EQ(all.size(), static_cast<std::size_t>(c_size));
+  for (int r = 0; r < c_size; ++r)
+    EXPECT_EQ(all[static_cast<std::size_t>(r)], r * 3);
+  int root_word = c_rank == 0 ? 11 : 0;
+  EXPECT_EQ(calls_of([&] { world.bcast(root_word, 0); }), (counts{{"MPI_Bcast", 1}}));
+  EXPECT_EQ(root_word, 11);
+
+  // Another communicator: asked each call, and right after its handle is freed and reused for a
+  // communicator of another size (split in halves, then the whole world again).
+  for (int round = 0; round < 2; ++round) {
+    const bool halves = round == 0 && c_size > 1;
+    auto part = world.split(halves ? c_rank % 2 : 0, c_rank);
+    int expected = 0;
+    MPI_Comm_size(part.native(), &expected);
+    EXPECT_EQ(calls_of([&] { EXPECT_EQ(part.size(), expected); }), (counts{{"MPI_Comm_size", 1}}));
+    std::vector<int> got;
+    EXPECT_EQ(calls_of([&] { got = part.allgather(c_rank); }),
+              (counts{{"MPI_Comm_size", 1}, {"MPI_Allgather", 1}}));
+    EXPECT_EQ(got.size(), static_cast<std::size_t>(expected));
+  }
+}
+
 TEST(Audit, GroupCalls) {
   auto world = thinmpi::world();
   std::optional<thinmpi::group> all, first, both;

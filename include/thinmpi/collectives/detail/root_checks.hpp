@@ -100,8 +100,7 @@ struct agreement {
 /// the maximum of both gives the range).
 [[gnu::noinline]] inline agreement agree_on_arguments(const collective_call& call, int found_class,
                                                       long long alike = 0) {
-  int rank = 0;
-  check(MPI_Comm_rank(call.comm, &rank), "MPI_Comm_rank", call.comm);
+  const int rank = rank_in(call.comm);
   const long long root = call.root.value_or(0);
   constexpr long long lowest_rank_first = std::numeric_limits<int>::max();
   const long long mine[5] = {

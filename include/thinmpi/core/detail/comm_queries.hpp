@@ -1,24 +1,48 @@
 #pragma once
 /// \file
 /// Rank and size of a communicator for the families that need them (local MPI queries, no
-/// communication): a rooted collective asks whether it is the root.
+/// communication): a rooted collective asks whether it is the root, a returning collective how
+/// many blocks its result holds.
+///
+/// MPI_COMM_WORLD's rank and size are asked once and kept: they cannot change while MPI runs
+/// (the world is made by MPI_Init and never freed), so a collective on world() makes the MPI
+/// calls that C makes, as a KaMPIng or MPL communicator that keeps its size does. Any other
+/// communicator is asked each time: a handle can be freed behind a comm_view and reused for a
+/// communicator of another size, which a kept answer would not see.
+
+#include <atomic>
 
 #include "thinmpi/core/detail/mpi.hpp"
 #include "thinmpi/core/detail/raise.hpp"
 
 namespace thinmpi::detail {
 
-/// This process's rank in comm (MPI_Comm_rank).
+/// MPI_COMM_WORLD's rank and size once asked, -1 before (threads may ask at once; each stores
+/// what MPI answered, the same value).
+inline std::atomic<int> world_rank_kept{-1};
+inline std::atomic<int> world_size_kept{-1};
+
+/// This process's rank in comm (MPI_Comm_rank; MPI_COMM_WORLD's asked once).
 [[nodiscard]] inline int rank_in(MPI_Comm comm) {
+  const bool world = comm == MPI_COMM_WORLD;
+  if (world) {
+    if (const int kept = world_rank_kept.load(std::memory_order_relaxed); kept >= 0) return kept;
+  }
   int rank = 0;
   check(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank", comm);
+  if (world) world_rank_kept.store(rank, std::memory_order_relaxed);
   return rank;
 }
 
-/// The number of ranks in comm (MPI_Comm_size).
+/// The number of ranks in comm (MPI_Comm_size; MPI_COMM_WORLD's asked once).
 [[nodiscard]] inline int size_of(MPI_Comm comm) {
+  const bool world = comm == MPI_COMM_WORLD;
+  if (world) {
+    if (const int kept = world_size_kept.load(std::memory_order_relaxed); kept >= 0) return kept;
+  }
   int size = 0;
   check(MPI_Comm_size(comm, &size), "MPI_Comm_size", comm);
+  if (world) world_size_kept.store(size, std::memory_order_relaxed);
   return size;
 }
 
