@@ -165,20 +165,22 @@ typedef struct bfs_state {
   MPI_Comm comm;
   int size;
   uint64_t first, local_n, vertices;
+  uint64_t calls, root; /* calls made; the last one's root (wb_bfs_root) */
   partition part;
   int* level_of;
   int* expected;
   bucket* out; /* one per out-neighbour */
 } bfs_state;
 
-/* The levels of all vertices by a sequential BFS, for this rank's block. */
+/* The levels of all vertices from the last call's root by a sequential BFS, for this rank's
+ * block. */
 static void sequential_levels(bfs_state* s) {
   int* level = malloc(s->vertices * sizeof(int));
   uint64_t* queue = malloc(s->vertices * sizeof(uint64_t));
   size_t head = 0, tail = 0;
   for (uint64_t v = 0; v < s->vertices; ++v)
     level[v] = -1;
-  level[0] = 0, queue[tail++] = 0;
+  level[s->root] = 0, queue[tail++] = s->root;
   while (head < tail) {
     uint64_t v = queue[head++];
     for (int k = 0; k < WB_BFS_DEGREE; ++k) {
@@ -203,17 +205,18 @@ static void* setup(MPI_Comm comm, size_t count) {
   make_partition(comm, s->first, count, s->vertices, &s->part);
   s->out = calloc((size_t)s->part.out_n + 1, sizeof(bucket));
   if (!s->level_of || !s->expected || !s->out) return NULL;
-  sequential_levels(s);
   return s;
 }
 
 static void call(void* p) {
   bfs_state* s = p;
-  bfs(&s->part, s->first, s->local_n, s->vertices, 0, s->level_of, s->out);
+  s->root = wb_bfs_root(s->vertices, s->calls++);
+  bfs(&s->part, s->first, s->local_n, s->vertices, s->root, s->level_of, s->out);
 }
 
 static int verify(void* p) {
   bfs_state* s = p;
+  sequential_levels(s);
   return memcmp(s->level_of, s->expected, s->local_n * sizeof(int)) != 0;
 }
 

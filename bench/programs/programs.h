@@ -77,6 +77,16 @@ static inline void wb_sort_next_input(int* out, const int* input, size_t n, uint
 
 enum { WB_BFS_DEGREE = 4 };
 
+/* The root of a BFS's call `call` (of `vertices`): another vertex each call, the same for call k
+ * of every BFS (each counts its calls from setup, as the sorters do). A search from one root
+ * call after call runs the same branches each time, and the branch predictor learned them as it
+ * learned a repeated sort (wb_sort_offset): the C and thinmpi searches, the same work, then ran
+ * 0.53-0.64x apart depending on which was which (docs/bench.md, The programs' input). Every
+ * root reaches about the whole graph (4 out-neighbours each), so a search does the same work. */
+static inline uint64_t wb_bfs_root(uint64_t vertices, uint64_t call) {
+  return vertices ? wb_mix(call ^ 0x5bd1e995u) % vertices : 0;
+}
+
 /* The k-th out-neighbour of vertex v in the generated graph of `vertices` vertices. */
 static inline uint64_t wb_bfs_neighbor(uint64_t v, int k, uint64_t vertices) {
   return wb_mix(v * WB_BFS_DEGREE + WB_CAST(uint64_t, k)) % vertices;

@@ -296,31 +296,34 @@ struct bfs_state {
   bfs_example::vertex local_n;
   std::vector<std::vector<bfs_example::vertex>> found;
   std::vector<int> levels;
-  std::vector<int> expected;
+  std::uint64_t calls = 0;  ///< calls made
+  std::uint64_t root = 0;   ///< the last call's root (wb_bfs_root)
 };
 
 void* setup_bfs(MPI_Comm comm, std::size_t count) noexcept {
   return wb_cxx::in_setup([&]() -> void* {
-    thinmpi::comm_view view(comm);
-    const auto ranks = static_cast<bfs_example::vertex>(view.size());
-    auto* s = new bfs_state{bfs_example::make_partition(view, count), count, {}, {}, {}};
-    const auto all = bfs_example::sequential_bfs(count * ranks, 0);
-    const auto first = all.begin() + static_cast<std::ptrdiff_t>(count) * view.rank();
-    s->expected.assign(first, first + static_cast<std::ptrdiff_t>(count));
-    return s;
+    return new bfs_state{
+        bfs_example::make_partition(thinmpi::comm_view(comm), count), count, {}, {}};
   });
 }
 
 void call_bfs(void* p) {
   wb_cxx::in_call("thinmpi collective", [p] {
     auto& s = *static_cast<bfs_state*>(p);
-    s.levels = bfs_example::bfs(s.part, s.local_n, 0, s.found);
+    s.root = wb_bfs_root(s.local_n * static_cast<std::uint64_t>(s.part.graph.size()), s.calls++);
+    s.levels = bfs_example::bfs(s.part, s.local_n, s.root, s.found);
   });
 }
 
 int verify_bfs(void* p) {
   const auto& s = *static_cast<bfs_state*>(p);
-  return s.levels == s.expected ? 0 : 1;
+  const auto ranks = static_cast<bfs_example::vertex>(s.part.graph.size());
+  const auto all = bfs_example::sequential_bfs(s.local_n * ranks, s.root);
+  const auto first = all.begin() + static_cast<std::ptrdiff_t>(s.local_n) * s.part.graph.rank();
+  return std::equal(s.levels.begin(), s.levels.end(), first,
+                    first + static_cast<std::ptrdiff_t>(s.local_n))
+             ? 0
+             : 1;
 }
 
 void teardown_bfs(void* p) {
