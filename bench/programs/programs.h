@@ -60,9 +60,9 @@ static inline int wb_sort_input(int rank, size_t n, size_t i) {
  * from setup, and the harness calls every variant of a process as often, so call k of each
  * sorter sorts the same array. Sorting one array call after call let the branch predictor learn
  * the sort: std::sort of the same 4,096 ints ran 38 us a call, of that array rotated anew each
- * call 140 us (clang 14 -O3, this machine), and a sorter timed after another sorter of the same
- * ints ran 15-25 % faster than one timed after a different program (docs/bench.md, The
- * programs' input). */
+ * call 140 us (clang 14 -O3, this machine), and the sorter listed first (timed after another
+ * program) ran 7-28 % slower than the same sorter listed third (docs/bench.md, The programs'
+ * input). */
 static inline size_t wb_sort_offset(size_t n, uint64_t call) {
   return n ? WB_CAST(size_t, call * 2654435761u % n) : 0;
 }
