@@ -294,6 +294,7 @@ void teardown_sort(void* p) {
 struct bfs_state {
   bfs_example::partition part;  ///< the distributed graph, made once (setup)
   bfs_example::vertex local_n;
+  bfs_example::vertex vertices;  ///< of the whole graph: local_n per rank
   std::vector<std::vector<bfs_example::vertex>> found;
   std::vector<int> levels;
   std::uint64_t calls = 0;  ///< calls made
@@ -302,23 +303,26 @@ struct bfs_state {
 
 void* setup_bfs(MPI_Comm comm, std::size_t count) noexcept {
   return wb_cxx::in_setup([&]() -> void* {
-    return new bfs_state{
-        bfs_example::make_partition(thinmpi::comm_view(comm), count), count, {}, {}};
+    const thinmpi::comm_view view(comm);
+    return new bfs_state{bfs_example::make_partition(view, count),
+                         count,
+                         count * static_cast<bfs_example::vertex>(view.size()),
+                         {},
+                         {}};
   });
 }
 
 void call_bfs(void* p) {
   wb_cxx::in_call("thinmpi collective", [p] {
     auto& s = *static_cast<bfs_state*>(p);
-    s.root = wb_bfs_root(s.local_n * static_cast<std::uint64_t>(s.part.graph.size()), s.calls++);
+    s.root = wb_bfs_root(s.vertices, s.calls++);
     s.levels = bfs_example::bfs(s.part, s.local_n, s.root, s.found);
   });
 }
 
 int verify_bfs(void* p) {
   const auto& s = *static_cast<bfs_state*>(p);
-  const auto ranks = static_cast<bfs_example::vertex>(s.part.graph.size());
-  const auto all = bfs_example::sequential_bfs(s.local_n * ranks, s.root);
+  const auto all = bfs_example::sequential_bfs(s.vertices, s.root);
   const auto first = all.begin() + static_cast<std::ptrdiff_t>(s.local_n) * s.part.graph.rank();
   return std::equal(s.levels.begin(), s.levels.end(), first,
                     first + static_cast<std::ptrdiff_t>(s.local_n))
