@@ -1,7 +1,8 @@
 // The profiling side of support/pmpi_audit.hpp (MPI-4.1 chapter 15): each function below
 // counts itself where an audit records on this thread, then calls the library's PMPI_ one.
-// The list is what the audits of the communicator, group, intercommunicator, dynamic-process,
-// session, persistent and partitioned families count; a call outside it is not seen.
+// The list is what the audits of the communicator, topology, group, intercommunicator,
+// dynamic-process, session, persistent and partitioned families count; a call outside it is
+// not seen.
 
 #include "support/pmpi_audit.hpp"
 
@@ -47,6 +48,7 @@ THINMPI_AUDITED(MPI_Comm_remote_group, (MPI_Comm c, MPI_Group* g), (c, g))
 THINMPI_AUDITED(MPI_Comm_create, (MPI_Comm c, MPI_Group g, MPI_Comm* out), (c, g, out))
 THINMPI_AUDITED(MPI_Comm_create_group, (MPI_Comm c, MPI_Group g, int tag, MPI_Comm* out),
                 (c, g, tag, out))
+THINMPI_AUDITED(MPI_Comm_set_errhandler, (MPI_Comm c, MPI_Errhandler handler), (c, handler))
 THINMPI_AUDITED(MPI_Comm_set_name, (MPI_Comm c, const char* name), (c, name))
 THINMPI_AUDITED(MPI_Comm_get_name, (MPI_Comm c, char* name, int* length), (c, name, length))
 THINMPI_AUDITED(MPI_Intercomm_create,
@@ -54,6 +56,23 @@ THINMPI_AUDITED(MPI_Intercomm_create,
                  MPI_Comm* out),
                 (local, local_leader, bridge, remote_leader, tag, out))
 THINMPI_AUDITED(MPI_Intercomm_merge, (MPI_Comm c, int high, MPI_Comm* out), (c, high, out))
+// Topologies.
+THINMPI_AUDITED(MPI_Cart_create,
+                (MPI_Comm c, int ndims, const int dims[], const int periods[], int reorder,
+                 MPI_Comm* out),
+                (c, ndims, dims, periods, reorder, out))
+THINMPI_AUDITED(MPI_Cart_get, (MPI_Comm c, int ndims, int dims[], int periods[], int coords[]),
+                (c, ndims, dims, periods, coords))
+THINMPI_AUDITED(MPI_Dist_graph_create_adjacent,
+                (MPI_Comm c, int indegree, const int sources[], const int source_weights[],
+                 int outdegree, const int destinations[], const int destination_weights[],
+                 MPI_Info hints, int reorder, MPI_Comm* out),
+                (c, indegree, sources, source_weights, outdegree, destinations, destination_weights,
+                 hints, reorder, out))
+THINMPI_AUDITED(MPI_Dist_graph_neighbors_count,
+                (MPI_Comm c, int* indegree, int* outdegree, int* weighted),
+                (c, indegree, outdegree, weighted))
+THINMPI_AUDITED(MPI_Topo_test, (MPI_Comm c, int* kind), (c, kind))
 THINMPI_AUDITED(MPI_Group_size, (MPI_Group g, int* n), (g, n))
 THINMPI_AUDITED(MPI_Group_rank, (MPI_Group g, int* r), (g, r))
 THINMPI_AUDITED(MPI_Group_free, (MPI_Group * g), (g))

@@ -53,8 +53,13 @@ inline constexpr int undefined = MPI_UNDEFINED;
 class communicator;
 
 namespace detail {
-/// Tag for handles whose error handler is already MPI_ERRORS_RETURN (world(), self()).
+/// Tag for handles whose error handler is already MPI_ERRORS_RETURN: world() and self(), and
+/// every communicator MPI makes from a thinmpi handle (dup, split, the topologies, ...), which
+/// inherits its parent's handler (MPI standard, "Error Handling": a new communicator inherits
+/// the error handler of its parent), so thinmpi sets nothing on it.
 struct errors_return_already_set {};
+/// errors_return_already_set{}, for the communicators MPI made from a thinmpi handle.
+inline constexpr errors_return_already_set inherited_errors_return{};
 struct idup_state;
 }  // namespace detail
 
@@ -183,6 +188,13 @@ class communicator : public comm_view {
   communicator() noexcept = default;
   /// Takes ownership of comm (it will be freed) and sets MPI_ERRORS_RETURN on it.
   [[nodiscard]] static communicator adopt(MPI_Comm comm) { return communicator(comm); }
+  /// Takes ownership of comm, whose error handler is already MPI_ERRORS_RETURN: what thinmpi's
+  /// own creation calls return (the new communicator inherited its parent's handler), one MPI
+  /// call each, as in C.
+  [[nodiscard]] static communicator adopt(MPI_Comm comm,
+                                          detail::errors_return_already_set already) noexcept {
+    return communicator(comm, already);
+  }
 
   communicator(const communicator&) = delete;
   communicator& operator=(const communicator&) = delete;
@@ -205,6 +217,8 @@ class communicator : public comm_view {
 
  private:
   explicit communicator(MPI_Comm comm) : comm_view(comm) {}
+  communicator(MPI_Comm comm, detail::errors_return_already_set already) noexcept
+      : comm_view(comm, already) {}
 
   void free() noexcept {
     if (comm_ == MPI_COMM_NULL) return;
@@ -216,6 +230,27 @@ class communicator : public comm_view {
 };
 
 namespace detail {
+
+/// Whether MPI_Comm_create, MPI_Comm_create_group and MPI_Intercomm_merge give the new
+/// communicator its parent's error handler, as the MPI standard says and Open MPI 4.1 does.
+/// MPICH 4.0.2 leaves theirs unset (MPI_Comm_get_errhandler answers MPI_ERRORS_ARE_FATAL, and an
+/// error takes MPI_COMM_WORLD's handler): elsewhere than Open MPI, thinmpi sets
+/// MPI_ERRORS_RETURN on what these three make (Audit.MadeCommunicatorsInheritReturnErrors).
+#if defined(OMPI_MAJOR_VERSION)
+inline constexpr bool created_communicators_inherit_errhandler = true;
+#else
+inline constexpr bool created_communicators_inherit_errhandler = false;
+#endif
+
+/// Takes ownership of what MPI_Comm_create, MPI_Comm_create_group or MPI_Intercomm_merge made
+/// from a thinmpi handle: its inherited MPI_ERRORS_RETURN, or set where the MPI forgets it.
+[[nodiscard]] inline communicator adopt_created(MPI_Comm made) {
+  if constexpr (created_communicators_inherit_errhandler) {
+    return communicator::adopt(made, inherited_errors_return);
+  } else {
+    return communicator::adopt(made);
+  }
+}
 
 /// Sets MPI_ERRORS_RETURN on a predefined communicator once MPI is running.
 inline bool make_errors_return(MPI_Comm comm, const char* which) {
@@ -262,7 +297,7 @@ inline void comm_view::abort(int code) const {
 inline communicator comm_view::dup() const {
   MPI_Comm out = MPI_COMM_NULL;
   detail::check(MPI_Comm_dup(comm_, &out), "MPI_Comm_dup", comm_);
-  return communicator::adopt(out);
+  return communicator::adopt(out, detail::inherited_errors_return);
 }
 
 namespace detail {
@@ -284,7 +319,7 @@ inline communicator comm_view::dup(const thinmpi::info& hints) const {
   MPI_Comm out = MPI_COMM_NULL;
   detail::check(MPI_Comm_dup_with_info(comm_, hints.native(), &out), "MPI_Comm_dup_with_info",
                 comm_);
-  return communicator::adopt(out);
+  return communicator::adopt(out, detail::inherited_errors_return);
 }
 
 namespace detail {
@@ -304,7 +339,9 @@ struct idup_state {
   [[noreturn]] void raise(int rc) const {
     detail::raise(rc, error_site{.operation = "MPI_Comm_idup", .comm = parent});
   }
-  communicator take() { return communicator::adopt(std::exchange(made, MPI_COMM_NULL)); }
+  communicator take() {
+    return communicator::adopt(std::exchange(made, MPI_COMM_NULL), inherited_errors_return);
+  }
 };
 
 }  // namespace detail
@@ -360,21 +397,21 @@ inline communicator comm_view::split(int color, int key) const {
   detail::agree_if_checked({"MPI_Comm_split", comm_});
   MPI_Comm out = MPI_COMM_NULL;
   detail::check(MPI_Comm_split(comm_, color, key, &out), "MPI_Comm_split", comm_);
-  return communicator::adopt(out);
+  return communicator::adopt(out, detail::inherited_errors_return);
 }
 
 inline communicator comm_view::split_shared(int key) const {
   MPI_Comm out = MPI_COMM_NULL;
   detail::check(MPI_Comm_split_type(comm_, MPI_COMM_TYPE_SHARED, key, MPI_INFO_NULL, &out),
                 "MPI_Comm_split_type", comm_);
-  return communicator::adopt(out);
+  return communicator::adopt(out, detail::inherited_errors_return);
 }
 
 inline communicator comm_view::split_type(int type, int key, const thinmpi::info& hints) const {
   MPI_Comm out = MPI_COMM_NULL;
   detail::check(MPI_Comm_split_type(comm_, type, key, hints.native(), &out), "MPI_Comm_split_type",
                 comm_);
-  return communicator::adopt(out);
+  return communicator::adopt(out, detail::inherited_errors_return);
 }
 
 inline communicator comm_view::split_hardware(hardware kind, int key) const {
@@ -418,7 +455,7 @@ inline communicator comm_view::subset(std::span<const int> ranks) const {
   const int created = MPI_Comm_create(comm_, chosen, &out);
   MPI_Group_free(&chosen);
   detail::check(created, "MPI_Comm_create", comm_);
-  return communicator::adopt(out);
+  return detail::adopt_created(out);
 }
 
 inline communicator comm_view::subset(std::initializer_list<int> ranks) const {
@@ -432,7 +469,7 @@ inline group comm_view::group() const {
 inline communicator comm_view::create(const thinmpi::group& g) const {
   MPI_Comm out = MPI_COMM_NULL;
   detail::check(MPI_Comm_create(comm_, g.native(), &out), "MPI_Comm_create", comm_);
-  return communicator::adopt(out);
+  return detail::adopt_created(out);
 }
 
 inline communicator comm_view::create_group(const thinmpi::group& g, int tag) const {
@@ -446,7 +483,7 @@ inline communicator comm_view::create_group(const thinmpi::group& g, int tag) co
   MPI_Comm out = MPI_COMM_NULL;
   detail::check(MPI_Comm_create_group(comm_, g.native(), tag, &out), "MPI_Comm_create_group",
                 comm_);
-  return communicator::adopt(out);
+  return detail::adopt_created(out);
 }
 
 }  // namespace thinmpi

@@ -167,7 +167,7 @@ class inter_view : public p2p_send<inter_view>,
   [[nodiscard]] communicator merge(bool high) const {
     MPI_Comm out = MPI_COMM_NULL;
     detail::check(MPI_Intercomm_merge(comm_, high ? 1 : 0, &out), "MPI_Intercomm_merge", comm_);
-    return communicator::adopt(out);
+    return detail::adopt_created(out);
   }
   /// A new intercommunicator between the same groups (MPI_Comm_dup).
   [[nodiscard]] intercommunicator dup() const;

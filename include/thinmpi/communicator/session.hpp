@@ -141,7 +141,7 @@ class session {
   detail::check(
       MPI_Comm_create_from_group(g.native(), name.c_str(), hints.native(), MPI_ERRORS_RETURN, &out),
       "MPI_Comm_create_from_group");
-  return communicator::adopt(out);
+  return communicator::adopt(out, detail::errors_return_already_set{});  // passed above
 }
 
 #else

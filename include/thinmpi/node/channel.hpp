@@ -335,11 +335,11 @@ inline node_channel::node_channel(comm_view comm, const node_channel_options& op
   MPI_Comm shared = MPI_COMM_NULL;
   detail::check(MPI_Comm_split_type(c, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &shared),
                 "MPI_Comm_split_type", c);
-  communicator shared_owner = communicator::adopt(shared);
+  communicator shared_owner = communicator::adopt(shared, detail::inherited_errors_return);
   MPI_Comm node = MPI_COMM_NULL;
   detail::check(MPI_Comm_split(shared, options.group < 0 ? 0 : options.group, rank, &node),
                 "MPI_Comm_split", shared);
-  s.node = communicator::adopt(node);
+  s.node = communicator::adopt(node, detail::inherited_errors_return);
   const int node_size = s.node.size();
   const int me = s.node.rank();
 

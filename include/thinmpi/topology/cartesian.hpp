@@ -28,6 +28,32 @@
 
 namespace thinmpi {
 
+namespace detail {
+
+/// dims_create on `chosen`, the caller's dims already copied: checks them, then
+/// MPI_Dims_create fills the zeros in place.
+inline void dims_create_in(int nodes, std::vector<int>& chosen) {
+  long long given = 1;
+  bool any_free = false;
+  for (std::size_t d = 0; d < chosen.size(); ++d) {
+    if (chosen[d] < 0) {
+      raise_topology(MPI_ERR_DIMS, "MPI_Dims_create", MPI_COMM_NULL,
+                     "dims[" + std::to_string(d) + "] is " + std::to_string(chosen[d]) +
+                         "; it must be 0 (to choose) or a positive size");
+    }
+    any_free = any_free || chosen[d] == 0;
+    given *= chosen[d] == 0 ? 1 : chosen[d];
+  }
+  if (nodes < 1 || (any_free ? nodes % given != 0 : given != nodes)) {
+    raise_topology(MPI_ERR_DIMS, "MPI_Dims_create", MPI_COMM_NULL,
+                   "the given dims (" + dims_text(chosen) + ") cannot make a grid of " +
+                       counted(static_cast<std::size_t>(nodes), "rank", "ranks"));
+  }
+  check(MPI_Dims_create(nodes, static_cast<int>(chosen.size()), chosen.data()), "MPI_Dims_create");
+}
+
+}  // namespace detail
+
 /// A balanced grid of `nodes` ranks in `dims.size()` dimensions (MPI_Dims_create): entries of
 /// 0 are chosen, the others kept. Given entries that cannot make `nodes` (they do not divide
 /// it, or all are given and do not multiply to it) are an mpi_error (MPI_ERR_DIMS).
@@ -42,25 +68,7 @@ namespace thinmpi {
 ///     std::vector<int> dims = thinmpi::dims_create(12, {0, 3});  // {4, 3}
 [[nodiscard]] inline std::vector<int> dims_create(int nodes, std::span<const int> dims) {
   std::vector<int> chosen(dims.begin(), dims.end());
-  long long given = 1;
-  bool any_free = false;
-  for (std::size_t d = 0; d < chosen.size(); ++d) {
-    if (chosen[d] < 0) {
-      detail::raise_topology(MPI_ERR_DIMS, "MPI_Dims_create", MPI_COMM_NULL,
-                             "dims[" + std::to_string(d) + "] is " + std::to_string(chosen[d]) +
-                                 "; it must be 0 (to choose) or a positive size");
-    }
-    any_free = any_free || chosen[d] == 0;
-    given *= chosen[d] == 0 ? 1 : chosen[d];
-  }
-  if (nodes < 1 || (any_free ? nodes % given != 0 : given != nodes)) {
-    detail::raise_topology(MPI_ERR_DIMS, "MPI_Dims_create", MPI_COMM_NULL,
-                           "the given dims (" + detail::dims_text(chosen) +
-                               ") cannot make a grid of " +
-                               detail::counted(static_cast<std::size_t>(nodes), "rank", "ranks"));
-  }
-  detail::check(MPI_Dims_create(nodes, static_cast<int>(chosen.size()), chosen.data()),
-                "MPI_Dims_create");
+  detail::dims_create_in(nodes, chosen);
   return chosen;
 }
 /// dims_create(12, {0, 3})
@@ -75,7 +83,9 @@ namespace thinmpi {
     detail::raise_topology(MPI_ERR_DIMS, "MPI_Dims_create", MPI_COMM_NULL,
                            "ndims is " + std::to_string(ndims) + "; it must not be negative");
   }
-  return dims_create(nodes, std::vector<int>(static_cast<std::size_t>(ndims), 0));
+  std::vector<int> chosen(static_cast<std::size_t>(ndims), 0);  // the one allocation
+  detail::dims_create_in(nodes, chosen);
+  return chosen;
 }
 
 /// The ranks a shift along one dimension pairs this rank with (MPI_Cart_shift): receive from
@@ -135,9 +145,11 @@ class cartesian_view : public neighborhood_view {
  private:
   friend class cartesian_communicator;
   /// A grid this library has just made of `dims`, periodic where `periods` says: nothing to
-  /// ask MPI (MPI_Topo_test, MPI_Cart_get); MPI_COMM_NULL gives the null communicator.
+  /// ask MPI (MPI_Topo_test, MPI_Cart_get) nor to set (it inherited MPI_ERRORS_RETURN);
+  /// MPI_COMM_NULL gives the null communicator.
   cartesian_view(MPI_Comm comm, std::span<const int> dims, std::span<const int> periods)
-      : neighborhood_view(comm, comm == MPI_COMM_NULL ? 0 : 2 * static_cast<int>(dims.size()),
+      : neighborhood_view(comm, detail::inherited_errors_return,
+                          comm == MPI_COMM_NULL ? 0 : 2 * static_cast<int>(dims.size()),
                           comm == MPI_COMM_NULL ? 0 : 2 * static_cast<int>(dims.size()),
                           detail::cartesian_routes(dims, periods)) {}
 

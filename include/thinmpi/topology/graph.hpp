@@ -54,11 +54,15 @@ class graph_view : public neighborhood_view {
   /// MPI_Dist_graph_neighbors.
   [[nodiscard]] edges neighbors() const;
   friend class graph_communicator;
-  /// A graph this library has just made on comm, its routes agreed
-  /// (detail::agreed_graph_routes).
-  graph_view(MPI_Comm comm, const detail::neighbor_routes& routes) : graph_view(comm) {
-    routes_ = routes;
-  }
+  /// A graph this library has just made on comm, of this rank's `in` and `out` edges
+  /// (`weighted` where weights were given), its routes agreed (detail::agreed_graph_routes):
+  /// nothing to ask MPI (MPI_Topo_test, MPI_Dist_graph_neighbors_count) nor to set (it
+  /// inherited MPI_ERRORS_RETURN).
+  graph_view(MPI_Comm comm, std::size_t in, std::size_t out, bool weighted,
+             const detail::neighbor_routes& routes)
+      : neighborhood_view(comm, detail::inherited_errors_return, static_cast<int>(in),
+                          static_cast<int>(out), routes),
+        weighted_(weighted) {}
 
   bool weighted_ = false;
 };
@@ -230,7 +234,8 @@ inline graph_view graph_communicator::adjacent(comm_view comm, const detail::int
       comm.native(), sources.size_int(), sources.data(), detail::weights_of(source_weights),
       destinations.size_int(), destinations.data(), detail::weights_of(destination_weights),
       MPI_INFO_NULL, reorder ? 1 : 0, &out));
-  return graph_view(out, detail::agreed_graph_routes(out, sources.span(), destinations.span()));
+  return graph_view(out, sources.size(), destinations.size(), source_weights != nullptr,
+                    detail::agreed_graph_routes(out, sources.span(), destinations.span()));
 }
 
 inline graph_view graph_communicator::any_edges(
@@ -262,7 +267,8 @@ inline graph_view graph_communicator::any_edges(
   graph_view made(out);  // MPI worked out this rank's lists: read them where they matter
   if constexpr (detail::mpi_pairs_graph_alltoall_repeats) return made;
   const edges lists = made.neighbors();
-  return graph_view(out, detail::agreed_graph_routes(out, lists.sources, lists.destinations));
+  return graph_view(out, lists.sources.size(), lists.destinations.size(), made.weighted(),
+                    detail::agreed_graph_routes(out, lists.sources, lists.destinations));
 }
 
 }  // namespace thinmpi

@@ -64,6 +64,11 @@ class neighborhood_view : public comm_view,
   neighborhood_view(MPI_Comm comm, int in_degree, int out_degree,
                     detail::neighbor_routes routes = {})
       : comm_view(comm), in_degree_(in_degree), out_degree_(out_degree), routes_(routes) {}
+  /// The same for a communicator thinmpi has just made, which inherited MPI_ERRORS_RETURN from
+  /// its parent: nothing to set.
+  neighborhood_view(MPI_Comm comm, detail::errors_return_already_set already, int in_degree,
+                    int out_degree, detail::neighbor_routes routes)
+      : comm_view(comm, already), in_degree_(in_degree), out_degree_(out_degree), routes_(routes) {}
 
   int in_degree_ = 0;   ///< read once when the handle is made: the collectives ask MPI nothing
   int out_degree_ = 0;  ///< likewise, the out-neighbors
