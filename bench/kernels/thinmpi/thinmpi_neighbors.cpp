@@ -14,9 +14,12 @@
 //                                 reused buffer, as the C version receives (no copy)
 //   sparse_exchange/nbx_pairs     comm.sparse_exchange(messages, tag): a new vector of
 //                                 (source, std::vector<int>) sorted by source per call
-//   sparse_exchange/alltoallv     comm.alltoallv<uninit vector>(send, counts, exchange_counts)
-//                                 (C: MPI_Alltoall of the counts, MPI_Alltoallv into fresh
-//                                 memory)
+//   sparse_exchange/alltoallv     comm.alltoallv(send, counts, kept, exchange_counts) into a
+//                                 thinmpi::varying whose counts and displacements are kept
+//                                 from call to call and whose data (not zeroed) is dropped
+//                                 before each call, as C keeps its count arrays and mallocs
+//                                 the received data each call (C: MPI_Alltoall of the counts,
+//                                 MPI_Alltoallv into fresh memory)
 //
 // and the program thinmpi/halo_2d/program (examples/halo_2d.hpp) against
 // bench/programs/halo_2d.c. Built only when this file compiles against the tree's thinmpi
@@ -174,12 +177,12 @@ struct sparse_state {
   thinmpi::comm_view comm;
   int count;
   sparse_buffer send;
-  std::vector<std::pair<int, std::span<const int>>> messages;    ///< the NBX forms' input
-  std::vector<int> sendcounts;                                   ///< the dense form's, per rank
-  std::vector<int> sources;                                      ///< per message received
-  sparse_buffer received;                                        ///< room for 2 from setup on
-  std::vector<int, thinmpi::default_init_allocator<int>> dense;  ///< the dense form's result
-  std::vector<int> dense_counts;
+  std::vector<std::pair<int, std::span<const int>>> messages;  ///< the NBX forms' input
+  std::vector<int> sendcounts;                                 ///< the dense form's, per rank
+  std::vector<int> sources;                                    ///< per message received
+  sparse_buffer received;                                      ///< room for 2 from setup on
+  /// The dense form's result: counts and displacements kept, data new each call (as C's).
+  thinmpi::varying<int, std::vector<int, thinmpi::default_init_allocator<int>>> dense;
   int round = 0;  ///< which of the two tags the next call uses
 };
 
@@ -242,10 +245,8 @@ void call_nbx_pairs(void* p) {
 void call_dense(void* p) {
   wb_cxx::in_call(api, [p] {
     auto& s = *static_cast<sparse_state*>(p);
-    s.dense = decltype(s.dense)();  // the last result goes before the call, as in C
-    auto got = s.comm.alltoallv<decltype(s.dense)>(s.send, s.sendcounts, thinmpi::exchange_counts);
-    s.dense = std::move(got.data);
-    s.dense_counts = std::move(got.counts);
+    s.dense.data = decltype(s.dense.data)();  // the last result freed before the call, as in C
+    s.comm.alltoallv(s.send, s.sendcounts, s.dense, thinmpi::exchange_counts);
   });
 }
 
@@ -254,10 +255,10 @@ int verify_sparse(void* p) {
   auto& s = *static_cast<sparse_state*>(p);
   const auto count = static_cast<std::size_t>(s.count);
   std::vector<int> sources, received;
-  if (!s.dense_counts.empty()) {
-    for (std::size_t r = 0; r < s.dense_counts.size(); ++r)
-      if (s.dense_counts[r] > 0) sources.push_back(static_cast<int>(r));
-    received.assign(s.dense.begin(), s.dense.end());
+  if (!s.dense.counts.empty()) {
+    for (std::size_t r = 0; r < s.dense.counts.size(); ++r)
+      if (s.dense.counts[r] > 0) sources.push_back(static_cast<int>(r));
+    received.assign(s.dense.data.begin(), s.dense.data.end());
   } else {
     std::vector<std::size_t> order(s.sources.size());
     for (std::size_t m = 0; m < order.size(); ++m)
