@@ -18,15 +18,15 @@
 
 namespace rma_histogram_example {
 
-/// The values rank `rank` draws: a linear congruential sequence each rank can replay.
-inline std::vector<std::size_t> values_of(int rank, std::size_t values_per_rank, std::size_t bins) {
-  std::vector<std::size_t> values(values_per_rank);
+/// Calls use(value) for each value rank `rank` draws: a linear congruential sequence each rank
+/// can replay, drawn as it is used (no array of the values, as the C version).
+template <class Use>
+void for_each_value(int rank, std::size_t values_per_rank, std::size_t bins, Use&& use) {
   std::uint64_t state = 12345 + 977 * static_cast<std::uint64_t>(rank);
-  for (std::size_t& value : values) {
+  for (std::size_t i = 0; i < values_per_rank; ++i) {
     state = state * 6364136223846793005ULL + 1442695040888963407ULL;
-    value = static_cast<std::size_t>((state >> 33) % bins);
+    use(static_cast<std::size_t>((state >> 33) % bins));
   }
-  return values;
 }
 
 /// Counts every rank's values into the distributed histogram; true when the owners' blocks,
@@ -45,8 +45,7 @@ inline bool count(thinmpi::comm_view world, std::size_t values_per_rank, std::si
   world.barrier();
 
   std::vector<long> counts(block * ranks, 0);  // every bin, counted locally first
-  for (const std::size_t value : values_of(world.rank(), values_per_rank, bins))
-    ++counts[value];
+  for_each_value(world.rank(), values_per_rank, bins, [&](std::size_t value) { ++counts[value]; });
   {
     auto epoch = histogram.lock_all();
     for (std::size_t owner = 0; owner < ranks; ++owner) {
@@ -66,8 +65,7 @@ inline bool count(thinmpi::comm_view world, std::size_t values_per_rank, std::si
 
   std::vector<long> sequential(block * ranks, 0);
   for (int rank = 0; rank < world.size(); ++rank)
-    for (const std::size_t value : values_of(rank, values_per_rank, bins))
-      ++sequential[value];
+    for_each_value(rank, values_per_rank, bins, [&](std::size_t value) { ++sequential[value]; });
   return gathered == sequential;
 }
 //> END HISTOGRAM THINMPI

@@ -65,7 +65,7 @@ int wb_rma_histogram(MPI_Comm comm, size_t values_per_rank, size_t bins) {
 
 static void call_histogram(void* p) {
   wb_rma_program_state* s = p;
-  s->ok = wb_rma_histogram(s->comm, WB_RMA_HISTOGRAM_VALUES, WB_RMA_HISTOGRAM_BINS);
+  s->ok = wb_rma_histogram(s->comm, s->values, s->bins);
 }
 
 const wb_coll_variant wb_c_rma_histogram = {"c",

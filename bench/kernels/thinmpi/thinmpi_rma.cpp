@@ -221,11 +221,13 @@ namespace {
 struct program_state {
   thinmpi::comm_view comm;
   bool ok;
+  std::size_t values, bins;  ///< the histogram's input sizes, read at each call as C's are
 };
 
 void* setup_program(MPI_Comm comm, std::size_t) noexcept {
   return wb_cxx::in_setup([comm]() -> void* {
-    return new program_state{thinmpi::comm_view(comm), false};
+    return new program_state{thinmpi::comm_view(comm), false, WB_RMA_HISTOGRAM_VALUES,
+                             WB_RMA_HISTOGRAM_BINS};
   });
 }
 
@@ -239,7 +241,7 @@ void call_counter(void* p) {
 void call_histogram(void* p) {
   wb_cxx::in_call(api, [p] {
     auto& s = *static_cast<program_state*>(p);
-    s.ok = rma_histogram_example::count(s.comm, WB_RMA_HISTOGRAM_VALUES, WB_RMA_HISTOGRAM_BINS);
+    s.ok = rma_histogram_example::count(s.comm, s.values, s.bins);
   });
 }
 
