@@ -117,14 +117,10 @@ inline std::size_t counts_total(const collective_call& call, std::span<const int
   return static_cast<std::size_t>(total);
 }
 
-/// Resizes `container` to `count` unless it has that size: a reused one (the same shape
-/// again) costs one comparison. A new one (no storage yet) is built at its size, which costs
+/// resize_to's other size: a new container (no storage yet) is built at its size, which costs
 /// less than growing it (std::vector::resize from empty: its growth path, out of line).
 template <class Container>
-void resize_to(Container& container, std::size_t count) {
-  if (std::ranges::size(container) == count) [[likely]] {
-    return;
-  }
+[[gnu::noinline]] void resize_other(Container& container, std::size_t count) {
   if constexpr (std::is_constructible_v<Container, std::size_t> &&
                 requires { container.capacity(); }) {
     if (container.capacity() == 0) {
@@ -133,6 +129,17 @@ void resize_to(Container& container, std::size_t count) {
     }
   }
   container.resize(count);
+}
+
+/// Resizes `container` to `count` unless it has that size: a reused one (the same shape
+/// again) costs one comparison, inline; any other size is resize_other's, out of line (so the
+/// caller saves no registers for it).
+template <class Container>
+[[gnu::always_inline]] inline void resize_to(Container& container, std::size_t count) {
+  if (std::ranges::size(container) == count) [[likely]] {
+    return;
+  }
+  resize_other(container, count);
 }
 
 /// Checks `counts` (one per rank, none negative) and writes their exclusive prefix sum (blocks
