@@ -6,6 +6,7 @@ named cause", counted in its caption (issue 33, item 3)."""
 import unittest
 
 from wrapper_bench import below_c, report
+from wrapper_bench.core import recheck
 from wrapper_bench.core.compare import aggregate, attach_audit
 from fixture_data import record
 
@@ -219,6 +220,101 @@ class FasterThanC(unittest.TestCase):
         self.assertEqual(len(section.tables[0].rows), 4)
         self.assertEqual(below_c.summary_line(doc),
                          "4 cells below 0.95x C: 3 named, 1 without a named cause")
+
+
+def spread(median, low, high):
+    return {"median": median, "min": low, "max": high}
+
+
+class Rechecks(unittest.TestCase):
+    """core/recheck.py: the cells below C without a named cause, timed again after every suite
+    in more processes of the launch that timed them; below_c names those it does not
+    reproduce."""
+
+    def setUp(self):
+        recheck.forget()
+        self.addCleanup(recheck.forget)
+        self.launches = []
+
+    def register(self, job, ratios, seconds=1.0, answer=None):
+        """A job whose cells are `ratios` (key -> spread); its relaunch answers `answer`."""
+        def relaunch(processes):
+            self.launches.append((job, processes))
+            return ratios if answer is None else answer
+        recheck.register(job, ratios, seconds, relaunch)
+
+    def unexplained(self):
+        return [c for c in below_c.part(fixture_doc())["cells"] if not c["named"]]
+
+    def test_a_cell_not_reproduced_is_named(self):
+        (cell,) = self.unexplained()
+        key = recheck.entry_key(cell)
+        self.assertEqual(key, ("tiny", "openmpi", "gcc", 2, "kamping/int", 4, None))
+        self.register("tiny job", {key: spread(0.98, 0.97, 1.0)})
+        doc = fixture_doc()
+        doc["rechecks"], launches = recheck.run([cell], "quick")
+        self.assertEqual((self.launches, launches), ([("tiny job", 2)], 2))
+        found = {c["variant"]: c for c in below_c.part(doc)["cells"]}["kamping/int"]
+        self.assertTrue(found["named"])
+        self.assertEqual(found["cause"], "not reproduced: re-timed in 2 more processes: 0.98x "
+                                         "(0.97-1.00x)")
+
+    def test_a_reproduced_cell_stays_unnamed_with_its_retimed_ratio(self):
+        (cell,) = self.unexplained()
+        self.register("tiny job", {recheck.entry_key(cell): spread(0.86, 0.85, 0.87)})
+        doc = fixture_doc()
+        doc["rechecks"], _ = recheck.run([cell], "quick")
+        found = {c["variant"]: c for c in below_c.part(doc)["cells"]}["kamping/int"]
+        self.assertFalse(found["named"])
+        self.assertTrue(found["cause"].startswith("no named cause (the same calls as C; "))
+        self.assertIn("re-timed in 2 more processes: 0.86x (0.85-0.87x)", found["cause"])
+
+    def test_one_relaunch_answers_every_cell_of_its_job(self):
+        cells = [dict(self.unexplained()[0], variant=v) for v in ("kamping/int", "mpl/int")]
+        keys = [recheck.entry_key(c) for c in cells]
+        self.register("job", {keys[0]: spread(1.0, 1.0, 1.0), keys[1]: spread(0.9, 0.9, 0.9)})
+        rows, launches = recheck.run(cells, "quick")
+        self.assertEqual((len(self.launches), launches), (1, 2))
+        self.assertEqual([r["ratio"]["median"] for r in rows], [1.0, 0.9])
+
+    def test_what_cannot_be_retimed_says_why(self):
+        cells = [dict(self.unexplained()[0], variant=v)
+                 for v in ("kamping/int", "mpl/int", "boost/int", "go/int")]
+        keys = [recheck.entry_key(c) for c in cells]
+        self.register("failing", {keys[0]: spread(0.9, 0.9, 0.9)}, answer={})
+        self.register("long", {keys[1]: spread(0.9, 0.9, 0.9)},
+                      seconds=recheck.BUDGET_S["quick"])  # two processes: past the budget
+        self.register("short", {keys[2]: spread(0.99, 0.99, 0.99)}, seconds=1.0)
+        rows, launches = recheck.run(cells, "quick")
+        self.assertEqual([r["why"] for r in rows],
+                         ["the relaunch failed or did not time it",
+                          f"past the re-timing budget ({recheck.BUDGET_S['quick']:.0f} s)", None,
+                          "its suite does not relaunch its jobs"])
+        self.assertEqual(sorted(job for job, _ in self.launches), ["failing", "short"])
+        self.assertEqual(launches, 4)
+        doc = fixture_doc()
+        doc["rechecks"] = rows
+        found = {c["variant"]: c for c in below_c.part(doc)["cells"]}["kamping/int"]
+        self.assertIn("not re-timed: the relaunch failed or did not time it", found["cause"])
+
+    def test_the_cheapest_jobs_go_first(self):
+        cells = [dict(self.unexplained()[0], variant=v) for v in ("kamping/int", "mpl/int")]
+        keys = [recheck.entry_key(c) for c in cells]
+        budget = recheck.BUDGET_S["quick"]
+        self.register("dear", {keys[0]: spread(1, 1, 1)}, seconds=budget / 2 - 1)
+        self.register("cheap", {keys[1]: spread(1, 1, 1)}, seconds=2.0)
+        ticks = iter(range(0, 1000, 4))  # each relaunch takes 4 s of the budget
+        rows, _ = recheck.run(cells, "quick", clock=lambda: next(ticks))
+        self.assertEqual(self.launches, [("cheap", 2)])  # then 4 + 2 x (budget/2 - 1) > budget
+        self.assertEqual([r["why"] for r in rows],
+                         [f"past the re-timing budget ({budget:.0f} s)", None])
+
+    def test_an_io_cell_is_told_apart_by_its_file_system(self):
+        cell = {"suite": "io", "mpi": "openmpi", "compiler": "gcc", "ranks": 2,
+                "variant": "thinmpi/read_at", "bytes": 4096, "fs": "disk"}
+        self.register("io job", {recheck.entry_key(dict(cell, fs="tmpfs")): spread(1, 1, 1)})
+        (row,), _ = recheck.run([cell], "quick")
+        self.assertEqual((row["fs"], row["why"]), ("disk", "its suite does not relaunch its jobs"))
 
 
 if __name__ == "__main__":

@@ -16,9 +16,13 @@ in the order they are tried, all of them named where they hold:
 4. oversubscribed: more ranks than the machine's cores (the ranks wait for each other's
    timeslices; docs/bench.md says such ratios say little);
 5. a recorded cause (core/recorded_causes.py): what the run cannot derive, with where it is
-   shown.
+   shown;
+6. not reproduced: the run timed the cell's launch again in more processes (core/recheck.py,
+   results.json `rechecks`) and their median ratio reaches 0.95x. A cell that stays below is
+   shown with its re-timed ratio: the gap is then the code's or the baseline's, to be found.
 """
 
+from .core import recheck
 from .core.recorded_causes import recorded
 from .core.tables import Table, calls_text, size_label
 
@@ -35,8 +39,8 @@ NODE_BASELINES = {"rate": "c/rate_isend"}  # node_suite.py's C_RATE; the rest: C
 def _entry(suite, cell, baseline, ratio, size, calls, c_calls, counted):
     return {"suite": suite, "mpi": cell["mpi"], "compiler": cell["compiler"],
             "ranks": cell.get("ranks", 2), "variant": cell["variant"], "baseline": baseline,
-            "bytes": size, "processes": cell.get("reps"), "ratio": ratio, "calls": calls,
-            "c_calls": c_calls, "instructions": counted}
+            "bytes": size, "fs": cell.get("fs"), "processes": cell.get("reps"), "ratio": ratio,
+            "calls": calls, "c_calls": c_calls, "instructions": counted}
 
 
 def _timed(doc):
@@ -138,9 +142,29 @@ def _spread_cause(entry):
     return None
 
 
-def _checked(entry):
+def _rechecks(doc):
+    """{recheck cell key: row} of results.json `rechecks`."""
+    return {recheck.cell_key(r["suite"], r["mpi"], r["compiler"], r["ranks"], r["variant"],
+                             r["bytes"], r.get("fs")): r for r in doc.get("rechecks") or []}
+
+
+def _retimed(row):
+    """'re-timed in 2 more processes: 0.97x (0.96-0.99x)'."""
+    ratio = row["ratio"]
+    return (f"re-timed in {row['processes']} more processes: {ratio['median']:.2f}x "
+            f"({ratio['min']:.2f}-{ratio['max']:.2f}x)")
+
+
+def _not_reproduced(row):
+    if row and row["ratio"] and row["ratio"]["median"] >= THRESHOLD:
+        return "not reproduced: " + _retimed(row)
+    return None
+
+
+def _checked(entry, retimed=None):
     """What the run shows of a cell it cannot explain: '(the same calls as C; +41
-    instructions outside MPI, allocations as C's)', or ''."""
+    instructions outside MPI, allocations as C's; re-timed in 2 more processes: 0.86x
+    (0.85-0.87x))', or ''."""
     found = []
     if entry["calls"] and entry["c_calls"]:
         found.append("the same calls as C" if entry["calls"] == entry["c_calls"] else
@@ -150,6 +174,10 @@ def _checked(entry):
         found.append(f"{row['difference']:+.0f} instructions outside MPI, "
                      f"{row['allocations']:g} allocations a call against C's "
                      f"{row['c_allocations']:g}")
+    if retimed and retimed["ratio"]:
+        found.append(_retimed(retimed))
+    elif retimed:
+        found.append(f"not re-timed: {retimed['why']}")
     return f" ({'; '.join(found)})" if found else ""
 
 
@@ -160,22 +188,25 @@ def _oversubscribed(entry, cores):
     return None
 
 
-def explained(entry, cores=None):
+def explained(entry, cores=None, rechecks=None):
     """The entry with its causes: "cause" (one line) and "named"; an unexplained cell says
-    "no named cause" and what the run shows of it. cores: the machine's (context)."""
+    "no named cause" and what the run shows of it. cores: the machine's (context); rechecks:
+    _rechecks(doc)."""
+    retimed = (rechecks or {}).get(recheck.entry_key(entry))
     causes = [cause for cause in (_calls_cause(entry), _instructions_cause(entry),
                                   _spread_cause(entry), _oversubscribed(entry, cores),
-                                  recorded(entry["variant"], entry["mpi"], entry["bytes"]))
+                                  recorded(entry["variant"], entry["mpi"], entry["bytes"]),
+                                  _not_reproduced(retimed))
               if cause]
     return dict(entry, named=bool(causes),
-                cause="; ".join(causes) or "no named cause" + _checked(entry))
+                cause="; ".join(causes) or "no named cause" + _checked(entry, retimed))
 
 
 def part(doc):
     """results.json's `below_c`: the threshold, every cell below it with its cause, and the
     counts (below, named, unnamed)."""
-    cores = (doc.get("context") or {}).get("cpu_count")
-    cells = [explained(e, cores) for e in _timed(doc) + _harness(doc)
+    cores, rechecks = (doc.get("context") or {}).get("cpu_count"), _rechecks(doc)
+    cells = [explained(e, cores, rechecks) for e in _timed(doc) + _harness(doc)
              if e["ratio"]["median"] < THRESHOLD]
     named = sum(c["named"] for c in cells)
     return {"threshold": THRESHOLD, "below": len(cells), "named": named,
@@ -209,8 +240,10 @@ CAPTION = ("Every timed cell where a wrapper (thinmpi, its checked mode, Boost.M
            "than a query such as MPI_Get_count, made or left out, or made more or fewer "
            "times), the instructions differ (fewer allocations or instructions outside MPI, "
            "where the run counted them), within its spread (its highest per-process ratio reaches "
-           "{threshold:.2f}x), more ranks than cores, or a recorded cause the run cannot "
-           "derive. {below} cells below: {named} named, {unnamed} without a named cause "
+           "{threshold:.2f}x), more ranks than cores, a recorded cause the run cannot "
+           "derive, or not reproduced (the run timed the cell's launch again in more "
+           "processes, after every suite, and their median reaches {threshold:.2f}x). "
+           "{below} cells below: {named} named, {unnamed} without a named cause "
            "(listed first); each of those means the C baseline is to be fixed or the cause "
            "found (docs/bench.md, \"A wrapper faster than C\").")
 

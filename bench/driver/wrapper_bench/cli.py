@@ -10,11 +10,12 @@ import json
 import os
 import sys
 import time
+from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 
 from . import below_c, first_screen_chart, matrix, rooms
-from .core import audit, compare, detect, schema
+from .core import audit, compare, detect, recheck, schema
 from .core.timing import Clock
 from .core.runner import ROOT_ENV, Progress, estimated_seconds, launch
 from .core.jobs import with_baselines
@@ -177,6 +178,28 @@ def launcher_key(job):
                 (job.build.mpi, job.build.compiler))
 
 
+def ratios_of(records):
+    """{recheck cell key: ratio spread} of a job's timed records."""
+    return {recheck.cell_key(c["suite"], c["mpi"], c["compiler"], 2, c["variant"], c["bytes"]):
+            c["ratio_vs_c"] for c in compare.aggregate(records) if c["ratio_vs_c"]}
+
+
+def register_recheck(launcher, job, outcomes, seconds):
+    """Lets core/recheck.py launch a timed job again: its cells' keys, its seconds per
+    process, and the relaunch (the same job in other processes). Jobs on a room's own launcher
+    (across hosts) are not: their hosts are gone by then."""
+    if job.suite == "audit" or any(room.launcher_key(job) for room in rooms.ROOMS):
+        return
+    records = [r for o in outcomes for r in o.records]
+
+    def relaunch(processes):
+        again = run_job(launcher, replace(job, counts=replace(job.counts, reps=processes)))
+        if any(o.error for o in again):
+            return {}
+        return ratios_of([r for o in again for r in o.records])
+    recheck.register(job.key, ratios_of(records), seconds / max(1, len(outcomes)), relaunch)
+
+
 def run_all(jobs, setup, clock):
     """Runs every job, splitting a failed one into its variants so the others still count;
     `clock` gets each suite's seconds and launches."""
@@ -187,12 +210,17 @@ def run_all(jobs, setup, clock):
         outcomes = run_job(launcher, job)
         ok = collector.add(job, outcomes)
         launches = len(outcomes)
-        if not ok and len(job.variants) > 1:
+        if ok:
+            register_recheck(launcher, job, outcomes, time.monotonic() - started)
+        elif len(job.variants) > 1:
             setup.failures.pop()
             for part in split_job(job, setup.baselines):
+                part_started = time.monotonic()
                 part_outcomes = run_job(launcher, part)
                 launches += len(part_outcomes)
-                collector.add(part, part_outcomes)
+                if collector.add(part, part_outcomes):
+                    register_recheck(launcher, part, part_outcomes,
+                                     time.monotonic() - part_started)
         clock.add("suite", job.suite, time.monotonic() - started, launches)
         progress.step(job, failed=not ok)
     progress.close()
@@ -249,6 +277,7 @@ def render_again(folder):
                         old["failures"])
     for room in rooms.ROOMS:
         doc.update(room.recompute(old) if room.recompute else {})
+    doc["rechecks"] = old.get("rechecks", [])
     problems = write_outputs(doc, records, folder)
     print(f"wrapper-bench: rewrote {folder / 'report.md'}", file=sys.stderr)
     return 1 if problems else 0
@@ -292,6 +321,10 @@ def main(argv):
             if part:
                 clock.add("suite", room.name, time.monotonic() - room_started)
             doc.update(part)
+    rechecking = time.monotonic()  # the cells below C without a named cause, timed again
+    doc["rechecks"], launches = recheck.run(
+        [c for c in below_c.part(doc)["cells"] if not c["named"]], context["mode"])
+    clock.add("suite", "re-timed cells below C", time.monotonic() - rechecking, launches)
     setup_row = clock.rows[0] if clock.rows and clock.rows[0]["phase"] == "setup" else None
     doc["timings"] = clock.part(time.monotonic() - started
                                 + (setup_row["seconds"] if setup_row else 0))

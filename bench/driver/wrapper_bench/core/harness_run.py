@@ -3,10 +3,11 @@ builds at hand (each preset's harness and the mpi4py kernels), every job's repet
 sized to fit on oversubscribed ranks, and a suite's whole plan with OSU's programs beside it."""
 
 import sys
+import time
 from pathlib import Path
 
 from . import build as build_step
-from . import harness, harness_cells, osu_programs
+from . import harness, harness_cells, osu_programs, recheck
 
 
 def find_builds(setup, options):
@@ -91,6 +92,7 @@ def run_job(job, reps, part, failures, audit_rows=None, osu_reps=0):
     launch = osu_programs.launch if osu_programs.is_osu(job) else harness.launch
     if osu_programs.is_osu(job) and osu_reps:
         reps = osu_reps
+    started, timed = time.monotonic(), []
     for rep in range(1 if job.audit else reps):
         records, audit_lines, error = launch(job, rep)
         if error:
@@ -102,7 +104,31 @@ def run_job(job, reps, part, failures, audit_rows=None, osu_reps=0):
             part["audit"] += audit_rows(job, audit_lines)
         else:
             part["records"] += records
+            timed += records
+    if timed and not osu_programs.is_osu(job):
+        _register_recheck(job, timed, (time.monotonic() - started) / reps)
     return True
+
+
+def _ratios(job, records):
+    """{recheck cell key: ratio spread} of a job's records."""
+    return {recheck.cell_key(job.suite, c["mpi"], c["compiler"], c["ranks"], c["variant"],
+                             c["bytes"]): c["ratio"]
+            for c in harness_cells.aggregate(records) if c["ratio"]}
+
+
+def _register_recheck(job, records, seconds_per_process):
+    """Lets core/recheck.py launch the job again in other processes."""
+    def relaunch(processes):
+        again = []
+        for rep in range(processes):
+            records, _, error = harness.launch(job, rep)
+            if error:
+                return {}
+            again += records
+        return _ratios(job, again)
+    recheck.register((job.key, tuple(job.variants)), _ratios(job, records), seconds_per_process,
+                     relaunch)
 
 
 def _probe(build, ranks, variant):

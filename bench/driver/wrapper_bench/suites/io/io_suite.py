@@ -16,10 +16,12 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ...core import recheck
 from ...core.compare import spread
 from ...core.detect import json_lines, read_json
 from ...core.runner import Launcher, run_as_root
@@ -312,13 +314,45 @@ def run(setup, options, mode):
             jobs += jobs_for(build, mode, list(folders), options.api)
     try:
         for number, job in enumerate(jobs, 1):
+            started, had = time.monotonic(), len(part["records"])
             ok = run_job(job, COUNTS[mode].reps, folders[job.fs][0], part, setup.failures)
+            if ok and not job.audit:
+                register_recheck(job, part["records"][had:], options, mode,
+                                 (time.monotonic() - started) / COUNTS[mode].reps)
             print(f"[io {number}/{len(jobs)}] {'' if ok else 'FAILED '}{job.key}",
                   file=sys.stderr)
     finally:
         for folder, _ in folders.values():
             shutil.rmtree(folder, ignore_errors=True)
     return recompute(part)
+
+
+def _ratios(records):
+    """{recheck cell key: ratio to C} of a job's records."""
+    return {recheck.cell_key("io", c["mpi"], c["compiler"], 2, c["variant"], c["bytes"],
+                             c["fs"]): c["ratio_vs_c"]
+            for c in aggregate(records) if c["ratio_vs_c"]}
+
+
+def register_recheck(job, records, options, mode, seconds_per_process):
+    """Lets core/recheck.py launch the job again in other processes, in new folders of its
+    file system (the run's are removed by then)."""
+    def relaunch(processes):
+        folders, again = make_folders(options, mode), []
+        try:
+            if job.fs not in folders:
+                return {}
+            for rep in range(processes):
+                records, _, error = launch(job, rep, folders[job.fs][0])
+                if error:
+                    return {}
+                again += records
+        finally:
+            for folder, _ in folders.values():
+                shutil.rmtree(folder, ignore_errors=True)
+        return _ratios(again)
+    recheck.register((job.key, tuple(job.variants)), _ratios(records), seconds_per_process,
+                     relaunch)
 
 
 def run_job(job, reps, directory, part, failures):

@@ -11,11 +11,12 @@ slower pair's; on a 2-core machine those ranks are oversubscribed, so that run i
 import os
 import subprocess
 import sys
+import time
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ...core import slow_mode
+from ...core import recheck, slow_mode
 from ...core.compare import process_value, spread
 from ...core.detect import binding_flags, json_lines, read_json
 from ...core.runner import run_as_root
@@ -168,6 +169,7 @@ def run(setup, options, mode):
             jobs += jobs_for(build, mode, options.sizes)
     reps = COUNTS[mode].reps
     for number, job in enumerate(jobs, 1):
+        started, timed = time.monotonic(), []
         for rep in range(reps if job.ranks == 2 else 1):
             records, error = launch(job, rep)
             if error:
@@ -175,10 +177,44 @@ def run(setup, options, mode):
                 part["failures"].append(failure)
                 setup.failures.append(dict(failure, mpi=job.build.mpi,
                                            compiler=job.build.compiler))
+                timed = []
                 break
             part["records"] += records
+            timed += records
+        if timed:
+            register_recheck(job, timed, (time.monotonic() - started) / (reps if job.ranks == 2
+                                                                          else 1))
         print(f"[node {number}/{len(jobs)}] {job.key}", file=sys.stderr)
     return recompute(part)
+
+
+def _ratios(records):
+    """{recheck cell key: ratio to C} of a job's records."""
+    return {recheck.cell_key("node", c["mpi"], c["compiler"], c["ranks"], c["variant"],
+                             c["bytes"]): c["ratio_vs_c"]
+            for c in aggregate(records) if c["ratio_vs_c"]}
+
+
+def register_recheck(job, records, seconds_per_process):
+    """Lets core/recheck.py launch the job again in other processes, one size at a time (the
+    variants interleave within a size, so one size's launch times them as the whole job did)."""
+    def relaunch_at(size, round_trips):
+        one_size = NodeJob(job.build, job.kind, job.ranks, job.variants, ((size, round_trips),),
+                           job.blocks)
+
+        def relaunch(processes):
+            again = []
+            for rep in range(processes):
+                found, error = launch(one_size, rep)
+                if error:
+                    return {}
+                again += found
+            return _ratios(again)
+        return relaunch
+    for size, round_trips in job.counts:
+        recheck.register((job.key, size), _ratios([r for r in records if r["bytes"] == size]),
+                         seconds_per_process * round_trips / sum(n for _, n in job.counts),
+                         relaunch_at(size, round_trips))
 
 
 def _by_process(records):
