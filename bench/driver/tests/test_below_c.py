@@ -213,6 +213,13 @@ class FasterThanC(unittest.TestCase):
         self.assertTrue(cell["named"], cell["cause"])
         self.assertIn("MPI_Op_create", cell["cause"])
 
+    def test_a_serialized_cell_names_its_payload_and_message_size(self):
+        """Its records count items (1 byte each), so its bytes are not the message's."""
+        doc = {"cells": aggregate(timed("thinmpi/ser_vecstr_reuse", "c/ser_vecstr_kept",
+                                        [0.8, 0.8], suite="serialization", count=1024))}
+        (row,) = below_c.section(doc, report.Section).tables[0].rows
+        self.assertEqual(row[4], "vector<string> 1024×1024, 1.01 MiB")
+
     def test_the_section_and_the_first_screen_line(self):
         doc = fixture_doc()
         section = below_c.section(doc, report.Section)

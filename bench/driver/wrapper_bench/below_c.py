@@ -25,6 +25,7 @@ in the order they are tried, all of them named where they hold:
 from .core import recheck
 from .core.recorded_causes import recorded
 from .core.tables import Table, calls_text, size_label
+from .suites.serialization.serial_suite import size_text
 
 THRESHOLD = 0.95
 WRAPPERS = ("thinmpi", "thinmpi-checked", "boost", "kamping", "mpl", "mpi4py", "go")
@@ -39,7 +40,7 @@ NODE_BASELINES = {"rate": "c/rate_isend"}  # node_suite.py's C_RATE; the rest: C
 def _entry(suite, cell, baseline, ratio, size, calls, c_calls, counted):
     return {"suite": suite, "mpi": cell["mpi"], "compiler": cell["compiler"],
             "ranks": cell.get("ranks", 2), "variant": cell["variant"], "baseline": baseline,
-            "bytes": size, "fs": cell.get("fs"), "processes": cell.get("reps"), "ratio": ratio,
+            "bytes": size, "count": cell.get("count"), "fs": cell.get("fs"), "processes": cell.get("reps"), "ratio": ratio,
             "calls": calls, "c_calls": c_calls, "instructions": counted}
 
 
@@ -225,7 +226,8 @@ def summary_line(doc):
 
 
 def _row(cell):
-    size = size_label(cell["bytes"]) if cell["bytes"] is not None else "—"
+    size = (cell["suite"] == "serialization" and size_text(cell["variant"], cell["count"])) or \
+        (size_label(cell["bytes"]) if cell["bytes"] is not None else "—")
     ratio = cell["ratio"]
     # three digits: a cell at 0.948x is below 0.95x, which two would hide
     spread = f"{ratio['min']:.3f}-{ratio['max']:.3f}x" if ratio["min"] != ratio["max"] else "—"

@@ -73,6 +73,23 @@ def message_bytes(payload, count):
     return 8 + count + 8 + 8 * count
 
 
+def size_text(variant, count):
+    """A serialized cell's size as its payload and encoded message: "vector<string> 1024×1024,
+    1 MiB" (its records' bytes count the payload's items, not the message's bytes); None for
+    another variant."""
+    payload = variant.split("/")[-1]
+    for shape, label, _ in SHAPES:
+        if payload == shape or payload.startswith(shape + "_"):
+            return f"{_label(label, count)}, {_approximate(message_bytes(shape, count))}"
+    return None
+
+
+def _approximate(size):
+    """'592 B', '14.0 KiB', '1.01 MiB'."""
+    return f"{size} B" if size < 1024 else f"{size / 1024:.1f} KiB" if size < 1 << 20 else \
+        f"{size / (1 << 20):.2f} MiB"
+
+
 def jobs(build, counts, filters, baselines):
     """One job per shape and count: the C floor, thinmpi, Boost.MPI (or mpi4py) side by side.
     --sizes (and --smoke) keep the counts whose messages are no larger than the largest size."""
