@@ -316,6 +316,12 @@ class Rechecks(unittest.TestCase):
         self.assertEqual([r["why"] for r in rows],
                          [f"past the re-timing budget ({budget:.0f} s)", None])
 
+    def test_a_relaunch_gathers_its_launches_and_stops_at_an_error(self):
+        outcomes = {0: ([{"rep": 0}], [], None), 1: ([{"rep": 1}], [], None)}
+        self.assertEqual(recheck.launched(outcomes.get, 2), [{"rep": 0}, {"rep": 1}])
+        failing = {0: ([{"rep": 0}], None), 1: ([], "exit status 1")}
+        self.assertIsNone(recheck.launched(failing.get, 2))
+
     def test_an_io_cell_is_told_apart_by_its_file_system(self):
         cell = {"suite": "io", "mpi": "openmpi", "compiler": "gcc", "ranks": 2,
                 "variant": "thinmpi/read_at", "bytes": 4096, "fs": "disk"}

@@ -40,8 +40,9 @@ NODE_BASELINES = {"rate": "c/rate_isend"}  # node_suite.py's C_RATE; the rest: C
 def _entry(suite, cell, baseline, ratio, size, calls, c_calls, counted):
     return {"suite": suite, "mpi": cell["mpi"], "compiler": cell["compiler"],
             "ranks": cell.get("ranks", 2), "variant": cell["variant"], "baseline": baseline,
-            "bytes": size, "count": cell.get("count"), "fs": cell.get("fs"), "processes": cell.get("reps"), "ratio": ratio,
-            "calls": calls, "c_calls": c_calls, "instructions": counted}
+            "bytes": size, "count": cell.get("count"), "fs": cell.get("fs"),
+            "processes": cell.get("reps"), "ratio": ratio, "calls": calls, "c_calls": c_calls,
+            "instructions": counted}
 
 
 def _timed(doc):

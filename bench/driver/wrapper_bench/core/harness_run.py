@@ -120,13 +120,8 @@ def _ratios(job, records):
 def _register_recheck(job, records, seconds_per_process):
     """Lets core/recheck.py launch the job again in other processes."""
     def relaunch(processes):
-        again = []
-        for rep in range(processes):
-            records, _, error = harness.launch(job, rep)
-            if error:
-                return {}
-            again += records
-        return _ratios(job, again)
+        again = recheck.launched(lambda rep: harness.launch(job, rep), processes)
+        return _ratios(job, again) if again is not None else {}
     recheck.register((job.key, tuple(job.variants)), _ratios(job, records), seconds_per_process,
                      relaunch)
 

@@ -39,9 +39,22 @@ def register(job_id, keys, seconds_per_process, relaunch):
 
 
 def forget():
-    """Drops every registration (a new run, or a test)."""
+    """Drops every registration (for the tests)."""
     _JOBS.clear()
     _CELLS.clear()
+
+
+def launched(launch_one, processes):
+    """The records of `processes` launches of one job, each launch_one(rep), which returns the
+    engine's launch tuple (records first, the error or None last); None at the first error. What
+    an engine's relaunch runs before it aggregates."""
+    records = []
+    for rep in range(processes):
+        outcome = launch_one(rep)
+        if outcome[-1]:
+            return None
+        records += outcome[0]
+    return records
 
 
 def entry_key(entry):

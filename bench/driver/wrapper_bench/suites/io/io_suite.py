@@ -338,19 +338,15 @@ def register_recheck(job, records, options, mode, seconds_per_process):
     """Lets core/recheck.py launch the job again in other processes, in new folders of its
     file system (the run's are removed by then)."""
     def relaunch(processes):
-        folders, again = make_folders(options, mode), []
+        folders, again = make_folders(options, mode), None
         try:
-            if job.fs not in folders:
-                return {}
-            for rep in range(processes):
-                records, _, error = launch(job, rep, folders[job.fs][0])
-                if error:
-                    return {}
-                again += records
+            if job.fs in folders:
+                again = recheck.launched(
+                    lambda rep: launch(job, rep, folders[job.fs][0]), processes)
         finally:
             for folder, _ in folders.values():
                 shutil.rmtree(folder, ignore_errors=True)
-        return _ratios(again)
+        return _ratios(again) if again is not None else {}
     recheck.register((job.key, tuple(job.variants)), _ratios(records), seconds_per_process,
                      relaunch)
 

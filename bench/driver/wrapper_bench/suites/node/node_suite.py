@@ -211,13 +211,8 @@ def register_recheck(job, records, seconds_per_process):
                            job.blocks)
 
         def relaunch(processes):
-            again = []
-            for rep in range(processes):
-                found, error = launch(one_size, rep)
-                if error:
-                    return {}
-                again += found
-            return _ratios(again)
+            again = recheck.launched(lambda rep: launch(one_size, rep), processes)
+            return _ratios(again) if again is not None else {}
         return relaunch
     for size, round_trips in job.counts:
         recheck.register((job.key, size), _ratios([r for r in records if r["bytes"] == size]),
