@@ -15,7 +15,7 @@ from datetime import datetime
 from pathlib import Path
 
 from . import below_c, first_screen_chart, matrix, rooms
-from .core import audit, compare, detect, recheck, schema
+from .core import audit, compare, detect, placement, recheck, schema
 from .core.timing import Clock
 from .core.runner import ROOT_ENV, Progress, estimated_seconds, launch
 from .core.jobs import with_baselines
@@ -107,7 +107,8 @@ def prepare(options, clock):
 
 
 def check_bindings(setup):
-    """Binds ranks to cores wherever the launcher can; records it in the context."""
+    """Binds ranks to cores wherever the launcher can; records it, and where the timed
+    launches' buffers lie, in the context."""
     for launcher in setup.launchers.values():
         key = launcher.mpi
         if key not in setup.context["binding"]:
@@ -115,6 +116,9 @@ def check_bindings(setup):
             bound = detect.check_binding(launcher.mpi, launcher.mpiexec, env)
             setup.context["binding"][key] = "core" if bound else "none (the launcher refused)"
         launcher.bind = setup.context["binding"][key] == "core"
+        if launcher.audit_library:
+            setup.context.setdefault("placement", {}).setdefault(
+                key, placement.description(launcher.audit_library))
 
 
 def run_job(launcher, job):

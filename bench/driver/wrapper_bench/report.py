@@ -34,8 +34,9 @@ def context_lines(context):
              f"Mode: {context.get('mode')} ({context.get('command')})."]
     for mpi, version in context.get("mpi", {}).items():
         binding = context.get("binding", {}).get(mpi, "unknown")
+        buffers = context.get("placement", {}).get(mpi)
         lines.append(f"{tables.MPI_NAMES.get(mpi, mpi)}: {short_version(version)} "
-                     f"(binding: {binding}).")
+                     f"(binding: {binding}" + (f"; buffers: {buffers}" if buffers else "") + ").")
     for build, compilers in context.get("compilers", {}).items():
         lines.append(f"{build}: C {compilers.get('c')}, C++ {compilers.get('cxx')}.")
     for mpi, boost in context.get("boost", {}).items():

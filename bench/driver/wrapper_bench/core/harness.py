@@ -15,8 +15,9 @@ import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from . import placement
 from .detect import binding_flags, json_lines, read_json
-from .runner import ROOT_ENV
+from .runner import ROOT_ENV, env_flags
 
 MPI4PY_KERNELS = Path(__file__).resolve().parents[4] / "bench" / "kernels" / "mpi4py"
 MPI4PY_KERNEL = MPI4PY_KERNELS / "mpi4py_coll.py"  # the collectives' (neighbors, rma: their own)
@@ -239,9 +240,9 @@ def command(job, audit_path=None):
         flags += binding_flags(build.mpi)
     if audit_path:
         env = {"LD_PRELOAD": build.audit_library, "WB_AUDIT_OUT": audit_path}
-        for name, value in env.items():
-            flags += ["-x", f"{name}={value}"] if build.mpi == "openmpi" else \
-                ["-genv", name, value]
+    else:
+        env = placement.rank_env(build.audit_library)
+    flags += env_flags(build.mpi, env)
     arguments = ["--variants", ",".join(job.variants), "--count", str(job.count),
                  "--warmup", str(max(2, job.iterations // 10))]
     arguments += ["--audit", str(job.iterations)] if job.audit else \

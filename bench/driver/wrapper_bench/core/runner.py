@@ -7,6 +7,7 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 
+from . import placement
 from .detect import binding_flags, json_lines
 
 ROOT_ENV = {"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1"}
@@ -27,17 +28,21 @@ class Launcher:
 
     def env_flags(self, variables):
         """Launcher flags that hand `variables` to the ranks only (never to mpiexec itself)."""
-        flags = []
-        for name, value in variables.items():
-            flags += ["-x", f"{name}={value}"] if self.mpi == "openmpi" else \
-                ["-genv", name, value]
-        return flags
+        return env_flags(self.mpi, variables)
 
     def command(self, arguments, rank_env=None):
         """The full command line for `arguments`, with variables for the ranks."""
         bind = binding_flags(self.mpi) if self.bind else []
         return [self.mpiexec, "-n", "2", *bind, *self.env_flags(rank_env or {}),
                 *self.program, *arguments]
+
+
+def env_flags(mpi, variables):
+    """`mpi`'s launcher flags that hand `variables` to the ranks only (never to mpiexec)."""
+    flags = []
+    for name, value in variables.items():
+        flags += ["-x", f"{name}={value}"] if mpi == "openmpi" else ["-genv", name, value]
+    return flags
 
 
 @dataclass
@@ -86,6 +91,8 @@ def launch(launcher, job, timeout):
         handle, audit_path = tempfile.mkstemp(prefix="wb_audit_", suffix=".jsonl")
         os.close(handle)
         rank_env = {"LD_PRELOAD": launcher.audit_library, "WB_AUDIT_OUT": audit_path}
+    else:
+        rank_env = placement.rank_env(launcher.audit_library)
     command = launcher.command(job_arguments(job), rank_env)
     try:
         result = subprocess.run(command, capture_output=True, text=True, env=env,

@@ -21,7 +21,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ...core import recheck
+from ...core import placement, recheck
 from ...core.compare import spread
 from ...core.detect import json_lines, read_json
 from ...core.runner import Launcher, run_as_root
@@ -224,7 +224,7 @@ def command(job, directory, audit_path=None, rep=0):
         arguments += ["--audit", str(job.sizes[0][1])]
         return launcher.command(arguments, {"LD_PRELOAD": build.audit_library,
                                             "WB_AUDIT_OUT": str(audit_path)})
-    return launcher.command(arguments)
+    return launcher.command(arguments, placement.rank_env(build.audit_library))
 
 
 def launch(job, rep, directory, timeout=300):

@@ -16,10 +16,10 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ...core import recheck, slow_mode
+from ...core import placement, recheck, slow_mode
 from ...core.compare import process_value, spread
 from ...core.detect import binding_flags, json_lines, read_json
-from ...core.runner import run_as_root
+from ...core.runner import env_flags, run_as_root
 from ...core.slow_mode import is_slow, slow_processes
 
 MANIFEST = "wb_node.json"
@@ -143,6 +143,7 @@ def command(job):
         flags += ["--oversubscribe"]
     elif job.ranks <= 2 and build.bind:
         flags += binding_flags(build.mpi)
+    flags += env_flags(build.mpi, placement.rank_env(build.harness))
     return [build.mpiexec, *flags, build.harness, "--variants", ",".join(job.variants),
             "--counts", ",".join(f"{s}:{n}" for s, n in job.counts),
             "--blocks", str(job.blocks)]
