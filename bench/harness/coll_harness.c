@@ -22,6 +22,7 @@
 #include "harness_frame.h"
 #include "harness_json.h"
 #include "harness_windows.h"
+#include "placement.h"
 #include "tables.h"
 
 enum { MAX_BLOCKS = 1024 };
@@ -97,10 +98,12 @@ static void calls_of(const void* variant, void* state, long count) {
 /* Sets up the variants; 0 when every rank managed. */
 static int setup_all(const wb_timing_options* o, const void* const* v, size_t n, void** states) {
   int failed = 0, any_failed = 0;
+  wb_placement_begin();
   for (size_t i = 0; i < n; ++i) {
     const wb_coll_variant* variant = v[i];
     if (!(states[i] = variant->setup(MPI_COMM_WORLD, o->count))) failed = 1;
   }
+  wb_placement_end();
   MPI_Allreduce(&failed, &any_failed, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
   if (any_failed) fputs("wb_coll: a variant's setup failed\n", stderr);
   return any_failed;

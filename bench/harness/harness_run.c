@@ -8,6 +8,7 @@
 #include "floor.h"
 #include "harness_json.h"
 #include "harness_windows.h"
+#include "placement.h"
 #include "tables.h"
 
 size_t wb_all_variants(const wb_variant** out, size_t capacity) {
@@ -90,10 +91,12 @@ size_t wb_select_variants(const wb_run_options* options, const wb_variant** sele
 static int setup_all(const wb_run_options* options, const wb_variant** selected, size_t n,
                      void** states) {
   int failed = 0, any_failed = 0;
+  wb_placement_begin();
   for (size_t i = 0; i < n; ++i) {
     states[i] = selected[i]->setup(options->pair, options->timing.count);
     if (!states[i]) failed = 1;
   }
+  wb_placement_end();
   MPI_Allreduce(&failed, &any_failed, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
   if (any_failed) fputs("wb_kernels: a variant's setup failed\n", stderr);
   return any_failed;

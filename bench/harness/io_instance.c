@@ -5,6 +5,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "placement.h"
+
 void wb_io_name(const wb_io_variant* variant, char* name, size_t capacity) {
   snprintf(name, capacity, "%s/%s", variant->api, variant->op);
 }
@@ -21,11 +23,15 @@ int wb_io_instance_open(wb_io_instance* instance, const wb_io_variant* variant, 
   instance->variant = variant;
   snprintf(instance->path, sizeof instance->path, "%s/wb-io-%s-%s-%zu-%d.dat", dir, variant->api,
            variant->op, bytes, tag);
+  wb_placement_begin();
   int made = wb_io_layout_make(&instance->layout, comm, variant->form, bytes, records) == 0;
+  wb_placement_end();
   instance->layout.path = instance->path;
   if (!everyone(comm, made)) return wb_io_layout_free(&instance->layout), 1;
   int written = !variant->reads || wb_io_prewrite(&instance->layout) == 0;
+  wb_placement_begin();
   if (everyone(comm, written)) instance->state = variant->setup(&instance->layout);
+  wb_placement_end();
   if (everyone(comm, instance->state != NULL)) return 0;
   if (instance->state) variant->finish(instance->state);
   instance->state = NULL;

@@ -1,9 +1,10 @@
 """Where the timed launches' buffers lie (docs/bench.md, "Where the buffers lie").
 
-Every timed launch preloads libwb_align.so into its ranks (bench/harness/wb_align.c): malloc and
-calloc of 4 KiB or more give page-aligned blocks, of 1 KiB or more 64-byte-aligned ones, for C
-and every library alike, so that a ratio does not depend on where the heap happened to put a
-variant's buffer. The library is built beside each build's programs; an older build without it
+Every timed launch preloads libwb_align.so into its ranks (bench/harness/wb_align.c): while a
+harness sets its variants up, malloc and calloc of 4 KiB or more give page-aligned blocks, of
+1 KiB or more 64-byte-aligned ones, for C and every library alike, so that a ratio does not
+depend on where the heap happened to put a variant's buffers; the timed calls allocate as
+with glibc's malloc. The library is built beside each build's programs; an older build without it
 runs on glibc's malloc, and WB_ALIGN=0 in the driver's environment turns it off (to see the
 effect). Audit launches preload the audit library instead, and the instruction counts run under
 valgrind's allocator: neither is timed.
@@ -29,7 +30,8 @@ def description(beside):
     """What the report says of a build's timed launches: their allocator."""
     found = library(beside)
     if found:
-        return "blocks of 4 KiB and up page-aligned, of 1 KiB and up 64-byte-aligned (libwb_align.so)"
+        return ("the setups' blocks of 4 KiB and up page-aligned, of 1 KiB and up on a 64-byte "
+                "line (libwb_align.so)")
     if os.environ.get(SWITCH, "1") == "0":
         return "glibc's malloc (WB_ALIGN=0)"
     return "glibc's malloc (no libwb_align.so in this build)"
