@@ -143,6 +143,22 @@ class TinyTable(unittest.TestCase):
         values["thinmpi"] = (1.2, {"MPI_Send": 1.0}, {})
         self.assertIn("wrappers' own code", peers.why_line("x", values))
 
+    def test_a_fixed_paths_gap_larger_than_its_code_is_not_thinmpis_code(self):
+        # At 1 MiB a message takes ~100 µs; thinmpi's checks around a known-count receive are
+        # the same few dozen instructions at every size, so a 10 µs gap is not them.
+        values = {"thinmpi": (1.05, {"MPI_Send": 1.0}, {}),
+                  "mpl": (0.95, {"MPI_Send": 1.0}, {})}
+        line = peers.why_line("x", values, 100.0, True)
+        self.assertIn("the gap, 10.0 µs a message, is over 20 times", line)
+        self.assertIn("not thinmpi's code", line)
+        self.assertIn("wrappers' own code", peers.why_line("x", values, 5.0, True))  # 0.5 µs
+        self.assertIn("wrappers' own code", peers.why_line("x", values, 100.0, False))
+        self.assertIn("wrappers' own code", peers.why_line("x", values))
+        rows, why = peers.tiny_rows(compare.aggregate(
+            [tiny_record("c/char_buffer", 100.0), tiny_record("thinmpi/char_span", 105.0),
+             tiny_record("mpl/char_buffer", 95.0)]), AUDIT)
+        self.assertIn("is over 20 times", " ".join(why))
+
     def test_fewer_calls_than_the_faster_peer_are_not_the_reason(self):
         values = {"thinmpi": (1.05, {"MPI_Mprobe": 1.0, "MPI_Mrecv": 1.0}, {}),
                   "boost": (1.0, {"MPI_Mprobe": 1.0, "MPI_Get_count": 1.0, "MPI_Mrecv": 1.0},

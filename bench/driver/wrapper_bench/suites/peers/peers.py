@@ -21,6 +21,12 @@ COLUMNS = (("c", "C"), ("thinmpi", "thinmpi"), ("kamping", "KaMPIng"), ("mpl", "
            ("boost", "Boost.MPI"), ("mpi4py", "mpi4py"))
 CONVENIENT = tuple(api for api, _ in COLUMNS if api != "c")
 NOISE = 1.02  # thinmpi within 2 % of the fastest peer counts as level (docs/bench.md's target)
+# The ping-pong paths whose C sends and receives the caller's buffer: thinmpi's code around the
+# calls is the same few checks at every size, at most FIXED_PATH_INSTRUCTIONS a message beyond
+# C's (docs/bench.md, "Instructions per call": +16 to +46.5). A gap of FIXED_PATH_GAP_US or more
+# a message is over 20 times what they take at one instruction a nanosecond: not that code.
+FIXED_PATHS_C = ("c/int_buffer", "c/char_buffer")
+FIXED_PATH_INSTRUCTIONS, FIXED_PATH_GAP_US = 50, 1.0
 
 # The ping-pong paths: (label, counts, {column: variant}); the C column is the C code of the path.
 TINY_PATHS = (
@@ -181,8 +187,21 @@ def _within(calls, other):
     return all(other.get(name, 0) >= n - 1e-9 for name, n in calls.items())
 
 
-def why_line(where, values):
-    """A line saying why thinmpi is not the fastest convenient library here, or None."""
+def _larger_than_the_code(thin_ratio, best_ratio, c_time, fixed):
+    """' the gap, 9.1 µs a message, ...' where a fixed path's gap outgrows thinmpi's code."""
+    gap = (thin_ratio - best_ratio) * c_time if fixed and c_time else 0.0
+    if gap < FIXED_PATH_GAP_US:
+        return None
+    return (f"the gap, {gap:.1f} µs a message, is over 20 times what thinmpi runs around the "
+            f"calls on this path (at most {FIXED_PATH_INSTRUCTIONS} instructions a message, "
+            "the same at every size: docs/bench.md, Instructions per call), so it is not "
+            "thinmpi's code but where the buffers lay or how the machine ran in those processes")
+
+
+def why_line(where, values, c_time=None, fixed=False):
+    """A line saying why thinmpi is not the fastest convenient library here, or None. c_time:
+    the path's C time (µs a message); fixed: the path sends and receives the caller's buffer
+    (FIXED_PATHS_C)."""
     measured = {api: v for api, v in values.items() if v[0] is not None}
     if "thinmpi" not in measured or len(measured) < 2:
         return None
@@ -211,6 +230,9 @@ def why_line(where, values):
     if thin_ratio <= best_ratio * NOISE or within_spread(*spreads):
         return f"{head}: {calls}, and the two are within the noise (2 %, or their ranges " \
             "over processes overlap)."
+    larger = _larger_than_the_code(thin_ratio, best_ratio, c_time, fixed)
+    if larger:
+        return f"{head}: {calls}; {larger}."
     return (f"{head}: {calls}, so the gap is the wrappers' own code around them; count "
             "instructions per call (--instructions) to find it.")
 
@@ -267,7 +289,8 @@ def tiny_rows(cells, audit_rows, suite="tiny", suite_paths=TINY_PATHS, ratios=No
                 if row and (suite == "tiny" or any(values[api][0] is not None
                                                    for api in CONVENIENT if api != "thinmpi")):
                     rows.append([MPI_NAMES.get(mpi, mpi), compiler] + row)
-                    lines.append(why_line(where, values))
+                    lines.append(why_line(where, values, time_of(index.get(paths["c"])),
+                                          paths["c"] in FIXED_PATHS_C))
                     _add_ratios(ratios, suite, label, mpi, compiler, values)
     return rows, [line for line in lines if line]
 
