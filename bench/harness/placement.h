@@ -1,8 +1,8 @@
 /* Where a variant's buffers lie (docs/bench.md, "Where the buffers lie").
  *
- * The timed launches preload libwb_align.so (wb_align.c), which aligns the blocks of 1 KiB and
- * up that malloc and calloc give while a setup runs: a variant's buffers, made once, sit at the
- * same place in their page and line for C and every library. The harnesses bracket each
+ * With WB_ALIGN=1 the timed launches preload libwb_align.so (wb_align.c), which aligns the blocks
+ * of 1 KiB and up that malloc and calloc give while a setup runs: a variant's buffers, made once,
+ * sit at the same place in their page and line for C and every library. The harnesses bracket each
  * variant's setup with these; outside them, and without the library, malloc is glibc's. */
 #ifndef WB_PLACEMENT_H
 #define WB_PLACEMENT_H

@@ -1,6 +1,7 @@
 /* libwb_align: where a variant's buffers lie (docs/bench.md, "Where the buffers lie").
  *
- * Preloaded into the ranks of every timed launch (LD_PRELOAD, core/placement.py). While a
+ * Preloaded into the ranks of every timed launch when the driver runs with WB_ALIGN=1
+ * (LD_PRELOAD, core/placement.py; off by default, docs/bench.md says why). While a
  * harness sets its variants up (placement.h brackets each setup with wb_align_setup), malloc
  * and calloc of 4 KiB or more return page-aligned blocks and of 1 KiB or more 64-byte-aligned
  * ones; at every other moment, and for smaller blocks, they are glibc's own, so the calls a

@@ -1,5 +1,6 @@
-"""Where the timed launches' buffers lie: every timed launch preloads libwb_align.so into its
-ranks, no audit launch does (core/placement.py; docs/bench.md, "Where the buffers lie")."""
+"""Where the timed launches' buffers lie: with WB_ALIGN=1 every timed launch preloads
+libwb_align.so into its ranks, no audit launch does; without it none does (core/placement.py;
+docs/bench.md, "Where the buffers lie")."""
 
 import os
 import unittest
@@ -23,6 +24,9 @@ class Placement(unittest.TestCase):
         for name in ("libwb_audit.so", "libwb_align.so", "wb_node", "wb_coll"):
             (self.folder / name).write_text("")
         self.audit = str(self.folder / "libwb_audit.so")
+        switch = mock.patch.dict(os.environ, {"WB_ALIGN": "1"})
+        switch.start()
+        self.addCleanup(switch.stop)
         self.align = f"LD_PRELOAD={self.folder / 'libwb_align.so'}"
 
     def test_the_library_is_found_beside_a_build_and_can_be_turned_off(self):
@@ -30,13 +34,24 @@ class Placement(unittest.TestCase):
                          {"LD_PRELOAD": str(self.folder / "libwb_align.so")})
         self.assertEqual(placement.rank_env("/x/libwb_audit.so"), {})  # an older build
         self.assertEqual(placement.rank_env(""), {})
-        with mock.patch.dict(os.environ, {"WB_ALIGN": "0"}):
+        for off in ({"WB_ALIGN": "0"}, {"WB_ALIGN": ""}):
+            with mock.patch.dict(os.environ, off):
+                self.assertEqual(placement.rank_env(self.audit), {})
+                self.assertEqual(placement.description(self.audit), "glibc's malloc")
+
+    def test_off_by_default(self):
+        with mock.patch.dict(os.environ):
+            del os.environ["WB_ALIGN"]
             self.assertEqual(placement.rank_env(self.audit), {})
+            self.assertNotIn(self.align, harness.command(harness.CollJob(
+                harness.CollBuild("openmpi", "gcc", "mpiexec.openmpi", ["/x/wb_coll"], [],
+                                  self.audit), 2, 1, ("c/x",), 100, 20)))
 
     def test_the_report_says_where_the_buffers_lay(self):
         aligned = placement.description(self.audit)
         self.assertIn("page-aligned", aligned)
         self.assertIn("no libwb_align.so", placement.description("/x/libwb_audit.so"))
+        self.assertIn("WB_ALIGN=1", aligned)
         lines = report.context_lines({"mpi": {"openmpi": "Open MPI v4.1.4"},
                                       "binding": {"openmpi": "core"},
                                       "placement": {"openmpi": aligned}})

@@ -1,13 +1,14 @@
 """Where the timed launches' buffers lie (docs/bench.md, "Where the buffers lie").
 
-Every timed launch preloads libwb_align.so into its ranks (bench/harness/wb_align.c): while a
-harness sets its variants up, malloc and calloc of 4 KiB or more give page-aligned blocks, of
-1 KiB or more 64-byte-aligned ones, for C and every library alike, so that a ratio does not
-depend on where the heap happened to put a variant's buffers; the timed calls allocate as
-with glibc's malloc. The library is built beside each build's programs; an older build without it
-runs on glibc's malloc, and WB_ALIGN=0 in the driver's environment turns it off (to see the
-effect). Audit launches preload the audit library instead, and the instruction counts run under
-valgrind's allocator: neither is timed.
+With WB_ALIGN=1 in the driver's environment, every timed launch preloads libwb_align.so into its
+ranks (bench/harness/wb_align.c): while a harness sets its variants up, malloc and calloc of
+4 KiB or more give page-aligned blocks, of 1 KiB or more 64-byte-aligned ones, for C and every
+library alike; the timed calls allocate with glibc's malloc. It is off by default: it takes
+one source of noise away at 4 KiB (where a buffer lies in its page) and brings MPICH 4.0.2's
+1 MiB collectives into another state (a 1 MiB MPI_Scan ran 1.1 ms a call with it and 11 ms
+without, in the same launch), which it does not give every variant of a process alike. The
+library is built beside each build's programs. Audit launches preload the audit library
+instead, and the instruction counts run under valgrind's allocator: neither is timed.
 """
 
 import os
@@ -17,10 +18,15 @@ LIBRARY = "libwb_align.so"
 SWITCH = "WB_ALIGN"
 
 
+def wanted():
+    """Whether this run aligns the setups' buffers (WB_ALIGN=1)."""
+    return os.environ.get(SWITCH, "0") == "1"
+
+
 def library(beside):
     """The allocator library in the folder of `beside` (a build's program or library), or ''
-    when it is not there or WB_ALIGN=0."""
-    if not beside or os.environ.get(SWITCH, "1") == "0":
+    when it is not wanted (WB_ALIGN=1 not set) or not there."""
+    if not beside or not wanted():
         return ""
     found = Path(beside).with_name(LIBRARY)
     return str(found) if found.is_file() else ""
@@ -28,13 +34,12 @@ def library(beside):
 
 def description(beside):
     """What the report says of a build's timed launches: their allocator."""
-    found = library(beside)
-    if found:
+    if not wanted():
+        return "glibc's malloc"
+    if library(beside):
         return ("the setups' blocks of 4 KiB and up page-aligned, of 1 KiB and up on a 64-byte "
-                "line (libwb_align.so)")
-    if os.environ.get(SWITCH, "1") == "0":
-        return "glibc's malloc (WB_ALIGN=0)"
-    return "glibc's malloc (no libwb_align.so in this build)"
+                "line (WB_ALIGN=1, libwb_align.so)")
+    return "glibc's malloc (WB_ALIGN=1, but no libwb_align.so in this build)"
 
 
 def rank_env(beside):
