@@ -188,14 +188,16 @@ def _within(calls, other):
 
 
 def _larger_than_the_code(thin_ratio, best_ratio, c_time, fixed):
-    """' the gap, 9.1 µs a message, ...' where a fixed path's gap outgrows thinmpi's code."""
+    """'the gap, 9.1 µs a message, ...' where a fixed path's gap outgrows thinmpi's code."""
     gap = (thin_ratio - best_ratio) * c_time if fixed and c_time else 0.0
     if gap < FIXED_PATH_GAP_US:
         return None
-    return (f"the gap, {gap:.1f} µs a message, is over 20 times what thinmpi runs around the "
-            f"calls on this path (at most {FIXED_PATH_INSTRUCTIONS} instructions a message, "
-            "the same at every size: docs/bench.md, Instructions per call), so it is not "
-            "thinmpi's code but where the buffers lay or how the machine ran in those processes")
+    times_the_code = FIXED_PATH_GAP_US * 1000 / FIXED_PATH_INSTRUCTIONS  # at 1 instruction a ns
+    return (f"the gap, {gap:.1f} µs a message, is over {times_the_code:.0f} times what thinmpi "
+            f"runs around the calls on this path (at most {FIXED_PATH_INSTRUCTIONS} "
+            "instructions a message, the same at every size: docs/bench.md, Instructions per "
+            "call), so it is not thinmpi's code but where the buffers lay or how the machine ran "
+            "in those processes")
 
 
 def why_line(where, values, c_time=None, fixed=False):
