@@ -22,16 +22,47 @@ fi
 scripts/cluster.sh check || true
 
 failed=()
+failed_tests=()
+times=()
 for preset in "${presets[@]}"; do
   echo "=== $preset ==="
   mkdir -p build
   if ! cmake --preset "$preset" >"build/$preset.configure.log" 2>&1; then
     cat "build/$preset.configure.log"; failed+=("$preset (configure)"); continue
   fi
+  start=$SECONDS
   cmake --build --preset "$preset" -j "$jobs" || { failed+=("$preset (build)"); continue; }
-  ctest --preset "$preset" -j "$jobs" || failed+=("$preset (tests)")
+  built=$SECONDS
+  if ! ctest --preset "$preset" -j "$jobs" 2>&1 | tee "build/$preset.ctest.log"; then
+    failed+=("$preset (tests)")
+    failed_tests+=("$preset")
+  fi
+  times+=("$preset: build $((built - start)) s, tests $((SECONDS - built)) s")
 done
 
+# CI keeps the end of this output: name each failed test there, with the end of what it printed
+# and whether it failed again when run once more alone (a second failure is not a flake; either
+# way the preset stays failed).
+for preset in "${failed_tests[@]}"; do
+  list="build/$preset/Testing/Temporary/LastTestsFailed.log"
+  [ -f "$list" ] || continue
+  names=$(cut -d: -f2- "$list")
+  again=$(ctest --preset "$preset" --rerun-failed 2>&1 | grep -E '\*\*\*|Not Run|Timeout' || true)
+  while read -r name; do
+    echo "--- $preset: $name failed; the end of its output:"
+    awk -v name="$name" '
+      index($0, "Test #") && index($0, ": " name " ") { on = 1; print; next }
+      on && (/^ +Start +[0-9]+:/ || /^ *[0-9]+\/[0-9]+ Test +#/) { on = 0 }
+      on { print }' "build/$preset.ctest.log" | tail -n 25
+    if grep -qF ": $name " <<<"$again"; then
+      echo "--- $preset: $name failed again when run alone"
+    else
+      echo "--- $preset: $name passed when run alone"
+    fi
+  done <<<"$names"
+done
+
+printf 'thinmpi: %s\n' "${times[@]}" "test-all: $SECONDS s"
 if [ ${#failed[@]} -ne 0 ]; then
   echo "thinmpi: FAILED: ${failed[*]}"
   exit 1
