@@ -1,42 +1,8 @@
 # What the suites of the collectives harness (harness/coll_harness.c: wb_coll in
 # WbCollectives.cmake, wb_neighbors in WbNeighbors.cmake) do alike, written once:
-#   wb_try_thinmpi_kernel   whether a thinmpi kernel file compiles against this tree's thinmpi
-#                           (the families land branch by branch), the reason kept when not
 #   wb_add_harness_smoke    the ctests that launch a harness with every variant on 2 and 4 ranks
 #   wb_harness_manifest     the <harness>.json that tells the driver about a harness (every
 #                           harness's, wb_build.json included)
-
-# wb_try_thinmpi_kernel(<result> SOURCE <file> CHECK <name> WHAT <text> [DEFINITIONS <-D...>])
-# Sets <result> to TRUE when kernels/thinmpi/<file> compiles with the project's warnings (and the extra
-# DEFINITIONS); else to FALSE and <result>_REASON to a sentence naming <WHAT> and the log kept
-# in the build folder (<CHECK>.log).
-function(wb_try_thinmpi_kernel result)
-  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "SOURCE;CHECK;WHAT" "DEFINITIONS")
-  unset(${result}_COMPILES CACHE)
-  get_target_property(warnings thinmpi_warnings INTERFACE_COMPILE_OPTIONS)
-  set(CMAKE_TRY_COMPILE_TARGET_TYPE STATIC_LIBRARY)
-  try_compile(
-    ${result}_COMPILES ${CMAKE_CURRENT_BINARY_DIR}/${ARG_CHECK}
-    SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/kernels/thinmpi/${ARG_SOURCE}
-    CMAKE_FLAGS
-      "-DINCLUDE_DIRECTORIES=${PROJECT_SOURCE_DIR}/include;${CMAKE_CURRENT_SOURCE_DIR}/harness;\
-${CMAKE_CURRENT_SOURCE_DIR}/programs;${PROJECT_SOURCE_DIR}/examples"
-    COMPILE_DEFINITIONS ${warnings} ${ARG_DEFINITIONS}
-    LINK_LIBRARIES MPI::MPI_CXX
-    CXX_STANDARD 20
-    OUTPUT_VARIABLE log)
-  if(${result}_COMPILES)
-    set(${result} TRUE PARENT_SCOPE)
-    set(${result}_REASON "" PARENT_SCOPE)
-    return()
-  endif()
-  file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/${ARG_CHECK}.log "${log}")
-  set(${result} FALSE PARENT_SCOPE)
-  set(${result}_REASON
-      "bench/kernels/thinmpi/${ARG_SOURCE} does not compile against this tree's thinmpi (${ARG_WHAT}): \
-see ${CMAKE_CURRENT_BINARY_DIR}/${ARG_CHECK}.log"
-      PARENT_SCOPE)
-endfunction()
 
 # wb_add_harness_smoke(<target>): ctests <target>_smoke.2ranks and .4ranks run every variant of
 # the harness a few calls each and verify them (Open MPI: run as root, 4 ranks oversubscribed).
@@ -49,11 +15,8 @@ function(wb_add_harness_smoke target)
     add_test(NAME ${name} COMMAND ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${ranks}
                                   $<TARGET_FILE:${target}> --variants all --count 5
                                   --iterations 4 --warmup 1 --blocks 2)
-    if(WB_MPI_VENDOR STREQUAL "openmpi")
-      set_tests_properties(
-        ${name} PROPERTIES ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;\
-OMPI_MCA_rmaps_base_oversubscribe=1")
-    endif()
+    # Open MPI: as root, oversubscribed, the PML named (cmake/ThinmpiTesting.cmake).
+    set_tests_properties(${name} PROPERTIES ENVIRONMENT "${THINMPI_TEST_ENVIRONMENT}")
     set_tests_properties(${name} PROPERTIES PROCESSORS ${ranks} TIMEOUT 120)
   endforeach()
 endfunction()

@@ -1,6 +1,6 @@
 # The io suite of wrapper-bench (included by bench/CMakeLists.txt after wb_kernels, whose C
-# objects (floor.c) and libwb_ckernels it builds on, and WbHarnessSuite.cmake, whose kernel check
-# it shares):
+# objects (floor.c) and libwb_ckernels it builds on, and WbHarnessSuite.cmake, whose manifest it
+# shares):
 #   wb_io         the io harness (harness/io_harness.c): C MPI-IO (io_c.c), POSIX pwrite/pread
 #                 as the floor (io_posix.c) and thinmpi::file (thinmpi_io.cpp) side by side in
 #                 one process, each instance with a file of its own (io_layout.c, io_instance.c)
@@ -24,19 +24,13 @@ target_link_libraries(wb_io PRIVATE wb_c_io wb_c_kernels MPI::MPI_C wb_c_warning
 set(WB_IO_THINMPI false)
 set(WB_IO_THINMPI_REASON "left out of this build (WB_WITH_THINMPI=OFF)")
 if(WB_WITH_THINMPI)
-  wb_try_thinmpi_kernel(WB_THINMPI_IO SOURCE thinmpi_io.cpp CHECK thinmpi_io_check
-                        WHAT "is thinmpi/io/file.hpp merged yet?")
-  set(WB_IO_THINMPI_REASON "${WB_THINMPI_IO_REASON}")
-  if(WB_THINMPI_IO)
-    add_library(wb_thinmpi_io OBJECT kernels/thinmpi/thinmpi_io.cpp)
-    target_include_directories(wb_thinmpi_io PRIVATE harness)
-    target_link_libraries(wb_thinmpi_io PRIVATE thinmpi::thinmpi thinmpi_warnings)
-    target_link_libraries(wb_io PRIVATE wb_thinmpi_io thinmpi::thinmpi)
-    target_compile_definitions(wb_io PRIVATE WB_HAVE_THINMPI_IO)
-    set(WB_IO_THINMPI true)
-  else()
-    message(STATUS "wrapper-bench: no thinmpi io cells: ${WB_IO_THINMPI_REASON}")
-  endif()
+  add_library(wb_thinmpi_io OBJECT kernels/thinmpi/thinmpi_io.cpp)
+  target_include_directories(wb_thinmpi_io PRIVATE harness)
+  target_link_libraries(wb_thinmpi_io PRIVATE thinmpi::thinmpi thinmpi_warnings)
+  target_link_libraries(wb_io PRIVATE wb_thinmpi_io thinmpi::thinmpi)
+  target_compile_definitions(wb_io PRIVATE WB_HAVE_THINMPI_IO)
+  set(WB_IO_THINMPI true)
+  set(WB_IO_THINMPI_REASON "")
 endif()
 
 wb_harness_manifest(wb_io HARNESS wb_io LIBRARIES AVAILABLE thinmpi WB_IO_THINMPI)
@@ -49,11 +43,8 @@ if(THINMPI_BUILD_TESTS)
     add_test(NAME ${name} COMMAND ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${ranks}
                                   $<TARGET_FILE:wb_io> --variants all --sizes 64:4,1048576:4
                                   --warmup 1 --blocks 2 --dir ${CMAKE_CURRENT_BINARY_DIR})
-    if(WB_MPI_VENDOR STREQUAL "openmpi")
-      set_tests_properties(
-        ${name} PROPERTIES ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;\
-OMPI_MCA_rmaps_base_oversubscribe=1")
-    endif()
+    # Open MPI: as root, oversubscribed, the PML named (cmake/ThinmpiTesting.cmake).
+    set_tests_properties(${name} PROPERTIES ENVIRONMENT "${THINMPI_TEST_ENVIRONMENT}")
     set_tests_properties(${name} PROPERTIES PROCESSORS ${ranks} TIMEOUT 120)
   endforeach()
 endif()

@@ -21,21 +21,14 @@ target_link_libraries(wb_neighbors PRIVATE wb_c_coll MPI::MPI_C wb_c_warnings)
 set(WB_NEIGHBORS_THINMPI false)
 set(WB_NEIGHBORS_THINMPI_REASON "left out of this build (WB_WITH_THINMPI=OFF)")
 if(WB_WITH_THINMPI)
-  wb_try_thinmpi_kernel(
-    WB_THINMPI_NEIGHBORS SOURCE thinmpi_neighbors.cpp CHECK thinmpi_neighbors_check
-    WHAT "its topology family or sparse exchange is not merged yet?")
-  set(WB_NEIGHBORS_THINMPI_REASON "${WB_THINMPI_NEIGHBORS_REASON}")
-  if(WB_THINMPI_NEIGHBORS)
-    add_library(wb_thinmpi_neighbors OBJECT kernels/thinmpi/thinmpi_neighbors.cpp)
-    target_include_directories(wb_thinmpi_neighbors PRIVATE harness programs
-                                                            ${PROJECT_SOURCE_DIR}/examples)
-    target_link_libraries(wb_thinmpi_neighbors PRIVATE thinmpi::thinmpi thinmpi_warnings)
-    target_link_libraries(wb_neighbors PRIVATE wb_thinmpi_neighbors thinmpi::thinmpi)
-    target_compile_definitions(wb_neighbors PRIVATE WB_HAVE_THINMPI_NEIGHBORS)
-    set(WB_NEIGHBORS_THINMPI true)
-  else()
-    message(STATUS "wrapper-bench: no thinmpi neighbors cells: ${WB_NEIGHBORS_THINMPI_REASON}")
-  endif()
+  add_library(wb_thinmpi_neighbors OBJECT kernels/thinmpi/thinmpi_neighbors.cpp)
+  target_include_directories(wb_thinmpi_neighbors PRIVATE harness programs
+                                                          ${PROJECT_SOURCE_DIR}/examples)
+  target_link_libraries(wb_thinmpi_neighbors PRIVATE thinmpi::thinmpi thinmpi_warnings)
+  target_link_libraries(wb_neighbors PRIVATE wb_thinmpi_neighbors thinmpi::thinmpi)
+  target_compile_definitions(wb_neighbors PRIVATE WB_HAVE_THINMPI_NEIGHBORS)
+  set(WB_NEIGHBORS_THINMPI true)
+  set(WB_NEIGHBORS_THINMPI_REASON "")
 endif()
 
 wb_harness_manifest(wb_neighbors HARNESS wb_neighbors LIBRARIES AVAILABLE thinmpi

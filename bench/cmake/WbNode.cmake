@@ -1,5 +1,5 @@
 # The node suite of wrapper-bench (included by bench/CMakeLists.txt after wb_kernels, whose C and
-# thinmpi objects it reuses, and WbHarnessSuite.cmake, whose kernel check and smoke tests it
+# thinmpi objects it reuses, and WbHarnessSuite.cmake, whose smoke tests and manifest it
 # shares):
 #   wb_node        the ping-pong harness (harness/harness.c, harness_run.c) built with WB_NODE:
 #                  the point-to-point variants plus the node suite's (kernels/c/c_node.c: the
@@ -15,7 +15,7 @@ target_link_libraries(wb_node PRIVATE wb_c_kernels MPI::MPI_C wb_c_warnings)
 target_compile_options(wb_node PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra -Werror>)
 
 # thinmpi's MPI path (thinmpi/char_span) comes with wb_kernels' thinmpi objects; the channel's
-# variants join when their kernel compiles against this tree's thinmpi.
+# variants with thinmpi's other kernels.
 set(WB_NODE_THINMPI false)
 if(WB_THINMPI)
   target_link_libraries(wb_node PRIVATE wb_thinmpi_kernels thinmpi::thinmpi)
@@ -26,19 +26,13 @@ if(NOT WB_THINMPI)
 elseif(NOT EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/kernels/thinmpi/thinmpi_node.cpp)
   set(WB_NODE_THINMPI_REASON "bench/kernels/thinmpi/thinmpi_node.cpp is not in this tree yet")
 else()
-  wb_try_thinmpi_kernel(WB_THINMPI_NODE SOURCE thinmpi_node.cpp CHECK thinmpi_node_check
-                        WHAT "is thinmpi/node/channel.hpp merged yet?")
-  set(WB_NODE_THINMPI_REASON "${WB_THINMPI_NODE_REASON}")
-  if(WB_THINMPI_NODE)
-    add_library(wb_thinmpi_node OBJECT kernels/thinmpi/thinmpi_node.cpp)
-    target_include_directories(wb_thinmpi_node PRIVATE harness)
-    target_link_libraries(wb_thinmpi_node PRIVATE thinmpi::thinmpi thinmpi_warnings)
-    target_link_libraries(wb_node PRIVATE wb_thinmpi_node)
-    target_compile_definitions(wb_node PRIVATE WB_HAVE_THINMPI_NODE)
-    set(WB_NODE_THINMPI true)
-  else()
-    message(STATUS "wrapper-bench: no thinmpi node cells: ${WB_NODE_THINMPI_REASON}")
-  endif()
+  add_library(wb_thinmpi_node OBJECT kernels/thinmpi/thinmpi_node.cpp)
+  target_include_directories(wb_thinmpi_node PRIVATE harness)
+  target_link_libraries(wb_thinmpi_node PRIVATE thinmpi::thinmpi thinmpi_warnings)
+  target_link_libraries(wb_node PRIVATE wb_thinmpi_node)
+  target_compile_definitions(wb_node PRIVATE WB_HAVE_THINMPI_NODE)
+  set(WB_NODE_THINMPI true)
+  set(WB_NODE_THINMPI_REASON "")
 endif()
 
 wb_harness_manifest(wb_node HARNESS wb_node AVAILABLE thinmpi WB_NODE_THINMPI)

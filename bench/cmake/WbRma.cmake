@@ -1,6 +1,6 @@
 # The rma suite of wrapper-bench (included by bench/CMakeLists.txt after the collectives suite,
-# whose C objects and warning targets it reuses, and WbHarnessSuite.cmake, whose kernel check it
-# shares):
+# whose C objects and warning targets it reuses, and WbHarnessSuite.cmake, whose smoke tests and
+# manifest it shares):
 #   wb_rma               the collectives harness (harness/coll_harness.c) built with the rma
 #                        suite's variants: put, get and accumulate with lock/flush, with fence
 #                        and in bandwidth form, fetch_and_op and compare_and_swap, the counter and
@@ -33,19 +33,13 @@ endforeach()
 set(WB_RMA_THINMPI false)
 set(WB_RMA_THINMPI_REASON "left out of this build (WB_WITH_THINMPI=OFF)")
 if(WB_WITH_THINMPI)
-  wb_try_thinmpi_kernel(WB_THINMPI_RMA SOURCE thinmpi_rma.cpp CHECK thinmpi_rma_check
-                        WHAT "its one-sided family is not merged yet?")
-  set(WB_RMA_THINMPI_REASON "${WB_THINMPI_RMA_REASON}")
-  if(WB_THINMPI_RMA)
-    add_library(wb_thinmpi_rma OBJECT kernels/thinmpi/thinmpi_rma.cpp)
-    target_include_directories(wb_thinmpi_rma PRIVATE harness programs ${PROJECT_SOURCE_DIR}/examples)
-    target_link_libraries(wb_thinmpi_rma PRIVATE thinmpi::thinmpi thinmpi_warnings)
-    target_link_libraries(wb_rma PRIVATE wb_thinmpi_rma thinmpi::thinmpi)
-    target_compile_definitions(wb_rma PRIVATE WB_HAVE_THINMPI_RMA)
-    set(WB_RMA_THINMPI true)
-  else()
-    message(STATUS "wrapper-bench: no thinmpi rma cells: ${WB_RMA_THINMPI_REASON}")
-  endif()
+  add_library(wb_thinmpi_rma OBJECT kernels/thinmpi/thinmpi_rma.cpp)
+  target_include_directories(wb_thinmpi_rma PRIVATE harness programs ${PROJECT_SOURCE_DIR}/examples)
+  target_link_libraries(wb_thinmpi_rma PRIVATE thinmpi::thinmpi thinmpi_warnings)
+  target_link_libraries(wb_rma PRIVATE wb_thinmpi_rma thinmpi::thinmpi)
+  target_compile_definitions(wb_rma PRIVATE WB_HAVE_THINMPI_RMA)
+  set(WB_RMA_THINMPI true)
+  set(WB_RMA_THINMPI_REASON "")
 endif()
 
 set(wb_rma_programs

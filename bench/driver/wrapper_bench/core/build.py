@@ -21,8 +21,9 @@ ATTEMPTS = (("everything", [], ()),
 # "clang: error: ..."), not a flag such as -Werror nor make's "Error 1".
 DIAGNOSTIC = re.compile(r"(^|[\s:])(fatal )?error:")
 # The reason a harness's manifest gives for a kernel that CMake's try_compile rejected
-# (bench/cmake): "<file> does not compile against this tree's thinmpi (...): see <log>", or a
-# peer's "its kernels do not compile with this MPI and compiler: see <log>".
+# (bench/cmake/WbPeers.cmake): a peer's "its kernels do not compile with this MPI and compiler:
+# see <log>", or any "<file> does not compile ...: see <log>". (thinmpi's kernels are not tried
+# first: one that does not compile fails the build, and ATTEMPTS builds again without thinmpi.)
 CHECK_FAILED = re.compile(r"^(.*?\bdo(?:es)? not compile)\b.*\bsee (\S+\.log)\s*$", re.S)
 
 
