@@ -6,7 +6,7 @@
 # and the everyday ones: make install PREFIX=..., make format, make format-check,
 #   make docs           the API reference (Doxygen) in build/docs/html; any warning fails it
 # Reliability checks beyond `make test` (docs/reliability.md):
-#   make sanitize       ASan+UBSan suites on both MPIs (what make test runs: openmpi-asan, mpich-asan)
+#   make sanitize       ASan+UBSan suites on both MPIs (what make test runs: openmpi-asan-clang, mpich-asan)
 #   make sanitize-all   the same with the other compiler of each MPI too
 #   make valgrind       memcheck of the 2-rank suites under mpiexec (scripts/valgrind.sh)
 #   make tsan           ThreadSanitizer run of the thread tests (scripts/tsan.sh)
@@ -65,7 +65,7 @@ deps:
 	scripts/install-deps.sh test
 
 sanitize: deps
-	scripts/test-all.sh openmpi-asan mpich-asan
+	scripts/test-all.sh openmpi-asan-clang mpich-asan
 
 sanitize-all: deps
 	scripts/test-all.sh openmpi-asan openmpi-asan-clang mpich-asan mpich-asan-gcc

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Builds and runs every test on every MPI implementation installed, with GCC and with Clang.
 # Then the runtime tests once more per MPI under AddressSanitizer + UndefinedBehaviorSanitizer
-# (openmpi-asan with GCC, mpich-asan with Clang; docs/reliability.md); THINMPI_SANITIZE=0 leaves
-# them out.
+# (openmpi-asan-clang and mpich-asan, both Clang, whose builds took 40 % less time than GCC's;
+# make sanitize-all adds GCC's: docs/reliability.md); THINMPI_SANITIZE=0 leaves them out.
 #   scripts/test-all.sh [preset...]     default: every preset whose MPI is installed
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -13,7 +13,9 @@ if [ ${#presets[@]} -eq 0 ]; then
   for mpi in openmpi mpich; do
     command -v "mpicxx.$mpi" >/dev/null || { echo "thinmpi: $mpi not installed, skipped"; continue; }
     presets+=("$mpi-gcc" "$mpi-clang")
-    [ "${THINMPI_SANITIZE:-1}" = 1 ] && presets+=("$mpi-asan")
+    sanitized=$mpi-asan
+    [ "$mpi" = openmpi ] && sanitized=openmpi-asan-clang
+    [ "${THINMPI_SANITIZE:-1}" = 1 ] && presets+=("$sanitized")
   done
 fi
 
