@@ -27,8 +27,8 @@ if(THINMPI_MPI_VENDOR STREQUAL "openmpi")
   # launch took here, about two minutes of make test. So the PML Open MPI picks on its own is
   # found once, at configure time (a one-rank program, pml_base_verbose), and named to every
   # test: the same PML, without the asking. -DTHINMPI_TEST_OMPI_PML= (empty) leaves the choice
-  # to each launch.
-  if(NOT DEFINED CACHE{THINMPI_TEST_OMPI_PML})
+  # to each launch. A build of the bench alone launches no test and skips the probe.
+  if(NOT DEFINED CACHE{THINMPI_TEST_OMPI_PML} AND (THINMPI_BUILD_TESTS OR THINMPI_BUILD_EXAMPLES))
     set(probe_dir ${CMAKE_BINARY_DIR}/CMakeFiles/thinmpi_pml_probe)
     file(WRITE ${probe_dir}/probe.cpp
          "#include <mpi.h>\nint main(int c, char** v) { MPI_Init(&c, &v); MPI_Finalize(); }\n")
@@ -37,9 +37,8 @@ if(THINMPI_MPI_VENDOR STREQUAL "openmpi")
     set(picked "")
     if(built EQUAL 0)
       execute_process(
-        COMMAND ${CMAKE_COMMAND} -E env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-                OMPI_MCA_pml_base_verbose=10 ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} 1
-                ${probe_dir}/probe
+        COMMAND ${CMAKE_COMMAND} -E env ${THINMPI_TEST_ENVIRONMENT} OMPI_MCA_pml_base_verbose=10
+                ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} 1 ${probe_dir}/probe
         OUTPUT_VARIABLE said ERROR_VARIABLE said RESULT_VARIABLE ran TIMEOUT 60)
       if(ran EQUAL 0 AND said MATCHES "selected ([a-z0-9]+) best priority")
         set(picked ${CMAKE_MATCH_1})

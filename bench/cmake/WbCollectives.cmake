@@ -77,22 +77,11 @@ macro(wb_add_checked_coll_kernel)
   set(WB_COLL_CHECKED_REASON "")
 endmacro()
 
-# The thinmpi collective kernels, unless the build leaves thinmpi out (a kernel that does not
-# compile fails the build, and wrapper-bench's driver then builds again without thinmpi and
-# names the error: core/build.py).
-set(WB_COLL_THINMPI false)
-set(WB_COLL_THINMPI_REASON "left out of this build (WB_WITH_THINMPI=OFF)")
+# The thinmpi collective kernels, and their checked mode, unless the build leaves thinmpi out.
+wb_add_thinmpi_kernel(wb_coll COLL thinmpi_coll.cpp harness programs ${PROJECT_SOURCE_DIR}/examples)
 set(WB_COLL_CHECKED false)
 set(WB_COLL_CHECKED_REASON "${WB_COLL_THINMPI_REASON}")
-if(WB_WITH_THINMPI)
-  add_library(wb_thinmpi_coll OBJECT kernels/thinmpi/thinmpi_coll.cpp)
-  target_include_directories(wb_thinmpi_coll PRIVATE harness programs
-                                                     ${PROJECT_SOURCE_DIR}/examples)
-  target_link_libraries(wb_thinmpi_coll PRIVATE thinmpi::thinmpi thinmpi_warnings)
-  target_link_libraries(wb_coll PRIVATE wb_thinmpi_coll thinmpi::thinmpi)
-  target_compile_definitions(wb_coll PRIVATE WB_HAVE_THINMPI_COLL)
-  set(WB_COLL_THINMPI true)
-  set(WB_COLL_THINMPI_REASON "")
+if(WB_COLL_THINMPI)
   wb_add_checked_coll_kernel()
 endif()
 

@@ -1,8 +1,30 @@
 # What the suites of the collectives harness (harness/coll_harness.c: wb_coll in
 # WbCollectives.cmake, wb_neighbors in WbNeighbors.cmake) do alike, written once:
+#   wb_add_thinmpi_kernel   a harness's thinmpi kernel, unless the build leaves thinmpi out
 #   wb_add_harness_smoke    the ctests that launch a harness with every variant on 2 and 4 ranks
 #   wb_harness_manifest     the <harness>.json that tells the driver about a harness (every
 #                           harness's, wb_build.json included)
+
+# wb_add_thinmpi_kernel(<harness> <FAMILY> <source> [<include dir>...]): unless WB_WITH_THINMPI
+# is OFF, kernels/thinmpi/<source> as the object library wb_thinmpi_<family> (lower case) in
+# <harness>, which gets WB_HAVE_THINMPI_<FAMILY>; sets WB_<FAMILY>_THINMPI and its _REASON for
+# the manifest. A kernel that does not compile fails the build, and wrapper-bench's driver
+# then builds again without thinmpi and names the error (core/build.py).
+macro(wb_add_thinmpi_kernel harness family source)
+  string(TOLOWER ${family} wb_kernel_name)
+  set(wb_kernel_name wb_thinmpi_${wb_kernel_name})
+  set(WB_${family}_THINMPI false)
+  set(WB_${family}_THINMPI_REASON "left out of this build (WB_WITH_THINMPI=OFF)")
+  if(WB_WITH_THINMPI)
+    add_library(${wb_kernel_name} OBJECT kernels/thinmpi/${source})
+    target_include_directories(${wb_kernel_name} PRIVATE ${ARGN})
+    target_link_libraries(${wb_kernel_name} PRIVATE thinmpi::thinmpi thinmpi_warnings)
+    target_link_libraries(${harness} PRIVATE ${wb_kernel_name} thinmpi::thinmpi)
+    target_compile_definitions(${harness} PRIVATE WB_HAVE_THINMPI_${family})
+    set(WB_${family}_THINMPI true)
+    set(WB_${family}_THINMPI_REASON "")
+  endif()
+endmacro()
 
 # wb_add_harness_smoke(<target>): ctests <target>_smoke.2ranks and .4ranks run every variant of
 # the harness a few calls each and verify them (Open MPI: run as root, 4 ranks oversubscribed).

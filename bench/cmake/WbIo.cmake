@@ -1,6 +1,6 @@
 # The io suite of wrapper-bench (included by bench/CMakeLists.txt after wb_kernels, whose C
-# objects (floor.c) and libwb_ckernels it builds on, and WbHarnessSuite.cmake, whose manifest it
-# shares):
+# objects (floor.c) and libwb_ckernels it builds on, and WbHarnessSuite.cmake, whose kernel and
+# manifest helpers it shares):
 #   wb_io         the io harness (harness/io_harness.c): C MPI-IO (io_c.c), POSIX pwrite/pread
 #                 as the floor (io_posix.c) and thinmpi::file (thinmpi_io.cpp) side by side in
 #                 one process, each instance with a file of its own (io_layout.c, io_instance.c)
@@ -21,17 +21,7 @@ add_executable(wb_io harness/io_harness.c harness/harness_json.c harness/harness
 set_target_properties(wb_io PROPERTIES C_STANDARD 11 LINKER_LANGUAGE CXX)
 target_link_libraries(wb_io PRIVATE wb_c_io wb_c_kernels MPI::MPI_C wb_c_warnings)
 
-set(WB_IO_THINMPI false)
-set(WB_IO_THINMPI_REASON "left out of this build (WB_WITH_THINMPI=OFF)")
-if(WB_WITH_THINMPI)
-  add_library(wb_thinmpi_io OBJECT kernels/thinmpi/thinmpi_io.cpp)
-  target_include_directories(wb_thinmpi_io PRIVATE harness)
-  target_link_libraries(wb_thinmpi_io PRIVATE thinmpi::thinmpi thinmpi_warnings)
-  target_link_libraries(wb_io PRIVATE wb_thinmpi_io thinmpi::thinmpi)
-  target_compile_definitions(wb_io PRIVATE WB_HAVE_THINMPI_IO)
-  set(WB_IO_THINMPI true)
-  set(WB_IO_THINMPI_REASON "")
-endif()
+wb_add_thinmpi_kernel(wb_io IO thinmpi_io.cpp harness)
 
 wb_harness_manifest(wb_io HARNESS wb_io LIBRARIES AVAILABLE thinmpi WB_IO_THINMPI)
 

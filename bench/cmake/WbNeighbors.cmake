@@ -18,18 +18,8 @@ set_target_properties(wb_neighbors PROPERTIES C_STANDARD 11 LINKER_LANGUAGE CXX)
 target_compile_definitions(wb_neighbors PRIVATE WB_NEIGHBORS)
 target_link_libraries(wb_neighbors PRIVATE wb_c_coll MPI::MPI_C wb_c_warnings)
 
-set(WB_NEIGHBORS_THINMPI false)
-set(WB_NEIGHBORS_THINMPI_REASON "left out of this build (WB_WITH_THINMPI=OFF)")
-if(WB_WITH_THINMPI)
-  add_library(wb_thinmpi_neighbors OBJECT kernels/thinmpi/thinmpi_neighbors.cpp)
-  target_include_directories(wb_thinmpi_neighbors PRIVATE harness programs
-                                                          ${PROJECT_SOURCE_DIR}/examples)
-  target_link_libraries(wb_thinmpi_neighbors PRIVATE thinmpi::thinmpi thinmpi_warnings)
-  target_link_libraries(wb_neighbors PRIVATE wb_thinmpi_neighbors thinmpi::thinmpi)
-  target_compile_definitions(wb_neighbors PRIVATE WB_HAVE_THINMPI_NEIGHBORS)
-  set(WB_NEIGHBORS_THINMPI true)
-  set(WB_NEIGHBORS_THINMPI_REASON "")
-endif()
+wb_add_thinmpi_kernel(wb_neighbors NEIGHBORS thinmpi_neighbors.cpp harness programs
+                      ${PROJECT_SOURCE_DIR}/examples)
 
 wb_harness_manifest(wb_neighbors HARNESS wb_neighbors LIBRARIES AVAILABLE thinmpi
                     WB_NEIGHBORS_THINMPI)

@@ -1,6 +1,6 @@
 # The rma suite of wrapper-bench (included by bench/CMakeLists.txt after the collectives suite,
-# whose C objects and warning targets it reuses, and WbHarnessSuite.cmake, whose smoke tests and
-# manifest it shares):
+# whose C objects and warning targets it reuses, and WbHarnessSuite.cmake, whose kernel, smoke-test
+# and manifest helpers it shares):
 #   wb_rma               the collectives harness (harness/coll_harness.c) built with the rma
 #                        suite's variants: put, get and accumulate with lock/flush, with fence
 #                        and in bandwidth form, fetch_and_op and compare_and_swap, the counter and
@@ -30,17 +30,7 @@ foreach(program counter histogram)
   target_link_libraries(wb_rma_${program}_c PRIVATE MPI::MPI_C wb_c_warnings)
 endforeach()
 
-set(WB_RMA_THINMPI false)
-set(WB_RMA_THINMPI_REASON "left out of this build (WB_WITH_THINMPI=OFF)")
-if(WB_WITH_THINMPI)
-  add_library(wb_thinmpi_rma OBJECT kernels/thinmpi/thinmpi_rma.cpp)
-  target_include_directories(wb_thinmpi_rma PRIVATE harness programs ${PROJECT_SOURCE_DIR}/examples)
-  target_link_libraries(wb_thinmpi_rma PRIVATE thinmpi::thinmpi thinmpi_warnings)
-  target_link_libraries(wb_rma PRIVATE wb_thinmpi_rma thinmpi::thinmpi)
-  target_compile_definitions(wb_rma PRIVATE WB_HAVE_THINMPI_RMA)
-  set(WB_RMA_THINMPI true)
-  set(WB_RMA_THINMPI_REASON "")
-endif()
+wb_add_thinmpi_kernel(wb_rma RMA thinmpi_rma.cpp harness programs ${PROJECT_SOURCE_DIR}/examples)
 
 set(wb_rma_programs
     "{\"c/rma_counter/program\": \"$<TARGET_FILE:wb_rma_counter_c>\",
