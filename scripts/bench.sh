@@ -10,16 +10,25 @@ cd "$(dirname "$0")/.."
 # The driver counts the setup below in its "where the time went" table (core/timing.py).
 export WB_SETUP_STARTED="${WB_SETUP_STARTED:-$(date +%s)}"
 
-if command -v mpicxx.mpich >/dev/null; then
-  bench/setup/build-boost-mpi.sh
-  bench/setup/build-mpi4py.sh
-fi
-# OSU's osu_latency (the OSU sweep's column) and its collective benchmarks (beside the
-# collectives suite), one build per MPI; a user's --osu-dir MPI=DIR comes later and wins.
-osu_dirs=()
+# The setup's builds run side by side, each writing its result or the reason it has none to its
+# own status.json: Boost.MPI then mpi4py for MPICH (mpi4py's fallback takes the deb-src entry
+# that the first adds), and OSU for each MPI (osu_latency for the OSU sweep's column, its
+# collective and one-sided programs beside those suites). mpi4py's one large C file and each OSU
+# configure keep one core busy, so one after another left the other core idle half the time.
+mpis=()
 for mpi in openmpi mpich; do
-  command -v "mpicc.$mpi" >/dev/null || continue
-  bench/setup/build-osu.sh "$mpi"
+  command -v "mpicc.$mpi" >/dev/null && mpis+=("$mpi")
+done
+if command -v mpicxx.mpich >/dev/null; then
+  { bench/setup/build-boost-mpi.sh; bench/setup/build-mpi4py.sh; } &
+fi
+for mpi in "${mpis[@]}"; do
+  bench/setup/build-osu.sh "$mpi" &
+done
+wait
+# A user's --osu-dir MPI=DIR comes later and wins.
+osu_dirs=()
+for mpi in "${mpis[@]}"; do
   dir=$(/usr/bin/python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))
 print(s["dir"] if s.get("ok") else "")' "build/osu-$mpi/status.json" 2>/dev/null)
   [ -n "$dir" ] && osu_dirs+=(--osu-dir "$mpi=$dir")

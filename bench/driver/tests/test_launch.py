@@ -7,6 +7,7 @@ import stat
 import tempfile
 import textwrap
 import unittest
+import unittest.mock
 from pathlib import Path
 
 from fixture_data import harness_build
@@ -130,3 +131,58 @@ class JsonLines(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class OpenMpiPml(unittest.TestCase):
+    """The PML Open MPI picks, found once by a probe launch and named to every launch of a
+    one-host run (cli.pin_openmpi_pml), never across hosts nor over the user's own choice."""
+
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+        self.addCleanup(self.dir.cleanup)
+        self.mpiexec = Path(self.dir.name) / "mpirun"
+        self.mpiexec.write_text("#!/bin/sh\n[ \"$OMPI_MCA_pml_base_verbose\" = 10 ] && "
+                                "echo \"[h:1] select: component ${PICK:-ob1} selected\" >&2\n"
+                                "echo \"[h:1] selected ${PICK:-ob1} best priority 20\" >&2\n"
+                                "exit ${STATUS:-0}\n")
+        self.mpiexec.chmod(self.mpiexec.stat().st_mode | stat.S_IXUSR)
+        saved = os.environ.pop("OMPI_MCA_pml", None)
+        self.addCleanup(lambda: os.environ.pop("OMPI_MCA_pml", None) if saved is None
+                        else os.environ.__setitem__("OMPI_MCA_pml", saved))
+
+    def pin(self, hosts=None, env=()):
+        from types import SimpleNamespace
+        from wrapper_bench import cli
+        from wrapper_bench.core.session import Setup
+        setup = Setup()
+        setup.launchers[("openmpi", "gcc")] = Launcher("openmpi", str(self.mpiexec), ["h"])
+        with unittest.mock.patch.dict(os.environ, dict(env)):
+            cli.pin_openmpi_pml(setup, SimpleNamespace(hosts=hosts, hostfile=None))
+            return setup.context["pml"]["openmpi"], os.environ.get("OMPI_MCA_pml")
+
+    def test_the_pick_is_read_from_the_verbose_output(self):
+        from wrapper_bench.core.detect import chosen_pml
+        env = dict(os.environ, PICK="ucx")
+        self.assertEqual(chosen_pml([str(self.mpiexec)], env), "ucx")
+        self.assertIsNone(chosen_pml([str(self.mpiexec)], dict(env, STATUS="1")))
+        self.assertIsNone(chosen_pml([str(Path(self.dir.name) / "absent")], env))
+
+    def test_one_host_names_the_pick_to_every_launch(self):
+        said, pinned = self.pin()
+        self.assertEqual(pinned, "ob1")
+        self.assertTrue(said.startswith("ob1, its own pick"), said)
+
+    def test_across_hosts_each_launch_picks(self):
+        said, pinned = self.pin(hosts="cluster")
+        self.assertIsNone(pinned)
+        self.assertEqual(said, "each launch's own pick")
+
+    def test_the_users_choice_is_kept(self):
+        said, pinned = self.pin(env={"OMPI_MCA_pml": "cm"})
+        self.assertEqual(pinned, "cm")
+        self.assertEqual(said, "cm (OMPI_MCA_pml)")
+
+    def test_a_probe_that_says_nothing_pins_nothing(self):
+        said, pinned = self.pin(env={"STATUS": "3"})
+        self.assertIsNone(pinned)
+        self.assertIn("did not name one", said)

@@ -304,3 +304,19 @@ class CollectiveTable(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class SetupBuildsWhatTheSuitesLaunch(unittest.TestCase):
+    """bench/setup/build-osu.sh makes only the OSU programs in its list: each program a suite
+    launches must be in it, or that suite's OSU column goes missing."""
+
+    def test_the_list_holds_every_program_named(self):
+        from wrapper_bench.suites.rma import rma_suite
+        script = (Path(__file__).resolve().parents[2] / "setup" / "build-osu.sh").read_text()
+        listed = set(script.split('programs="', 1)[1].split('"', 1)[0].split())
+        named = {osu.VARIANT.split("/")[1]}
+        named |= {program for program, _ in osu_coll.OPS.values()}
+        named |= {benchmark.program for benchmark in rma_suite.OSU.values()}
+        self.assertEqual(len(named), 13)
+        self.assertEqual(named - listed, set())
+        self.assertEqual(listed - named, set(), "built but never launched")

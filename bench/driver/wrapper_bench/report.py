@@ -35,8 +35,10 @@ def context_lines(context):
     for mpi, version in context.get("mpi", {}).items():
         binding = context.get("binding", {}).get(mpi, "unknown")
         buffers = context.get("placement", {}).get(mpi)
+        pml = context.get("pml", {}).get(mpi)
         lines.append(f"{tables.MPI_NAMES.get(mpi, mpi)}: {short_version(version)} "
-                     f"(binding: {binding}" + (f"; buffers: {buffers}" if buffers else "") + ").")
+                     f"(binding: {binding}" + (f"; PML: {pml}" if pml else "")
+                     + (f"; buffers: {buffers}" if buffers else "") + ").")
     for build, compilers in context.get("compilers", {}).items():
         lines.append(f"{build}: C {compilers.get('c')}, C++ {compilers.get('cxx')}.")
     for mpi, boost in context.get("boost", {}).items():

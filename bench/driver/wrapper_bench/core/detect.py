@@ -4,6 +4,7 @@ mpi4py builds and which MPI each links, and the context block of results.json.""
 import json
 import os
 import platform
+import re
 import shutil
 import subprocess
 import sys
@@ -100,6 +101,23 @@ def check_binding(mpi, mpiexec, env):
     """Whether `mpiexec` can bind two ranks to cores here."""
     command = [mpiexec, "-n", "2", *binding_flags(mpi), "true"]
     return run_text(command, env=env, timeout=60) is not None
+
+
+# pml_base_verbose's line naming the PML Open MPI took ("... select: component ob1 selected"
+# in 4.1, "selected ob1 best priority" beside it).
+PML_SELECTED = re.compile(r"(?:selected ([a-z0-9]+) best priority|component ([a-z0-9]+) selected)")
+
+
+def chosen_pml(command, env):
+    """The PML Open MPI picks on its own for `command` (a short 2-rank launch of an MPI
+    program), read from pml_base_verbose; None when the launch failed or did not say."""
+    try:
+        result = subprocess.run(command, capture_output=True, text=True, timeout=60,
+                                env=dict(env, OMPI_MCA_pml_base_verbose="10"))
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    match = PML_SELECTED.search(result.stdout + result.stderr)
+    return (match.group(1) or match.group(2)) if match and result.returncode == 0 else None
 
 
 def cpu_model():
