@@ -11,16 +11,20 @@ cd "$(dirname "$0")/.."
 export WB_SETUP_STARTED="${WB_SETUP_STARTED:-$(date +%s)}"
 
 # The setup's builds run side by side, each writing its result or the reason it has none to its
-# own status.json: Boost.MPI then mpi4py for MPICH (mpi4py's fallback takes the deb-src entry
-# that the first adds), and OSU for each MPI (osu_latency for the OSU sweep's column, its
-# collective and one-sided programs beside those suites). mpi4py's one large C file and each OSU
-# configure keep one core busy, so one after another left the other core idle half the time.
+# own status.json: Boost.MPI and mpi4py for MPICH, and OSU for each MPI (osu_latency for the OSU
+# sweep's column, its collective and one-sided programs beside those suites). mpi4py's one large
+# C file and each OSU configure keep one core busy, so one after another left the other core
+# idle half the time. The deb-src entry that Boost.MPI's source (and mpi4py's fallback) needs is
+# added first, once.
 mpis=()
 for mpi in openmpi mpich; do
   command -v "mpicc.$mpi" >/dev/null && mpis+=("$mpi")
 done
 if command -v mpicxx.mpich >/dev/null; then
-  { bench/setup/build-boost-mpi.sh; bench/setup/build-mpi4py.sh; } &
+  mkdir -p build
+  bench/setup/deb-src.sh build/apt-update.log
+  bench/setup/build-boost-mpi.sh &
+  bench/setup/build-mpi4py.sh &
 fi
 for mpi in "${mpis[@]}"; do
   bench/setup/build-osu.sh "$mpi" &

@@ -3,14 +3,13 @@
 # OpenMPI only). The result, or the reason there is none, is recorded in <out>/status.json:
 #   bench/setup/build-boost-mpi.sh [out-dir]       default: build/boost-mpi-mpich
 # Cached: a second run with a good status.json does nothing. Adds a deb-src entry for bookworm
-# (/etc/apt/sources.list.d/thinmpi-bench-src.sources) when there is none; removes nothing.
+# when there is none (bench/setup/deb-src.sh).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 
 out=$(realpath -m "${1:-build/boost-mpi-mpich}")
 src="$out/src"
 status="$out/status.json"
-sources_file=/etc/apt/sources.list.d/thinmpi-bench-src.sources
 mkdir -p "$out"
 
 record_failure() {
@@ -24,15 +23,6 @@ if grep -q '"ok": true' "$status" 2>/dev/null && [ -f "$out/lib/libboost_mpi-mpi
   exit 0
 fi
 command -v mpicxx.mpich >/dev/null || record_failure "MPICH (mpicxx.mpich) is not installed"
-
-add_deb_src() {
-  grep -rqs '^Types:.*deb-src' /etc/apt/sources.list.d/ && return 0
-  grep -qs '^deb-src ' /etc/apt/sources.list /etc/apt/sources.list.d/*.list && return 0
-  [ "$(id -u)" -eq 0 ] || return 1
-  printf '%s\n' 'Types: deb-src' 'URIs: http://deb.debian.org/debian' 'Suites: bookworm' \
-    'Components: main' 'Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg' >"$sources_file"
-  apt-get update -q >"$out/apt-update.log" 2>&1
-}
 
 fetch_source() {
   mkdir -p "$out/download"
@@ -57,7 +47,8 @@ compile_library() {
     -lboost_serialization -o "$out/lib/libboost_mpi-mpich.so"
 }
 
-add_deb_src || record_failure "no deb-src entry and not root, so apt-get source cannot be used"
+bench/setup/deb-src.sh "$out/apt-update.log" ||
+  record_failure "no deb-src entry and not root, so apt-get source cannot be used"
 fetch_source || {
   apt-get update -q >>"$out/apt-update.log" 2>&1
   fetch_source || record_failure "apt-get source boost1.74 failed: $({ grep -m1 '^E: ' \

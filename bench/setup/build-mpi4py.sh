@@ -5,8 +5,8 @@
 # then with pip in a venv. The result, or the reason there is none, goes to <out>/status.json:
 #   bench/setup/build-mpi4py.sh [out-dir]       default: build/mpi4py-mpich
 # On success status.json names a PYTHONPATH folder; the driver checks with ldd which MPI its
-# extension links before pairing it with mpiexec.mpich. Expects the deb-src entry that
-# build-boost-mpi.sh adds.
+# extension links before pairing it with mpiexec.mpich. The Debian source package needs a deb-src
+# entry (bench/setup/deb-src.sh adds one where there is none).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -86,7 +86,8 @@ if peer_why=$(peer_build); then
 fi
 echo "wrapper-bench: mpi4py from its pinned source: $peer_why; trying Debian's source package" >&2
 
-if ! (cd "$out/download" && apt-get source --download-only mpi4py) >"$out/fetch.log" 2>&1; then
+if ! bench/setup/deb-src.sh "$out/apt-update.log" ||
+  ! (cd "$out/download" && apt-get source --download-only mpi4py) >"$out/fetch.log" 2>&1; then
   pip_build "$peer_why; Debian packages mpi4py for OpenMPI only, and apt-get source mpi4py could \
 not fetch its source ($(first_error "$out/fetch.log"))"
 fi

@@ -52,3 +52,54 @@ class BoostOptions(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class BuildAttempts(unittest.TestCase):
+    """After a failed build, the next attempt leaves out the family whose kernels the compiler's
+    errors name (core/build.py), so one family's error costs only its own cells."""
+
+    def test_a_peer_error_leaves_out_the_peers_first(self):
+        from wrapper_bench.core import build
+        output = ("/r/bench/kernels/mpl/mpl_int.cpp:12:3: error: 'x' was not declared\n"
+                  "make[2]: *** Error 1\n")
+        left = build.next_left_out([], output)
+        self.assertEqual([family[0] for family in left], ["the peers"])
+        self.assertEqual(build.attempt_label(left), "without the peers")
+        self.assertEqual(build.left_out_apis(left), ("kamping", "mpl"))
+
+    def test_two_families_named_go_together(self):
+        from wrapper_bench.core import build
+        output = ("/r/bench/kernels/boost/boost_int.cpp:1:1: error: a\n"
+                  "/r/bench/kernels/thinmpi/thinmpi_coll.cpp:2:2: error: b\n")
+        left = build.next_left_out([], output)
+        self.assertEqual(build.attempt_label(left), "without thinmpi and Boost.MPI")
+
+    def test_an_error_naming_no_family_leaves_them_out_in_order(self):
+        from wrapper_bench.core import build
+        output = "/r/include/thinmpi/core/x.hpp:3:1: error: c\n"
+        left = build.next_left_out([], output)
+        self.assertEqual(build.attempt_label(left), "without thinmpi")
+        left = build.next_left_out(left, output)
+        self.assertEqual(build.attempt_label(left), "without thinmpi and Boost.MPI")
+        left = build.next_left_out(left, output)
+        self.assertEqual(build.attempt_label(left), "without thinmpi, Boost.MPI and the peers")
+        self.assertIsNone(build.next_left_out(left, output))
+
+    def test_a_file_path_outside_an_error_line_names_nothing(self):
+        from wrapper_bench.core import build
+        output = ("In file included from /r/bench/kernels/mpl/mpl_int.cpp:3:\n"
+                  "/r/include/thinmpi/x.hpp:1:1: error: d\n")
+        self.assertEqual(build.named_families(output), [])
+
+    def test_a_peer_that_did_not_compile_is_no_missing_cell(self):
+        from wrapper_bench.core.session import Setup
+        from wrapper_bench.suites.peers import peers
+        setup = Setup()
+        setup.manifests[("openmpi", "gcc")] = {"kamping": False, "mpl": False,
+                                               "kamping_missing_reason": "left out"}
+        setup.left_out[("openmpi", "gcc")] = ("kamping", "mpl")
+        peers.note_missing(setup)
+        self.assertEqual(setup.missing, [])
+        setup.left_out.clear()
+        peers.note_missing(setup)
+        self.assertEqual(sorted(m["api"] for m in setup.missing), ["kamping", "mpl"])

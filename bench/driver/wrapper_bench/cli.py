@@ -10,7 +10,6 @@ import json
 import os
 import sys
 import time
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
@@ -27,9 +26,6 @@ from .render_md import render_md
 REPO = Path(__file__).resolve().parents[3]
 KERNEL = REPO / "bench" / "kernels" / "mpi4py" / "mpi4py_kernel.py"
 SMOKE_SIZES = (4, 4096)
-# Presets configured and compiled at once (each with -j cores): a configure keeps one core busy
-# for half its 25 s, and the other preset's compiles fill the other. Nothing is timed meanwhile.
-BUILDS_AT_ONCE = 2
 
 
 def _list(text):
@@ -85,12 +81,6 @@ def parse(argv):
     return options
 
 
-def _build(preset, options):
-    mpi, compiler = preset
-    print(f"wrapper-bench: building {mpi}-{compiler}", file=sys.stderr)
-    return build_harness(REPO, mpi, compiler, options)
-
-
 def prepare(options, clock):
     """Builds the presets, finds the mpi4py interpreters that the filters keep, then lets every
     room add its own builds (Go, OSU) and missing cells (the peers); `clock` times each."""
@@ -98,14 +88,11 @@ def prepare(options, clock):
     presets = [(m, k) for m, k in detect.installed_presets()
                if (options.mpi is None or m in options.mpi)
                and (options.compiler is None or k in options.compiler)]
-    names = ", ".join(f"{m}-{k}" for m, k in presets)
-    at_once = 1 if options.no_build else BUILDS_AT_ONCE
-    with clock.phase("build", f"{names} kernels" + (" (--no-build: found)" if options.no_build
-                                                    else f", {at_once} presets at a time")):
-        with ThreadPoolExecutor(max_workers=at_once) as pool:
-            built = list(pool.map(lambda preset: _build(preset, options), presets))
-    for (mpi, compiler), result in zip(presets, built):
-        register_harness(setup, mpi, compiler, result)
+    for mpi, compiler in presets:
+        print(f"wrapper-bench: building {mpi}-{compiler}", file=sys.stderr)
+        with clock.phase("build", f"{mpi}-{compiler} kernels"
+                         + (" (--no-build: found)" if options.no_build else "")):
+            register_harness(setup, mpi, compiler, build_harness(REPO, mpi, compiler, options))
     if options.api is None or "mpi4py" in options.api:
         for mpi in dict.fromkeys(m for m, _ in presets):
             interpreters = [(p, None) for m, p in options.python_for.items() if m == mpi]

@@ -28,6 +28,9 @@ class Setup:
     missing: list = field(default_factory=list)
     failures: list = field(default_factory=list)
     symbols: list = field(default_factory=list)  # rows of kernels outside the presets (Go)
+    # (mpi, compiler) -> the APIs its build left out because they did not compile: failures
+    # already, never missing cells
+    left_out: dict = field(default_factory=dict)
 
     def miss(self, mpi, compiler, api, reason):
         """Records a missing cell group once."""
@@ -51,14 +54,15 @@ def add_harness(setup, repo, mpi, compiler, options):
 
 
 def build_harness(repo, mpi, compiler, options):
-    """Builds (or finds) one preset's harness: (manifest path or None, [(attempt, error)],
-    why Boost.MPI was not built for the MPI). Touches no Setup, so several presets may build at
-    once (cli.prepare); register_harness then takes the results in the presets' order."""
+    """Builds (or finds) one preset's harness: (manifest path or None, [(attempt, error)], the
+    APIs left out after a failed attempt, why Boost.MPI was not built for the MPI). Touches no
+    Setup, so several presets may build at once (cli.prepare); register_harness then takes the
+    results in the presets' order."""
     preset = f"{mpi}-{compiler}"
     extra, boost_reason = boost_options(repo, mpi, options.boost_for)
     build_dir = Path(options.build_prefix + preset)
     if options.no_build:
-        return build_dir / "bench" / "wb_build.json", [], boost_reason
+        return build_dir / "bench" / "wb_build.json", [], (), boost_reason
     return (*build_step.build_preset(repo, preset, build_dir, extra), boost_reason)
 
 
@@ -66,7 +70,7 @@ def register_harness(setup, mpi, compiler, built):
     """Registers what build_harness gave for one preset: its harness, or the failures and
     missing cells that stand for it."""
     preset = f"{mpi}-{compiler}"
-    manifest_path, errors, boost_reason = built
+    manifest_path, errors, failed, boost_reason = built
     for label, error in errors:
         setup.failures.append({"what": f"build {preset} ({label})", "mpi": mpi,
                                "compiler": compiler, "error": error})
@@ -76,7 +80,8 @@ def register_harness(setup, mpi, compiler, built):
             setup.miss(mpi, compiler, "all", f"the {preset} kernels are not built "
                        f"(no {manifest_path})")
         return
-    _register_harness(setup, mpi, compiler, manifest, boost_reason, build_step.left_out(errors))
+    setup.left_out[(mpi, compiler)] = failed
+    _register_harness(setup, mpi, compiler, manifest, boost_reason, failed)
 
 
 def _register_harness(setup, mpi, compiler, manifest, boost_reason, failed=()):
