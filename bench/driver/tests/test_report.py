@@ -307,20 +307,35 @@ class BuildFailures(unittest.TestCase):
 
         original, build._run = build._run, run
         try:
-            manifest, failures = build.build_preset("/repo", "openmpi-clang", self.bench.parent)
+            manifest, failures, left = build.build_preset("/repo", "openmpi-clang",
+                                                          self.bench.parent)
         finally:
             build._run = original
         self.assertEqual(manifest, self.bench / "wb_build.json")
         self.assertEqual([label for label, _ in failures], ["everything"])
         self.assertIn("programs.h:49:10: error:", failures[0][1])
-        self.assertEqual(build.left_out(failures), ("thinmpi",))
+        self.assertEqual(left, ("thinmpi",))  # its errors name no family: thinmpi goes first
         self.assertNotIn("--target", commands[1])  # the default target: every harness
 
-    def test_attempts_that_failed_leave_their_apis_out_as_failures(self):
-        self.assertEqual(build.left_out([]), ())
-        self.assertEqual(build.left_out([("everything", "e")]), ("thinmpi",))
-        self.assertEqual(build.left_out([("everything", "e"), ("without thinmpi", "e")]),
-                         ("thinmpi", "boost"))
+    def test_a_build_that_fails_every_attempt_leaves_every_family_out(self):
+        commands = []
+
+        def run(command, log_path):
+            commands.append(command)
+            return command[1] != "--build", CHECK_LOG
+
+        original, build._run = build._run, run
+        try:
+            manifest, failures, left = build.build_preset("/repo", "openmpi-clang",
+                                                          self.bench.parent)
+        finally:
+            build._run = original
+        self.assertIsNone(manifest)
+        self.assertEqual([label for label, _ in failures],
+                         ["everything", "without thinmpi", "without thinmpi and Boost.MPI",
+                          "without thinmpi, Boost.MPI and the peers"])
+        self.assertEqual(left, ("thinmpi", "boost", "kamping", "mpl"))
+        self.assertIn("-DWB_WITH_PEERS=OFF", commands[-2])
 
 
 if __name__ == "__main__":
