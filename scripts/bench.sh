@@ -14,8 +14,9 @@ export WB_SETUP_STARTED="${WB_SETUP_STARTED:-$(date +%s)}"
 # own status.json: Boost.MPI and mpi4py for MPICH, and OSU for each MPI (osu_latency for the OSU
 # sweep's column, its collective and one-sided programs beside those suites). mpi4py's one large
 # C file and each OSU configure keep one core busy, so one after another left the other core
-# idle half the time. The deb-src entry that Boost.MPI's source (and mpi4py's fallback) needs is
-# added first, once.
+# idle half the time. mpi4py's build is the longest of them, so the others run niced: it keeps
+# its core. The deb-src entry that Boost.MPI's source (and mpi4py's fallback) needs is added
+# first, once.
 mpis=()
 for mpi in openmpi mpich; do
   command -v "mpicc.$mpi" >/dev/null && mpis+=("$mpi")
@@ -23,11 +24,11 @@ done
 if command -v mpicxx.mpich >/dev/null; then
   mkdir -p build
   bench/setup/deb-src.sh build/apt-update.log
-  bench/setup/build-boost-mpi.sh &
+  nice -n 10 bench/setup/build-boost-mpi.sh &
   bench/setup/build-mpi4py.sh &
 fi
 for mpi in "${mpis[@]}"; do
-  bench/setup/build-osu.sh "$mpi" &
+  nice -n 10 bench/setup/build-osu.sh "$mpi" &
 done
 wait
 # A user's --osu-dir MPI=DIR comes later and wins.
