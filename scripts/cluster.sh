@@ -57,7 +57,7 @@ cannot_create() {
 check_subnet() {
   [[ $SUBNET =~ ^10\.[0-9]{1,3}\.[0-9]{1,3}$|^192\.168\.[0-9]{1,3}$ ]] ||
     die "THINMPI_CLUSTER_SUBNET=$SUBNET: give the first three numbers of a private /24 (10.x.y)"
-  if ip -4 -o addr show | grep -q " $SUBNET\."; then
+  if ip -4 -o addr show | grep " $SUBNET\." >/dev/null; then
     die "this machine already has an address in $SUBNET.0/24; pick another THINMPI_CLUSTER_SUBNET"
   fi
 }

@@ -57,7 +57,9 @@ fetch_source || {
 extract_mpi_sources || record_failure "boost1.74 source has no libs/mpi/src"
 compile_library >"$out/compile.log" 2>&1 ||
   record_failure "compiling Boost.MPI with mpicxx.mpich failed: $(tail -n3 "$out/compile.log")"
-ldd "$out/lib/libboost_mpi-mpich.so" | grep -q libmpich ||
+# grep reads all of ldd's output: with pipefail, `grep -q` quitting at the first match made a
+# slower ldd die of SIGPIPE and the check fail on a good library (seen with the builds niced).
+ldd "$out/lib/libboost_mpi-mpich.so" | grep libmpich >/dev/null ||
   record_failure "the Boost.MPI built does not link libmpich (ldd)"
 
 version=$(ls "$out"/download/boost1.74_*.dsc | sed 's/.*boost1.74_\(.*\)\.dsc/\1/')
