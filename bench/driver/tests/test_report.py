@@ -3,6 +3,7 @@
 import json
 import tempfile
 import unittest
+from unittest import mock
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -297,20 +298,24 @@ class BuildFailures(unittest.TestCase):
         self.assertEqual([f["what"] for f in setup.failures],
                          ["build openmpi-clang (thinmpi collectives kernel, checked mode)"])
 
-    def test_a_preset_builds_every_harness_and_keeps_each_failed_attempts_error(self):
+    def build_with(self, outcome):
+        """build_preset with `outcome(command, commands so far)` -> (ok, output) standing for
+        each cmake run; returns its three results and the commands."""
         commands = []
 
         def run(command, log_path):
             commands.append(command)
+            return outcome(command, commands)
+
+        with mock.patch.object(build, "_run", run):
+            return (*build.build_preset("/repo", "openmpi-clang", self.bench.parent), commands)
+
+    def test_a_preset_builds_every_harness_and_keeps_each_failed_attempts_error(self):
+        def outcome(command, commands):
             failed = command[1] == "--build" and "-DWB_WITH_THINMPI=OFF" not in commands[-2]
             return not failed, CHECK_LOG if failed else ""
 
-        original, build._run = build._run, run
-        try:
-            manifest, failures, left = build.build_preset("/repo", "openmpi-clang",
-                                                          self.bench.parent)
-        finally:
-            build._run = original
+        manifest, failures, left, commands = self.build_with(outcome)
         self.assertEqual(manifest, self.bench / "wb_build.json")
         self.assertEqual([label for label, _ in failures], ["everything"])
         self.assertIn("programs.h:49:10: error:", failures[0][1])
@@ -318,18 +323,8 @@ class BuildFailures(unittest.TestCase):
         self.assertNotIn("--target", commands[1])  # the default target: every harness
 
     def test_a_build_that_fails_every_attempt_leaves_every_family_out(self):
-        commands = []
-
-        def run(command, log_path):
-            commands.append(command)
-            return command[1] != "--build", CHECK_LOG
-
-        original, build._run = build._run, run
-        try:
-            manifest, failures, left = build.build_preset("/repo", "openmpi-clang",
-                                                          self.bench.parent)
-        finally:
-            build._run = original
+        manifest, failures, left, commands = self.build_with(
+            lambda command, _: (command[1] != "--build", CHECK_LOG))
         self.assertIsNone(manifest)
         self.assertEqual([label for label, _ in failures],
                          ["everything", "without thinmpi", "without thinmpi and Boost.MPI",

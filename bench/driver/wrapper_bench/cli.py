@@ -19,7 +19,7 @@ from .core import audit, compare, detect, placement, recheck, schema
 from .core.timing import Clock
 from .core.runner import ROOT_ENV, Progress, estimated_seconds, launch
 from .core.jobs import with_baselines
-from .core.session import Setup, add_mpi4py, build_harness, register_harness
+from .core.session import Setup, add_harness, add_mpi4py
 from .render_html import render_html
 from .render_md import render_md
 
@@ -92,7 +92,7 @@ def prepare(options, clock):
         print(f"wrapper-bench: building {mpi}-{compiler}", file=sys.stderr)
         with clock.phase("build", f"{mpi}-{compiler} kernels"
                          + (" (--no-build: found)" if options.no_build else "")):
-            register_harness(setup, mpi, compiler, build_harness(REPO, mpi, compiler, options))
+            add_harness(setup, REPO, mpi, compiler, options)
     if options.api is None or "mpi4py" in options.api:
         for mpi in dict.fromkeys(m for m, _ in presets):
             interpreters = [(p, None) for m, p in options.python_for.items() if m == mpi]
@@ -132,9 +132,11 @@ def pin_openmpi_pml(setup, options):
                      if mpi == "openmpi" and kind in detect.COMPILERS), None)
     if launcher is None:
         return
-    if options.hosts or options.hostfile or "OMPI_MCA_pml" in os.environ:
-        setup.context["pml"] = {"openmpi": "each launch's own pick" if "OMPI_MCA_pml" not in
-                                os.environ else f"{os.environ['OMPI_MCA_pml']} (OMPI_MCA_pml)"}
+    if "OMPI_MCA_pml" in os.environ:
+        setup.context["pml"] = {"openmpi": f"{os.environ['OMPI_MCA_pml']} (OMPI_MCA_pml)"}
+        return
+    if options.hosts or options.hostfile:
+        setup.context["pml"] = {"openmpi": "each launch's own pick"}
         return
     probe = launcher.command(["--variants", "c/int_buffer", "--count", "1", "--iterations",
                               "10", "--warmup", "1", "--blocks", "1"])

@@ -13,13 +13,14 @@ import re
 import subprocess
 from pathlib import Path
 
-# The families a preset's build can go without: (name, the CMake option that leaves it out, its
-# kernels' folder under bench/kernels, the APIs whose cells it holds). After a failed build the
-# next attempt leaves out the families whose folders the compiler's errors name, else the next
-# one in this order; the peers' kernels are not compiled first at configure time (WbPeers.cmake).
-FAMILIES = (("thinmpi", "-DWB_WITH_THINMPI=OFF", ("thinmpi",), ("thinmpi",)),
-            ("Boost.MPI", "-DWB_WITH_BOOST=OFF", ("boost",), ("boost",)),
-            ("the peers", "-DWB_WITH_PEERS=OFF", ("kamping", "mpl"), ("kamping", "mpl")))
+# The families a preset's build can go without: (name, the CMake option that leaves it out, the
+# APIs whose cells it holds, each also its kernels' folder bench/kernels/<api>/). After a failed
+# build the next attempt leaves out the families whose folders the compiler's errors name, else
+# the next one in this order; the peers' kernels are not compiled first at configure time
+# (WbPeers.cmake).
+FAMILIES = (("thinmpi", "-DWB_WITH_THINMPI=OFF", ("thinmpi",)),
+            ("Boost.MPI", "-DWB_WITH_BOOST=OFF", ("boost",)),
+            ("the peers", "-DWB_WITH_PEERS=OFF", ("kamping", "mpl")))
 # A compiler's or linker's diagnostic ("file:12:3: error: ...", "fatal error: ...",
 # "clang: error: ..."), not a flag such as -Werror nor make's "Error 1".
 DIAGNOSTIC = re.compile(r"(^|[\s:])(fatal )?error:")
@@ -69,7 +70,7 @@ def attempt_label(left):
 
 def left_out_apis(left):
     """The APIs whose cells the families in `left` hold (failures, not missing cells)."""
-    return tuple(api for family in left for api in family[3])
+    return tuple(api for family in left for api in family[2])
 
 
 def check_error(reason):

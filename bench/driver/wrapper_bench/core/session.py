@@ -49,28 +49,15 @@ def boost_options(repo, mpi, user_libraries):
 
 
 def add_harness(setup, repo, mpi, compiler, options):
-    """Builds (or finds) one preset's harness and registers it."""
-    register_harness(setup, mpi, compiler, build_harness(repo, mpi, compiler, options))
-
-
-def build_harness(repo, mpi, compiler, options):
-    """Builds (or finds) one preset's harness: (manifest path or None, [(attempt, error)], the
-    APIs left out after a failed attempt, why Boost.MPI was not built for the MPI). Touches no
-    Setup, so several presets may build at once (cli.prepare); register_harness then takes the
-    results in the presets' order."""
+    """Builds (or finds) one preset's harness and registers it, or the failures and missing
+    cells that stand for it."""
     preset = f"{mpi}-{compiler}"
     extra, boost_reason = boost_options(repo, mpi, options.boost_for)
     build_dir = Path(options.build_prefix + preset)
     if options.no_build:
-        return build_dir / "bench" / "wb_build.json", [], (), boost_reason
-    return (*build_step.build_preset(repo, preset, build_dir, extra), boost_reason)
-
-
-def register_harness(setup, mpi, compiler, built):
-    """Registers what build_harness gave for one preset: its harness, or the failures and
-    missing cells that stand for it."""
-    preset = f"{mpi}-{compiler}"
-    manifest_path, errors, failed, boost_reason = built
+        manifest_path, errors, failed = build_dir / "bench" / "wb_build.json", [], ()
+    else:
+        manifest_path, errors, failed = build_step.build_preset(repo, preset, build_dir, extra)
     for label, error in errors:
         setup.failures.append({"what": f"build {preset} ({label})", "mpi": mpi,
                                "compiler": compiler, "error": error})
