@@ -3,10 +3,14 @@ wrapper is below 0.95x its C baseline, each with a named cause from the run's ow
 audit's calls, the counted instructions, the spread over processes, a recorded cause) or "no
 named cause", counted in its caption (issue 33, item 3)."""
 
+import os
 import unittest
+from pathlib import Path
+from tempfile import TemporaryDirectory
+from unittest import mock
 
 from wrapper_bench import below_c, report
-from wrapper_bench.core import recheck
+from wrapper_bench.core import placement, recheck
 from wrapper_bench.core.compare import aggregate, attach_audit
 from fixture_data import record
 
@@ -328,6 +332,96 @@ class Rechecks(unittest.TestCase):
         self.register("io job", {recheck.entry_key(dict(cell, fs="tmpfs")): spread(1, 1, 1)})
         (row,), _ = recheck.run([cell], "quick")
         self.assertEqual((row["fs"], row["why"]), ("disk", "its suite does not relaunch its jobs"))
+
+
+class AlignedRecheck(unittest.TestCase):
+    """A cell of 4 KiB and up that stays below C when re-timed is timed once more with every
+    setup's buffers aligned (placement.aligned); below_c names where the buffers lie where that
+    reaches 0.95x, and shows what it found where not."""
+
+    def setUp(self):
+        recheck.forget()
+        self.addCleanup(recheck.forget)
+        folder = TemporaryDirectory()
+        self.addCleanup(folder.cleanup)
+        for name in ("libwb_audit.so", placement.LIBRARY):
+            (Path(folder.name) / name).write_text("")
+        self.audit = str(Path(folder.name) / "libwb_audit.so")
+        switch = mock.patch.dict(os.environ, {"WB_ALIGN": "0"})
+        switch.start()
+        self.addCleanup(switch.stop)
+        (cell,) = [c for c in below_c.part(fixture_doc())["cells"] if not c["named"]]
+        self.cell = dict(cell, bytes=65536)
+        self.launches = []
+
+    def register(self, plain, aligned, audit=None, cell=None):
+        """The cell's job: `plain` re-timed without the library, `aligned` with it; each launch
+        asks placement for its ranks' environment, as the engines do."""
+        key = recheck.entry_key(cell or self.cell)
+
+        def relaunch(processes):
+            preloaded = bool(placement.rank_env(audit or self.audit))
+            self.launches.append((processes, preloaded))
+            return {key: aligned if preloaded else plain}
+        recheck.register("sweep job", {key: plain}, 1.0, relaunch)
+
+    def named(self, rows):
+        doc = fixture_doc()
+        doc["rechecks"] = [dict(r, bytes=4) for r in rows]  # the fixture's cell is of 4 B
+        return {c["variant"]: c for c in below_c.part(doc)["cells"]}["kamping/int"]
+
+    def test_a_cell_that_reaches_c_aligned_is_named(self):
+        self.register(spread(0.80, 0.79, 0.81), spread(1.01, 0.99, 1.02))
+        (row,), launches = recheck.run([self.cell], "quick")
+        self.assertEqual((self.launches, launches), ([(2, False), (2, True)], 4))
+        self.assertEqual(row["aligned"], {"ratio": spread(1.01, 0.99, 1.02), "why": None})
+        found = self.named([row])
+        self.assertTrue(found["named"])
+        self.assertEqual(found["cause"], "where the buffers lie: re-timed in 2 more processes: "
+                         "0.80x (0.79-0.81x); with every setup's buffers aligned, 1.01x "
+                         "(0.99-1.02x) in 2 more processes (docs/bench.md, Where the buffers lie)")
+        self.assertFalse(placement.wanted())  # the run's own launches are as they were
+
+    def test_a_cell_still_below_aligned_stays_unnamed_and_shows_it(self):
+        self.register(spread(0.80, 0.79, 0.81), spread(0.85, 0.84, 0.86))
+        (row,), _ = recheck.run([self.cell], "quick")
+        found = self.named([row])
+        self.assertFalse(found["named"])
+        self.assertIn("re-timed in 2 more processes: 0.80x (0.79-0.81x); with every setup's "
+                      "buffers aligned, 0.85x (0.84-0.86x) in 2 more processes", found["cause"])
+
+    def test_small_cells_reproduced_or_not_and_aligned_runs_are_not_retimed_aligned(self):
+        for cell, env in ((dict(self.cell, bytes=2048), "0"), (self.cell, "1")):
+            recheck.forget()
+            self.register(spread(0.80, 0.79, 0.81), spread(0.80, 0.79, 0.81), cell=cell)
+            self.launches.clear()
+            with mock.patch.dict(os.environ, {"WB_ALIGN": env}):
+                (row,), _ = recheck.run([cell], "quick")
+            self.assertIsNone(row["aligned"])
+            self.assertEqual(len(self.launches), 1)
+        recheck.forget()
+        self.launches.clear()
+        self.register(spread(0.97, 0.96, 0.98), spread(1.0, 1.0, 1.0))  # not reproduced
+        (row,), _ = recheck.run([self.cell], "quick")
+        self.assertEqual((row["aligned"], len(self.launches)), (None, 1))
+
+    def test_a_build_without_the_library_says_so(self):
+        self.register(spread(0.80, 0.79, 0.81), spread(1.0, 1.0, 1.0), audit="/x/libwb_audit.so")
+        (row,), _ = recheck.run([self.cell], "quick")
+        self.assertEqual(row["aligned"], {"ratio": None,
+                                          "why": "no libwb_align.so in its build"})
+        found = self.named([row])
+        self.assertFalse(found["named"])
+        self.assertIn("not re-timed with aligned buffers: no libwb_align.so in its build",
+                      found["cause"])
+
+    def test_the_aligned_relaunch_spends_what_is_left_of_the_budget(self):
+        self.register(spread(0.80, 0.79, 0.81), spread(1.0, 1.0, 1.0))
+        budget = recheck.BUDGET_S["quick"]
+        ticks = iter((0.0, budget - 1.0))  # the plain relaunch leaves 1 s: 2 processes of 1 s
+        (row,), launches = recheck.run([self.cell], "quick", clock=lambda: next(ticks))
+        self.assertEqual((len(self.launches), launches), (1, 2))
+        self.assertEqual(row["aligned"]["why"], f"past the re-timing budget ({budget:.0f} s)")
 
 
 if __name__ == "__main__":

@@ -10,7 +10,7 @@ from unittest import mock
 
 from fixture_data import BASELINES, OSU_5_OUTPUT, OSU_7_OUTPUT, harness_build, record
 from wrapper_bench import matrix
-from wrapper_bench.core import compare, tables
+from wrapper_bench.core import compare, runner, tables
 from wrapper_bench.core import osu as core_osu
 from wrapper_bench.core import harness, harness_cells, harness_run, osu_programs
 from wrapper_bench.suites.collectives import coll_report, osu_coll
@@ -102,6 +102,22 @@ class Jobs(unittest.TestCase):
     def test_arguments_are_one_size_with_osu_counts(self):
         job = matrix.Job("osu", osu_build(), (osu.VARIANT,), 64, matrix.QUICK["osu"])
         self.assertEqual(osu.arguments(job), ["-m", "64:64", "-i", "1000", "-x", "200"])
+
+    def test_the_quick_run_makes_fewer_round_trips_from_1_mib_as_osu_and_the_kernels(self):
+        def sizes(mode):
+            jobs = matrix.expand([harness_build(), osu_build()],
+                                 matrix.Filters(suites=("osu",)), mode, BASELINES)
+            return {(j.build.runner, j.count): j for j in jobs}
+        quick, full = sizes(matrix.QUICK), sizes(matrix.FULL)
+        for kind in ("harness", "osu"):
+            self.assertEqual([quick[(kind, n)].iterations for n in (262144, 1048576, 4194304)],
+                             [1000, 200, 200])
+            self.assertEqual(full[(kind, 4194304)].iterations, 1000)
+        self.assertEqual(osu.arguments(quick[("osu", 4194304)]),
+                         ["-m", "4194304:4194304", "-i", "200", "-x", "20"])
+        self.assertIn("--warmup", args := runner.job_arguments(quick[("harness", 4194304)]))
+        self.assertEqual(args[args.index("--warmup") + 1], "20")
+        self.assertEqual(osu.arguments(full[("osu", 4194304)])[-1], "200")
 
     def test_launch_reads_the_output_of_the_launched_binary(self):
         folder = Path(tempfile.mkdtemp())

@@ -39,6 +39,17 @@ class Placement(unittest.TestCase):
                 self.assertEqual(placement.rank_env(self.audit), {})
                 self.assertEqual(placement.description(self.audit), "glibc's malloc")
 
+    def test_launches_inside_aligned_get_it_without_the_switch_and_are_counted(self):
+        with mock.patch.dict(os.environ, {"WB_ALIGN": "0"}):
+            with placement.aligned() as handed:
+                self.assertEqual(placement.rank_env(self.audit),
+                                 {"LD_PRELOAD": str(self.folder / "libwb_align.so")})
+                self.assertEqual(placement.rank_env("/x/libwb_audit.so"), {})
+                self.assertEqual(handed(), 1)
+            self.assertEqual(placement.rank_env(self.audit), {})
+            with placement.aligned() as handed:
+                self.assertEqual(handed(), 0)
+
     def test_off_by_default(self):
         with mock.patch.dict(os.environ):
             del os.environ["WB_ALIGN"]

@@ -81,6 +81,25 @@ class Jobs(unittest.TestCase):
         self.assertEqual(rma_suite.calls_at(20000, 65536), 1250)
         self.assertEqual(rma_suite.calls_at(20000, 1048576), rma_suite.MIN_CALLS)
 
+    def test_the_bandwidth_forms_run_apart_with_fewer_calls_from_64_kib(self):
+        forms = [{"variant": f"{api}/accumulate/{form}", "api": api, "program": False}
+                 for api in ("c", "thinmpi") for form in ("lock_flush", "bandwidth")]
+        jobs = rma_suite.jobs_for(harness.CollBuild("mpich", "gcc", "mpiexec.mpich",
+                                                    ["/x/wb_rma"], forms), "quick")
+        timed = [(j.count, j.variants, j.iterations, j.key.rsplit("/", 1)[1])
+                 for j in jobs if not j.audit]
+        both = ("c/accumulate/lock_flush", "c/accumulate/bandwidth",
+                "thinmpi/accumulate/lock_flush", "thinmpi/accumulate/bandwidth")
+        self.assertEqual(timed, [
+            (2, both, 5000, "n2"), (1024, both, 5000, "n1024"),
+            (16384, ("c/accumulate/lock_flush", "thinmpi/accumulate/lock_flush"), 312, "n16384"),
+            (16384, ("c/accumulate/bandwidth", "thinmpi/accumulate/bandwidth"),
+             rma_suite.MIN_CALLS, "bandwidth")])
+        self.assertEqual(len(jobs[-1].variants), 4)  # the audit has every one
+        python = harness.CollBuild("mpich", "python", "mpiexec", ["python3"], forms)
+        self.assertEqual([len(j.variants) for j in rma_suite.jobs_for(python, "quick")
+                          if not j.audit], [4, 4, 4])  # its calls are the minimum already
+
     def test_the_mpi4py_kernel_makes_a_tenth_of_the_calls(self):
         python = harness.CollBuild("openmpi", "python", "mpiexec", ["python3"], VARIANTS)
         self.assertEqual(rma_suite.jobs_for(python, "quick")[0].iterations,

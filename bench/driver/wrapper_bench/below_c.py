@@ -19,7 +19,11 @@ in the order they are tried, all of them named where they hold:
    shown;
 6. not reproduced: the run timed the cell's launch again in more processes (core/recheck.py,
    results.json `rechecks`) and their median ratio reaches 0.95x. A cell that stays below is
-   shown with its re-timed ratio: the gap is then the code's or the baseline's, to be found.
+   shown with its re-timed ratio: the gap is then the code's or the baseline's, to be found;
+7. where the buffers lie: a cell of 4 KiB and up that stays below is timed once more with every
+   setup's buffers aligned (core/placement.py, as WB_ALIGN=1 does for a whole run), and that
+   median reaches 0.95x: the gap was where glibc's heap put C's buffers and the wrapper's
+   (docs/bench.md, "Where the buffers lie").
 """
 
 from .core import recheck
@@ -163,6 +167,21 @@ def _not_reproduced(row):
     return None
 
 
+def _aligned_text(row):
+    """'with every setup's buffers aligned, 1.00x (0.99-1.01x) in 2 more processes'."""
+    ratio = row["aligned"]["ratio"]
+    return (f"with every setup's buffers aligned, {ratio['median']:.2f}x "
+            f"({ratio['min']:.2f}-{ratio['max']:.2f}x) in {row['processes']} more processes")
+
+
+def _placement_cause(row):
+    aligned = (row or {}).get("aligned") or {}
+    if aligned.get("ratio") and aligned["ratio"]["median"] >= THRESHOLD:
+        return (f"where the buffers lie: {_retimed(row)}; {_aligned_text(row)} "
+                "(docs/bench.md, Where the buffers lie)")
+    return None
+
+
 def _checked(entry, retimed=None):
     """What the run shows of a cell it cannot explain: '(the same calls as C; +41
     instructions outside MPI, allocations as C's; re-timed in 2 more processes: 0.86x
@@ -178,6 +197,10 @@ def _checked(entry, retimed=None):
                      f"{row['c_allocations']:g}")
     if retimed and retimed["ratio"]:
         found.append(_retimed(retimed))
+        aligned = retimed.get("aligned")
+        if aligned:
+            found.append(_aligned_text(retimed) if aligned["ratio"] else
+                         f"not re-timed with aligned buffers: {aligned['why']}")
     elif retimed:
         found.append(f"not re-timed: {retimed['why']}")
     return f" ({'; '.join(found)})" if found else ""
@@ -198,7 +221,7 @@ def explained(entry, cores=None, rechecks=None):
     causes = [cause for cause in (_calls_cause(entry), _instructions_cause(entry),
                                   _spread_cause(entry), _oversubscribed(entry, cores),
                                   recorded(entry["variant"], entry["mpi"], entry["bytes"]),
-                                  _not_reproduced(retimed))
+                                  _not_reproduced(retimed), _placement_cause(retimed))
               if cause]
     return dict(entry, named=bool(causes),
                 cause="; ".join(causes) or "no named cause" + _checked(entry, retimed))
@@ -244,8 +267,10 @@ CAPTION = ("Every timed cell where a wrapper (thinmpi, its checked mode, Boost.M
            "times), the instructions differ (fewer allocations or instructions outside MPI, "
            "where the run counted them), within its spread (its highest per-process ratio reaches "
            "{threshold:.2f}x), more ranks than cores, a recorded cause the run cannot "
-           "derive, or not reproduced (the run timed the cell's launch again in more "
-           "processes, after every suite, and their median reaches {threshold:.2f}x). "
+           "derive, not reproduced (the run timed the cell's launch again in more "
+           "processes, after every suite, and their median reaches {threshold:.2f}x), or "
+           "where the buffers lie (a cell of 4 KiB and up still below when re-timed reaches "
+           "{threshold:.2f}x timed once more with every setup's buffers aligned). "
            "{below} cells below: {named} named, {unnamed} without a named cause "
            "(listed first); each of those means the C baseline is to be fixed or the cause "
            "found (docs/bench.md, \"A wrapper faster than C\").")

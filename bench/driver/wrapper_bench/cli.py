@@ -355,7 +355,8 @@ def main(argv):
             doc.update(part)
     rechecking = time.monotonic()  # the cells below C without a named cause, timed again
     doc["rechecks"], launches = recheck.run(
-        [c for c in below_c.part(doc)["cells"] if not c["named"]], context["mode"])
+        [c for c in below_c.part(doc)["cells"] if not c["named"]], context["mode"],
+        threshold=below_c.THRESHOLD)
     clock.add("suite", "re-timed cells below C", time.monotonic() - rechecking, launches)
     setup_row = clock.rows[0] if clock.rows and clock.rows[0]["phase"] == "setup" else None
     doc["timings"] = clock.part(time.monotonic() - started

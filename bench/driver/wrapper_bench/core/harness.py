@@ -87,13 +87,14 @@ class CollJob:
     blocks: int
     audit: bool = False
     suite: str = "collectives"  # or "neighbors": the same harness, other variants
+    part: str = ""  # a second launch of one size (the rma suite's bandwidth forms), named
 
     @property
     def key(self):
         """A readable name for progress lines and failures."""
         kind = "audit" if self.audit else "timed"
         return (f"{self.suite}/{kind}/{self.build.mpi}-{self.build.compiler}/np{self.ranks}/"
-                f"n{self.count}")
+                f"n{self.count}" + (f"/{self.part}" if self.part else ""))
 
 
 @dataclass(frozen=True)

@@ -9,18 +9,37 @@ one source of noise away at 4 KiB (where a buffer lies in its page) and brings M
 without, in the same launch), which it does not give every variant of a process alike. The
 library is built beside each build's programs. Audit launches preload the audit library
 instead, and the instruction counts run under valgrind's allocator: neither is timed.
+
+A run without it still aligns the launches made inside aligned() (core/recheck.py: a cell below
+C that stays below when re-timed is timed once more with aligned setups, to see whether where
+its buffers lie is its cause); aligned() counts the launches it handed the library.
 """
 
 import os
+from contextlib import contextmanager
 from pathlib import Path
 
 LIBRARY = "libwb_align.so"
 SWITCH = "WB_ALIGN"
+_FORCED = {"on": False, "launches": 0}
 
 
 def wanted():
-    """Whether this run aligns the setups' buffers (WB_ALIGN=1)."""
-    return os.environ.get(SWITCH, "0") == "1"
+    """Whether this run aligns the setups' buffers (WB_ALIGN=1), or this launch is made inside
+    aligned()."""
+    return _FORCED["on"] or os.environ.get(SWITCH, "0") == "1"
+
+
+@contextmanager
+def aligned():
+    """Every timed launch made inside it preloads the library, as with WB_ALIGN=1; yields a
+    function that says how many launches got it (none where no build had the library)."""
+    before = dict(_FORCED)
+    _FORCED.update(on=True, launches=0)
+    try:
+        yield lambda: _FORCED["launches"]
+    finally:
+        _FORCED.update(before)
 
 
 def library(beside):
@@ -45,4 +64,6 @@ def description(beside):
 def rank_env(beside):
     """The variables a timed launch hands its ranks: {'LD_PRELOAD': the library} or {}."""
     found = library(beside)
+    if found and _FORCED["on"]:
+        _FORCED["launches"] += 1
     return {"LD_PRELOAD": found} if found else {}

@@ -14,11 +14,23 @@ launches the same job again and returns its cells' ratios (the node suite regist
 its launch apart). One launch answers every cell of its job. The cheapest jobs are relaunched
 first, until a time budget, estimated from each job's own seconds per process; cells past it are
 listed as not re-timed.
+
+A cell of 4 KiB and up that stays below is then timed once more with every setup's buffers
+aligned (core/placement.py's aligned(), as WB_ALIGN=1 does for a whole run), with what is left
+of the budget: where its ratio then reaches the threshold, below_c.py names where the buffers
+lie as its cause.
 """
 
 import time
 
+from . import placement
+
 RECHECK_PROCESSES = 2
+# Where a buffer lies in its page decides a copy's time from 4 KiB up (docs/bench.md, "Where the
+# buffers lie"): a cell of that size that stays below C is timed once more with aligned setups.
+PLACEMENT_BYTES = 4096
+NOT_TRIED = "not tried"
+NO_LIBRARY = "no library"
 BUDGET_S = {"quick": 90.0, "full": 600.0, "smoke": 20.0}
 _JOBS = {}  # job id -> {"seconds": per process, "relaunch": fn(processes) -> {key: spread}}
 _CELLS = {}  # cell key -> job id
@@ -63,27 +75,69 @@ def entry_key(entry):
                     entry["variant"], entry["bytes"], entry.get("fs"))
 
 
-def run(entries, mode, processes=RECHECK_PROCESSES, clock=time.monotonic):
-    """Re-times the jobs of `entries` (below_c entries without a named cause), the cheapest
-    first, within the mode's budget; returns results.json `rechecks` (one row per entry with its
-    key's fields, the processes, the re-timed ratio spread, None when its job was not
-    relaunched, and why not) and the launches made."""
-    budget, spent, answers = BUDGET_S.get(mode, BUDGET_S["quick"]), 0.0, {}
-    wanted = {_CELLS[entry_key(e)] for e in entries if entry_key(e) in _CELLS}
-    for job_id in sorted(wanted, key=lambda j: _JOBS[j]["seconds"]):
+def _relaunch_all(job_ids, processes, budget, spent, clock, where=None):
+    """{job id: its relaunch's answer, or None past the budget}, the cheapest first, and the
+    seconds spent. where: a context each relaunch runs in (placement.aligned); its answer is
+    then "no library" when no launch got it."""
+    answers = {}
+    for job_id in sorted(job_ids, key=lambda j: _JOBS[j]["seconds"]):
         job = _JOBS[job_id]
         if spent + job["seconds"] * processes > budget:
             answers[job_id] = None
             continue
         started = clock()
-        answers[job_id] = job["relaunch"](processes)
+        if where is None:
+            answers[job_id] = job["relaunch"](processes)
+        else:
+            with where() as handed:
+                found = job["relaunch"](processes)
+                answers[job_id] = found if handed() else NO_LIBRARY
         spent += clock() - started
+    return answers, spent
+
+
+def _median_below(found, key, threshold):
+    spread = (found or {}).get(key)
+    return bool(spread) and spread["median"] < threshold
+
+
+def _aligned_row(entry, found, budget):
+    """results.json `rechecks` row's "aligned": the re-timed spread with aligned setups, or why
+    it was not timed so; None where it was not tried."""
+    key = entry_key(entry)
+    if found is NOT_TRIED:
+        return None
+    if found is None:
+        return {"ratio": None, "why": f"past the re-timing budget ({budget:.0f} s)"}
+    if found == NO_LIBRARY:
+        return {"ratio": None, "why": f"no {placement.LIBRARY} in its build"}
+    if not found.get(key):
+        return {"ratio": None, "why": "the relaunch failed or did not time it"}
+    return {"ratio": found[key], "why": None}
+
+
+def run(entries, mode, processes=RECHECK_PROCESSES, clock=time.monotonic, threshold=0.95):
+    """Re-times the jobs of `entries` (below_c entries without a named cause), the cheapest
+    first, within the mode's budget; then, where a run does not align its setups already, the
+    cells of PLACEMENT_BYTES and up that stayed below `threshold` once more with aligned setups
+    (placement.aligned), with what is left of the budget. Returns results.json `rechecks` (one
+    row per entry with its key's fields, the processes, the re-timed ratio spread, None when
+    its job was not relaunched, and why not; "aligned": the same for the aligned relaunch, None
+    where it was not tried) and the launches made."""
+    budget = BUDGET_S.get(mode, BUDGET_S["quick"])
+    wanted = {_CELLS[entry_key(e)] for e in entries if entry_key(e) in _CELLS}
+    answers, spent = _relaunch_all(wanted, processes, budget, 0.0, clock)
+    still = [] if placement.wanted() else [
+        e for e in entries if (e.get("bytes") or 0) >= PLACEMENT_BYTES
+        and _median_below(answers.get(_CELLS.get(entry_key(e))), entry_key(e), threshold)]
+    aligned, _ = _relaunch_all({_CELLS[entry_key(e)] for e in still}, processes, budget, spent,
+                               clock, placement.aligned)
     rows = []
     for entry in entries:
         key = entry_key(entry)
         row = {"suite": key[0], "mpi": key[1], "compiler": key[2], "ranks": key[3],
                "variant": key[4], "bytes": key[5], "fs": key[6], "processes": 0, "ratio": None,
-               "why": None}
+               "why": None, "aligned": None}
         found = answers.get(_CELLS.get(key), ())
         if key not in _CELLS:
             rows.append(dict(row, why="its suite does not relaunch its jobs"))
@@ -92,5 +146,8 @@ def run(entries, mode, processes=RECHECK_PROCESSES, clock=time.monotonic):
         elif not found.get(key):
             rows.append(dict(row, why="the relaunch failed or did not time it"))
         else:
-            rows.append(dict(row, processes=processes, ratio=found[key]))
-    return rows, processes * sum(found is not None for found in answers.values())
+            rows.append(dict(row, processes=processes, ratio=found[key],
+                             aligned=_aligned_row(entry, aligned.get(_CELLS[key], NOT_TRIED)
+                                                  if entry in still else NOT_TRIED, budget)))
+    relaunched = [a for a in (*answers.values(), *aligned.values()) if a is not None]
+    return rows, processes * len(relaunched)

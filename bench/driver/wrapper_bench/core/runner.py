@@ -54,13 +54,19 @@ class Outcome:
     audit_lines: list = field(default_factory=list)
 
 
+def warmup_of(job):
+    """A job's warm-up round trips: its counts', or a tenth of its own where it has fewer or
+    more round trips than they (at least 10)."""
+    counts = job.counts
+    return counts.warmup if job.iterations == counts.iterations else \
+        max(10, job.iterations // 10)
+
+
 def job_arguments(job):
     """The harness (and mpi4py kernel) command line of a job."""
     counts = job.counts
-    warmup = counts.warmup if job.iterations == counts.iterations else \
-        max(10, job.iterations // 10)
     arguments = ["--variants", ",".join(job.variants), "--count", str(job.count),
-                 "--warmup", str(warmup)]
+                 "--warmup", str(warmup_of(job))]
     if job.suite == "audit":
         return arguments + ["--audit", str(job.iterations)]
     blocks = max(1, min(counts.blocks, job.iterations))
@@ -125,7 +131,7 @@ def estimated_seconds(job):
         element = job.build.element_bytes(name) if job.build.has(name) else 4
         size = job.count * element
         one_way_us = 0.6 + size / 4000.0 + (job.count * 0.08 if name == "mpi4py/object" else 0)
-        per_rep += (job.iterations + job.counts.warmup) * 2 * one_way_us * 1e-6
+        per_rep += (job.iterations + warmup_of(job)) * 2 * one_way_us * 1e-6
     return per_rep * job.counts.reps
 
 

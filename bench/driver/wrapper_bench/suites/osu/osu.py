@@ -12,7 +12,7 @@ from pathlib import Path
 from ...core.detect import linked_mpi
 from ...core.jobs import Build
 from ...core.osu import split_dirs
-from ...core.runner import ROOT_ENV, Launcher, Outcome
+from ...core.runner import ROOT_ENV, Launcher, Outcome, warmup_of
 
 VARIANT = "osu/osu_latency"
 NOT_PACKAGED = ("the OSU micro-benchmarks are not packaged in Debian 12 and could not be "
@@ -86,15 +86,16 @@ def interleave(jobs):
 
 
 def arguments(job):
-    """osu_latency's options for one size: -m size:size, -i iterations, -x warm-up."""
+    """osu_latency's options for one size: -m size:size, -i iterations, -x warm-up (the
+    harness's, runner.warmup_of)."""
     return ["-m", f"{job.count}:{job.count}", "-i", str(job.iterations), "-x",
-            str(job.counts.warmup)]
+            str(warmup_of(job))]
 
 
 def records_from(rows, job, version):
     """Kernel-like records of osu_latency's rows (one block: OSU prints one figure)."""
     return [{"variant": VARIANT, "api": "osu", "payload": "osu_latency", "baseline": None,
-             "count": size, "bytes": size, "warmup": job.counts.warmup,
+             "count": size, "bytes": size, "warmup": warmup_of(job),
              "iterations": job.iterations, "blocks": 1, "one_way_us": latency,
              "block_one_way_us": [latency], "verified": True, "osu_version": version}
             for size, latency in rows if size == job.count]

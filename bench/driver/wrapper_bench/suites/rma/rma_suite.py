@@ -41,6 +41,12 @@ PYTHON_SHARE = 10  # the mpi4py kernel makes a tenth of the calls: each costs it
 # or more, and its fences were milliseconds on the loaded 2-core machine (Open MPI 4.1.4 at
 # mpi4py's MPI_THREAD_MULTIPLE)
 PROGRAM_CALLS = {"full": 40, "quick": 10, "smoke": 2}  # each call runs a whole program
+# A bandwidth call makes BANDWIDTH_OPS operations, so from BANDWIDTH_APART up it gets the calls of
+# an operation that many times larger, in a launch of its own (C's and each library's together):
+# MPICH 4.0.2 accumulates 64 KiB in about 600 us, so its bandwidth calls took 32-42 ms each, and
+# their 312 calls a process 100 of a quick rma suite's 160 s (fresh clone at e3bf26f).
+BANDWIDTH_OPS = 64
+BANDWIDTH_APART = 65536
 AUDIT_CALLS, AUDIT_COUNT = 20, 2  # the audit at 8 B
 
 
@@ -87,8 +93,9 @@ def calls_at(base, size_bytes):
 
 
 def jobs_for(build, mode, sizes=None, api_filter=None):
-    """The timed launches of one build (one per size, the atomics in the first; the programs in
-    one more), then one audit launch; all on 2 ranks."""
+    """The timed launches of one build (one per size, the atomics in the first, and from
+    BANDWIDTH_APART up one more of the bandwidth forms with fewer calls; the programs in one
+    more), then one audit launch; all on 2 ranks."""
     blocks = harness.COUNTS[mode].blocks
     sizes = [s for s in sizes_for(mode, sizes) if s >= 4] or [RMA_BYTES[0]]
     if mode == "smoke":
@@ -100,10 +107,16 @@ def jobs_for(build, mode, sizes=None, api_filter=None):
     jobs = []
     for index, size in enumerate(sizes):
         chosen = tuple(n for n in operations if index == 0 or n.split("/")[1] not in ATOMIC_OPS)
-        calls = calls_at(CALLS[mode] // (PYTHON_SHARE if build.compiler == "python" else 1),
-                         size)
-        jobs.append(harness.CollJob(build, RANKS, max(1, size // 4), chosen, calls,
-                                    min(blocks, calls), suite="rma"))
+        base = CALLS[mode] // (PYTHON_SHARE if build.compiler == "python" else 1)
+        calls, apart = calls_at(base, size), calls_at(base, size * BANDWIDTH_OPS)
+        if size < BANDWIDTH_APART or apart == calls:
+            apart, bandwidth = calls, ()
+        else:
+            bandwidth = tuple(n for n in chosen if n.split("/")[2] == "bandwidth")
+        for names, count, part in (((n for n in chosen if n not in bandwidth), calls, ""),
+                                   (bandwidth, apart, "bandwidth")):
+            jobs.append(harness.CollJob(build, RANKS, max(1, size // 4), tuple(names), count,
+                                        min(blocks, count), suite="rma", part=part))
     calls = PROGRAM_CALLS[mode]
     jobs.append(harness.CollJob(build, RANKS, 1, programs, calls, min(blocks, calls),
                                 suite="rma"))
