@@ -223,6 +223,8 @@ class FasterThanC(unittest.TestCase):
                                         [0.8, 0.8], suite="serialization", count=1024))}
         (row,) = below_c.section(doc, report.Section).tables[0].rows
         self.assertEqual(row[4], "vector<string> 1024×1024, 1.01 MiB")
+        (cell,) = below_c.part(doc)["cells"]
+        self.assertEqual(cell["message_bytes"], 8 + 1024 * (8 + 1024))
 
     def test_the_section_and_the_first_screen_line(self):
         doc = fixture_doc()
@@ -351,7 +353,7 @@ class AlignedRecheck(unittest.TestCase):
         switch.start()
         self.addCleanup(switch.stop)
         (cell,) = [c for c in below_c.part(fixture_doc())["cells"] if not c["named"]]
-        self.cell = dict(cell, bytes=65536)
+        self.cell = dict(cell, bytes=65536, message_bytes=65536)
         self.launches = []
 
     def register(self, plain, aligned, audit=None, cell=None):
@@ -391,7 +393,8 @@ class AlignedRecheck(unittest.TestCase):
                       "buffers aligned, 0.85x (0.84-0.86x) in 2 more processes", found["cause"])
 
     def test_small_cells_reproduced_or_not_and_aligned_runs_are_not_retimed_aligned(self):
-        for cell, env in ((dict(self.cell, bytes=2048), "0"), (self.cell, "1")):
+        for cell, env in ((dict(self.cell, bytes=2048, message_bytes=2048), "0"),
+                          (self.cell, "1")):
             recheck.forget()
             self.register(spread(0.80, 0.79, 0.81), spread(0.80, 0.79, 0.81), cell=cell)
             self.launches.clear()
@@ -404,6 +407,17 @@ class AlignedRecheck(unittest.TestCase):
         self.register(spread(0.97, 0.96, 0.98), spread(1.0, 1.0, 1.0))  # not reproduced
         (row,), _ = recheck.run([self.cell], "quick")
         self.assertEqual((row["aligned"], len(self.launches)), (None, 1))
+
+    def test_a_serialized_cell_is_sized_by_its_message_not_its_items(self):
+        cell = dict(self.cell, suite="serialization", bytes=1024, message_bytes=1065992)
+        self.register(spread(0.80, 0.79, 0.81), spread(1.0, 1.0, 1.0), cell=cell)
+        (row,), _ = recheck.run([cell], "quick")
+        self.assertEqual(row["aligned"], {"ratio": spread(1.0, 1.0, 1.0), "why": None})
+        recheck.forget()
+        small = dict(cell, message_bytes=232)
+        self.register(spread(0.80, 0.79, 0.81), spread(1.0, 1.0, 1.0), cell=small)
+        (row,), _ = recheck.run([small], "quick")
+        self.assertIsNone(row["aligned"])
 
     def test_a_build_without_the_library_says_so(self):
         self.register(spread(0.80, 0.79, 0.81), spread(1.0, 1.0, 1.0), audit="/x/libwb_audit.so")

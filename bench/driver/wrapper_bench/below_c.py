@@ -29,7 +29,7 @@ in the order they are tried, all of them named where they hold:
 from .core import recheck
 from .core.recorded_causes import recorded
 from .core.tables import Table, calls_text, size_label
-from .suites.serialization.serial_suite import size_text
+from .suites.serialization.serial_suite import cell_message_bytes, size_text
 
 THRESHOLD = 0.95
 WRAPPERS = ("thinmpi", "thinmpi-checked", "boost", "kamping", "mpl", "mpi4py", "go")
@@ -42,9 +42,12 @@ QUERY_CALLS = ("MPI_Comm_size", "MPI_Comm_rank", "MPI_Finalized", "MPI_Get_count
                "MPI_File_get_size")
 NODE_BASELINES = {"rate": "c/rate_isend"}  # node_suite.py's C_RATE; the rest: C_KNOWN
 def _entry(suite, cell, baseline, ratio, size, calls, c_calls, counted):
+    message = cell_message_bytes(cell["variant"], cell.get("count")) \
+        if suite == "serialization" else None
     return {"suite": suite, "mpi": cell["mpi"], "compiler": cell["compiler"],
             "ranks": cell.get("ranks", 2), "variant": cell["variant"], "baseline": baseline,
-            "bytes": size, "count": cell.get("count"), "fs": cell.get("fs"),
+            "bytes": size, "message_bytes": size if message is None else message,
+            "count": cell.get("count"), "fs": cell.get("fs"),
             "processes": cell.get("reps"), "ratio": ratio, "calls": calls, "c_calls": c_calls,
             "instructions": counted}
 

@@ -128,7 +128,7 @@ def run(entries, mode, processes=RECHECK_PROCESSES, clock=time.monotonic, thresh
     wanted = {_CELLS[entry_key(e)] for e in entries if entry_key(e) in _CELLS}
     answers, spent = _relaunch_all(wanted, processes, budget, 0.0, clock)
     still = [] if placement.wanted() else [
-        e for e in entries if (e.get("bytes") or 0) >= PLACEMENT_BYTES
+        e for e in entries if (e.get("message_bytes", e.get("bytes")) or 0) >= PLACEMENT_BYTES
         and _median_below(answers.get(_CELLS.get(entry_key(e))), entry_key(e), threshold)]
     aligned, _ = _relaunch_all({_CELLS[entry_key(e)] for e in still}, processes, budget, spent,
                                clock, placement.aligned)

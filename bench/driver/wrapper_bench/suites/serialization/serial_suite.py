@@ -73,15 +73,28 @@ def message_bytes(payload, count):
     return 8 + count + 8 + 8 * count
 
 
+def _shape(variant):
+    """(shape, label) of a serialized variant, or None for another variant."""
+    payload = variant.split("/")[-1]
+    return next(((shape, label) for shape, label, _ in SHAPES
+                 if payload == shape or payload.startswith(shape + "_")), None)
+
+
 def size_text(variant, count):
     """A serialized cell's size as its payload and encoded message: "vector<string> 1024×1024,
     1 MiB" (its records' bytes count the payload's items, not the message's bytes); None for
     another variant."""
-    payload = variant.split("/")[-1]
-    for shape, label, _ in SHAPES:
-        if payload == shape or payload.startswith(shape + "_"):
-            return f"{_label(label, count)}, {_approximate(message_bytes(shape, count))}"
-    return None
+    found = _shape(variant)
+    if found is None:
+        return None
+    return f"{_label(found[1], count)}, {_approximate(message_bytes(found[0], count))}"
+
+
+def cell_message_bytes(variant, count):
+    """The encoded message's bytes of a serialized cell (whose records' bytes count items), or
+    None for another variant."""
+    found = _shape(variant)
+    return None if found is None else message_bytes(found[0], count)
 
 
 def _approximate(size):
