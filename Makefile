@@ -1,7 +1,7 @@
 # The README's two commands:
 #   make test    install what is missing, build and run every test on every MPI installed
 #   make bench   install what is missing, build, run the benchmark matrix (quick, instruction
-#                counts of the gcc builds, 18-25 minutes on 2 cores; FULL=1: everything),
+#                counts of the gcc builds, about 20 minutes on 2 cores; FULL=1: everything),
 #                write the report
 # and the everyday ones: make install PREFIX=..., make format, make format-check,
 #   make docs           the API reference (Doxygen) in build/docs/html; any warning fails it

@@ -419,6 +419,17 @@ class AlignedRecheck(unittest.TestCase):
         (row,), _ = recheck.run([small], "quick")
         self.assertIsNone(row["aligned"])
 
+    def test_go_and_python_variants_are_not_retimed_aligned(self):
+        for variant in ("go/int_slice_prealloc", "mpi4py/numpy"):
+            recheck.forget()
+            self.launches.clear()
+            cell = dict(self.cell, variant=variant)
+            self.register(spread(0.80, 0.79, 0.81), spread(1.0, 1.0, 1.0), cell=cell)
+            (row,), _ = recheck.run([cell], "quick")
+            self.assertEqual(self.launches, [(2, False)])
+            self.assertEqual(row["aligned"], {"ratio": None, "why": "its buffers are its "
+                                              "runtime's, which libwb_align.so does not place"})
+
     def test_a_build_without_the_library_says_so(self):
         self.register(spread(0.80, 0.79, 0.81), spread(1.0, 1.0, 1.0), audit="/x/libwb_audit.so")
         (row,), _ = recheck.run([self.cell], "quick")

@@ -31,6 +31,10 @@ RECHECK_PROCESSES = 2
 PLACEMENT_BYTES = 4096
 NOT_TRIED = "not tried"
 NO_LIBRARY = "no library"
+OWN_ALLOCATOR = "own allocator"
+# Variants whose buffers their language's runtime allocates, not malloc: libwb_align.so would
+# place their C baseline's buffers and not theirs, so an aligned relaunch tells nothing of them.
+OWN_ALLOCATORS = ("go", "gompi", "mpi4py")
 BUDGET_S = {"quick": 90.0, "full": 600.0, "smoke": 20.0}
 _JOBS = {}  # job id -> {"seconds": per process, "relaunch": fn(processes) -> {key: spread}}
 _CELLS = {}  # cell key -> job id
@@ -111,6 +115,9 @@ def _aligned_row(entry, found, budget):
         return {"ratio": None, "why": f"past the re-timing budget ({budget:.0f} s)"}
     if found == NO_LIBRARY:
         return {"ratio": None, "why": f"no {placement.LIBRARY} in its build"}
+    if found == OWN_ALLOCATOR:
+        return {"ratio": None, "why": f"its buffers are its runtime's, which {placement.LIBRARY} "
+                                      "does not place"}
     if not found.get(key):
         return {"ratio": None, "why": "the relaunch failed or did not time it"}
     return {"ratio": found[key], "why": None}
@@ -120,7 +127,7 @@ def run(entries, mode, processes=RECHECK_PROCESSES, clock=time.monotonic, thresh
     """Re-times the jobs of `entries` (below_c entries without a named cause), the cheapest
     first, within the mode's budget; then, where a run does not align its setups already, the
     cells of PLACEMENT_BYTES and up that stayed below `threshold` once more with aligned setups
-    (placement.aligned), with what is left of the budget. Returns results.json `rechecks` (one
+    (placement.aligned), with what is left of the budget (not those of OWN_ALLOCATORS). Returns results.json `rechecks` (one
     row per entry with its key's fields, the processes, the re-timed ratio spread, None when
     its job was not relaunched, and why not; "aligned": the same for the aligned relaunch, None
     where it was not tried) and the launches made."""
@@ -130,8 +137,9 @@ def run(entries, mode, processes=RECHECK_PROCESSES, clock=time.monotonic, thresh
     still = [] if placement.wanted() else [
         e for e in entries if (e.get("message_bytes", e.get("bytes")) or 0) >= PLACEMENT_BYTES
         and _median_below(answers.get(_CELLS.get(entry_key(e))), entry_key(e), threshold)]
-    aligned, _ = _relaunch_all({_CELLS[entry_key(e)] for e in still}, processes, budget, spent,
-                               clock, placement.aligned)
+    own = [e for e in still if e["variant"].split("/")[0] in OWN_ALLOCATORS]
+    aligned, _ = _relaunch_all({_CELLS[entry_key(e)] for e in still if e not in own}, processes,
+                               budget, spent, clock, placement.aligned)
     rows = []
     for entry in entries:
         key = entry_key(entry)
@@ -147,7 +155,8 @@ def run(entries, mode, processes=RECHECK_PROCESSES, clock=time.monotonic, thresh
             rows.append(dict(row, why="the relaunch failed or did not time it"))
         else:
             rows.append(dict(row, processes=processes, ratio=found[key],
-                             aligned=_aligned_row(entry, aligned.get(_CELLS[key], NOT_TRIED)
+                             aligned=_aligned_row(entry, OWN_ALLOCATOR if entry in own else
+                                                  aligned.get(_CELLS[key], NOT_TRIED)
                                                   if entry in still else NOT_TRIED, budget)))
     relaunched = [a for a in (*answers.values(), *aligned.values()) if a is not None]
     return rows, processes * len(relaunched)
