@@ -20,6 +20,7 @@ class Counts:
     reps: int
     blocks: int = 20
     sizes: tuple = None  # a sweep's sizes in this mode (None: all of the suite's)
+    large: tuple = None  # (bytes, round trips): fewer round trips from that size up (None: none)
 
 
 @dataclass(frozen=True)

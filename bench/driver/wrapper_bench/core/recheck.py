@@ -29,9 +29,7 @@ RECHECK_PROCESSES = 2
 # Where a buffer lies in its page decides a copy's time from 4 KiB up (docs/bench.md, "Where the
 # buffers lie"): a cell of that size that stays below C is timed once more with aligned setups.
 PLACEMENT_BYTES = 4096
-NOT_TRIED = "not tried"
 NO_LIBRARY = "no library"
-OWN_ALLOCATOR = "own allocator"
 # Variants whose buffers their language's runtime allocates, not malloc: libwb_align.so would
 # place their C baseline's buffers and not theirs, so an aligned relaunch tells nothing of them.
 OWN_ALLOCATORS = ("go", "gompi", "mpi4py")
@@ -105,19 +103,13 @@ def _median_below(found, key, threshold):
     return bool(spread) and spread["median"] < threshold
 
 
-def _aligned_row(entry, found, budget):
-    """results.json `rechecks` row's "aligned": the re-timed spread with aligned setups, or why
-    it was not timed so; None where it was not tried."""
-    key = entry_key(entry)
-    if found is NOT_TRIED:
-        return None
+def _outcome(found, key, budget):
+    """{"ratio": the cell's re-timed spread, "why": None}, or no ratio and why, of a job's
+    relaunch answer `found` (None: past the budget)."""
     if found is None:
         return {"ratio": None, "why": f"past the re-timing budget ({budget:.0f} s)"}
     if found == NO_LIBRARY:
         return {"ratio": None, "why": f"no {placement.LIBRARY} in its build"}
-    if found == OWN_ALLOCATOR:
-        return {"ratio": None, "why": f"its buffers are its runtime's, which {placement.LIBRARY} "
-                                      "does not place"}
     if not found.get(key):
         return {"ratio": None, "why": "the relaunch failed or did not time it"}
     return {"ratio": found[key], "why": None}
@@ -127,36 +119,36 @@ def run(entries, mode, processes=RECHECK_PROCESSES, clock=time.monotonic, thresh
     """Re-times the jobs of `entries` (below_c entries without a named cause), the cheapest
     first, within the mode's budget; then, where a run does not align its setups already, the
     cells of PLACEMENT_BYTES and up that stayed below `threshold` once more with aligned setups
-    (placement.aligned), with what is left of the budget (not those of OWN_ALLOCATORS). Returns results.json `rechecks` (one
-    row per entry with its key's fields, the processes, the re-timed ratio spread, None when
-    its job was not relaunched, and why not; "aligned": the same for the aligned relaunch, None
-    where it was not tried) and the launches made."""
+    (placement.aligned), with what is left of the budget (not those of OWN_ALLOCATORS). Returns
+    results.json `rechecks` (one row per entry with its key's fields, the processes, the
+    re-timed ratio spread, None when its job was not relaunched, and why not; "aligned": the
+    same for the aligned relaunch, None where it was not tried) and the launches made."""
     budget = BUDGET_S.get(mode, BUDGET_S["quick"])
     wanted = {_CELLS[entry_key(e)] for e in entries if entry_key(e) in _CELLS}
     answers, spent = _relaunch_all(wanted, processes, budget, 0.0, clock)
-    still = [] if placement.wanted() else [
+    tried = [] if placement.wanted() else [
         e for e in entries if (e.get("message_bytes", e.get("bytes")) or 0) >= PLACEMENT_BYTES
         and _median_below(answers.get(_CELLS.get(entry_key(e))), entry_key(e), threshold)]
-    own = [e for e in still if e["variant"].split("/")[0] in OWN_ALLOCATORS]
-    aligned, _ = _relaunch_all({_CELLS[entry_key(e)] for e in still if e not in own}, processes,
-                               budget, spent, clock, placement.aligned)
+    alignable = [e for e in tried if e["variant"].split("/")[0] not in OWN_ALLOCATORS]
+    aligned, _ = _relaunch_all({_CELLS[entry_key(e)] for e in alignable}, processes, budget,
+                               spent, clock, placement.aligned)
     rows = []
     for entry in entries:
         key = entry_key(entry)
         row = {"suite": key[0], "mpi": key[1], "compiler": key[2], "ranks": key[3],
                "variant": key[4], "bytes": key[5], "fs": key[6], "processes": 0, "ratio": None,
                "why": None, "aligned": None}
-        found = answers.get(_CELLS.get(key), ())
         if key not in _CELLS:
             rows.append(dict(row, why="its suite does not relaunch its jobs"))
-        elif found is None:
-            rows.append(dict(row, why=f"past the re-timing budget ({budget:.0f} s)"))
-        elif not found.get(key):
-            rows.append(dict(row, why="the relaunch failed or did not time it"))
-        else:
-            rows.append(dict(row, processes=processes, ratio=found[key],
-                             aligned=_aligned_row(entry, OWN_ALLOCATOR if entry in own else
-                                                  aligned.get(_CELLS[key], NOT_TRIED)
-                                                  if entry in still else NOT_TRIED, budget)))
+            continue
+        row.update(_outcome(answers[_CELLS[key]], key, budget))
+        if row["ratio"]:
+            row["processes"] = processes
+        if entry in alignable:
+            row["aligned"] = _outcome(aligned[_CELLS[key]], key, budget)
+        elif entry in tried:
+            row["aligned"] = {"ratio": None, "why": f"its buffers are its runtime's, which "
+                                                    f"{placement.LIBRARY} does not place"}
+        rows.append(row)
     relaunched = [a for a in (*answers.values(), *aligned.values()) if a is not None]
     return rows, processes * len(relaunched)

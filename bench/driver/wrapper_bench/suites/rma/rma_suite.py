@@ -109,13 +109,11 @@ def jobs_for(build, mode, sizes=None, api_filter=None):
         chosen = tuple(n for n in operations if index == 0 or n.split("/")[1] not in ATOMIC_OPS)
         base = CALLS[mode] // (PYTHON_SHARE if build.compiler == "python" else 1)
         calls, apart = calls_at(base, size), calls_at(base, size * BANDWIDTH_OPS)
-        if size < BANDWIDTH_APART or apart == calls:
-            apart, bandwidth = calls, ()
-        else:
-            bandwidth = tuple(n for n in chosen if n.split("/")[2] == "bandwidth")
-        for names, count, part in (((n for n in chosen if n not in bandwidth), calls, ""),
-                                   (bandwidth, apart, "bandwidth")):
-            jobs.append(harness.CollJob(build, RANKS, max(1, size // 4), tuple(names), count,
+        bandwidth = tuple(n for n in chosen if n.split("/")[2] == "bandwidth"
+                          and size >= BANDWIDTH_APART and apart != calls)
+        for names, count, part in ((tuple(n for n in chosen if n not in bandwidth), calls, ""),
+                                   (bandwidth, apart, "bandwidth")):  # dropped when empty
+            jobs.append(harness.CollJob(build, RANKS, max(1, size // 4), names, count,
                                         min(blocks, count), suite="rma", part=part))
     calls = PROGRAM_CALLS[mode]
     jobs.append(harness.CollJob(build, RANKS, 1, programs, calls, min(blocks, calls),
