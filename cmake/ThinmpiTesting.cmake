@@ -78,15 +78,18 @@ function(thinmpi_pch_library name)
   target_precompile_headers(${name} PRIVATE ${ARG_HEADERS})
 endfunction()
 
-# thinmpi/thinmpi.hpp precompiled with the flags of a plain thinmpi program (the build type's,
-# thinmpi's and its warnings), made once for the examples and the bench's thinmpi kernels alike
-# (target_precompile_headers(... REUSE_FROM thinmpi_header_pch)): the header each of them would
-# parse first anyway (4-5 s of a bench kernel's compile in openmpi-gcc) is parsed once a build.
-function(thinmpi_header_pch_target)
+# thinmpi_plain_program(<target>): a plain thinmpi program's flags (thinmpi's and its warnings,
+# with the build type's) and thinmpi/thinmpi.hpp precompiled once with those very flags
+# (thinmpi_header_pch), which every such target reuses: the examples and the bench's thinmpi
+# kernels. The header each of them would parse first anyway (4-5 s of a bench kernel's compile in
+# openmpi-gcc) is parsed once a build.
+function(thinmpi_plain_program target)
+  set(libraries thinmpi::thinmpi thinmpi_warnings)
+  target_link_libraries(${target} PRIVATE ${libraries})
   if(NOT TARGET thinmpi_header_pch)
-    thinmpi_pch_library(thinmpi_header_pch HEADERS <thinmpi/thinmpi.hpp>
-                        LIBRARIES thinmpi::thinmpi thinmpi_warnings)
+    thinmpi_pch_library(thinmpi_header_pch HEADERS <thinmpi/thinmpi.hpp> LIBRARIES ${libraries})
   endif()
+  target_precompile_headers(${target} REUSE_FROM thinmpi_header_pch)
 endfunction()
 
 # The precompiled header every suite reuses, compiled with the suites' flags.

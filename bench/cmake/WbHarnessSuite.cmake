@@ -5,15 +5,6 @@
 #   wb_harness_manifest     the <harness>.json that tells the driver about a harness (every
 #                           harness's, wb_build.json included)
 
-# wb_thinmpi_kernel_flags(<target>): a thinmpi kernel's flags, a plain thinmpi program's, and
-# the precompiled thinmpi/thinmpi.hpp made with them (cmake/ThinmpiTesting.cmake), which the
-# examples share.
-function(wb_thinmpi_kernel_flags target)
-  target_link_libraries(${target} PRIVATE thinmpi::thinmpi thinmpi_warnings)
-  thinmpi_header_pch_target()
-  target_precompile_headers(${target} REUSE_FROM thinmpi_header_pch)
-endfunction()
-
 # wb_add_thinmpi_kernel(<harness> <FAMILY> <source> [<include dir>...]): unless WB_WITH_THINMPI
 # is OFF, kernels/thinmpi/<source> as the object library wb_thinmpi_<family> (lower case) in
 # <harness>, which gets WB_HAVE_THINMPI_<FAMILY>; sets WB_<FAMILY>_THINMPI and its _REASON for
@@ -27,7 +18,7 @@ macro(wb_add_thinmpi_kernel harness family source)
   if(WB_WITH_THINMPI)
     add_library(${wb_kernel_name} OBJECT kernels/thinmpi/${source})
     target_include_directories(${wb_kernel_name} PRIVATE ${ARGN})
-    wb_thinmpi_kernel_flags(${wb_kernel_name})
+    thinmpi_plain_program(${wb_kernel_name})
     target_link_libraries(${harness} PRIVATE ${wb_kernel_name} thinmpi::thinmpi)
     target_compile_definitions(${harness} PRIVATE WB_HAVE_THINMPI_${family})
     set(WB_${family}_THINMPI true)
