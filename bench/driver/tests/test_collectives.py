@@ -9,6 +9,7 @@ from types import SimpleNamespace
 
 from wrapper_bench.core import harness, harness_cells, harness_report, harness_run
 from wrapper_bench.suites.collectives import coll_report, coll_suite
+from wrapper_bench.suites.neighbors import neighbor_suite
 from wrapper_bench.report import Section
 from wrapper_bench.core.runner import Launcher
 
@@ -65,9 +66,28 @@ class Jobs(unittest.TestCase):
         self.assertEqual(jobs[0].variants, ("c/allreduce/sum", "boost/allreduce/plus"))
 
     def test_fewer_calls_for_big_messages_and_oversubscribed_ranks(self):
-        self.assertEqual(harness.iterations_at(1000, 4, 2), 1000)
+        self.assertEqual(harness.iterations_at(1000, 4096, 2), 1000)
         self.assertEqual(harness.iterations_at(1000, 1048576, 2), 40)
         self.assertEqual(harness.iterations_at(1000, 1048576, 4), 20)
+
+    def test_five_times_the_calls_up_to_64_bytes_for_the_collectives(self):
+        # Blocks of 50 calls of a microsecond spread 2x, and the low decile of 20 moved the
+        # 4 B ratios by 10 % with the variants' order in the process: 250 calls a block there.
+        self.assertEqual(harness.PLAN.calls(1000, 4, 2), 5000)
+        self.assertEqual(harness.PLAN.calls(1000, 64, 2), 5000)
+        self.assertEqual(harness.PLAN.calls(1000, 256, 2), 1000)
+        self.assertEqual(harness.PLAN.calls(1000, 4, 4), 2500)
+        quick = [j for j in harness.jobs_for(build(), "quick") if not j.audit and j.ranks == 2]
+        self.assertEqual({j.count: j.iterations for j in quick if j.count in (1, 1024)},
+                         {1: 5000, 1024: 1000})
+        self.assertEqual([j.blocks for j in quick if j.count == 1], [20])
+
+    def test_the_neighbors_keep_the_base_calls_at_4_bytes(self):
+        # Their 4 B calls take several microseconds; 5x the calls did not narrow their ratios.
+        jobs = harness.jobs_for(build(), "quick", plan=neighbor_suite.PLAN)
+        self.assertEqual({j.count: j.iterations for j in jobs if not j.audit and j.ranks == 2
+                          and not harness.is_program_job(j) and j.count in (1, 64)},
+                         {1: 1000, 64: 1000})
 
 
 class Commands(unittest.TestCase):
@@ -286,7 +306,8 @@ class Oversubscribed(unittest.TestCase):
         finally:
             harness_run._probe = original
         by_ranks = {(j.ranks, j.audit, harness.is_program_job(j)): j for j in fitted}
-        self.assertEqual(by_ranks[(2, False, False)].iterations, 500 * 2)
+        self.assertEqual(by_ranks[(2, False, False)].iterations,  # not cut
+                         harness.PLAN.calls(1000, 4, 2))
         self.assertLess(by_ranks[(4, False, False)].iterations, 500)
         self.assertEqual(len(part["notes"]), 1)
         self.assertIn("19.0 ms", part["notes"][0])

@@ -244,8 +244,8 @@ class CollectiveJobs(unittest.TestCase):
         jobs = osu_programs.jobs_for(osu_coll_build(), "quick", (4, 1048576),
                                      {v["variant"] for v in HARNESS_C})
         self.assertEqual([(j.op, j.count, j.iterations) for j in jobs],
-                         [("allreduce", 1, 1000), ("allgather", 1, 1000),
-                          ("reduce_scatter_block", 1, 1000), ("allreduce", 262144, 40),
+                         [("allreduce", 1, 5000), ("allgather", 1, 5000),  # as the harness's
+                          ("reduce_scatter_block", 1, 5000), ("allreduce", 262144, 40),
                           ("allgather", 262144, 40), ("reduce_scatter_block", 262144, 40)])
 
     def test_each_size_follows_the_gcc_harness_launch_of_its_mpi(self):

@@ -56,10 +56,24 @@ COUNTS = {"full": CollCounts(2000, 20, 3), "quick": CollCounts(1000, 20, 2, 1),
           "smoke": CollCounts(40, 2, 1)}
 
 
-def iterations_at(base, size_bytes, ranks):
-    """OSU's rule (fewer calls for large messages), and fewer on oversubscribed ranks."""
-    scale = 1 if size_bytes <= 4096 else 5 if size_bytes <= 65536 else 25
-    return max(20, base // scale // (2 if ranks > 2 else 1))
+# The collectives suite makes five times the calls up to 64 B (SHORT_BYTES). A call there takes
+# about a microsecond, so a block of the quick run's 50 calls lasted some 50 us; such blocks of
+# one process spread 2x (0.40-0.85 us a 4 B MPI_Bcast on Open MPI 4.1.4), and the low decile of
+# 20 moved a 4 B ratio by 10 % with where the variant stood in the process: thinmpi's bcast
+# 1.08x C and MPL's 0.93x in the bench's order, 0.96x and 1.10x with the two swapped (6 launches
+# each). With 250 calls a block both were within 1 % of C in either order (docs/bench.md, "Calls
+# per launch"). The neighbors' 4 B calls take several microseconds; there 5x did not narrow them.
+SHORT_BYTES, COLL_SHORT_SCALE = 64, 5
+
+
+def iterations_at(base, size_bytes, ranks, short_scale=1):
+    """OSU's rule (fewer calls for large messages), `short_scale` times the calls up to
+    SHORT_BYTES, and fewer on oversubscribed ranks."""
+    if size_bytes <= SHORT_BYTES:
+        calls = base * short_scale
+    else:
+        calls = base // (1 if size_bytes <= 4096 else 5 if size_bytes <= 65536 else 25)
+    return max(20, calls // (2 if ranks > 2 else 1))
 
 
 @dataclass
@@ -108,6 +122,11 @@ class Plan:
     smoke_program_count: int
     probe_variant: str
     quick_sizes: tuple = None  # the quick run's sizes (None: all of `sizes`)
+    short_scale: int = 1  # calls up to SHORT_BYTES, times the base (iterations_at)
+
+    def calls(self, base, size_bytes, ranks):
+        """Calls per launch at a size: iterations_at with this suite's short_scale."""
+        return iterations_at(base, size_bytes, ranks, self.short_scale)
 
     def sizes_for(self, mode, asked=None):
         """The sizes a run times: `asked` (--sizes), else the quick run's, else all."""
@@ -119,7 +138,7 @@ class Plan:
 # latency costs: the launches are most of the suite's time); --full and --sizes run them.
 QUICK_COLL_BYTES = (4, 4096, 65536, 1048576)
 PLAN = Plan("collectives", COLL_BYTES, PROGRAM_COUNTS, SMOKE_PROGRAM_COUNT, PROBE_VARIANT,
-            QUICK_COLL_BYTES)
+            QUICK_COLL_BYTES, COLL_SHORT_SCALE)
 
 
 def read_manifest(build_dir, name="wb_coll.json"):
@@ -209,7 +228,7 @@ def jobs_for(build, mode, sizes=None, api_filter=None, plan=PLAN, ranks=RANKS):
     programs = tuple(n for n in names if _is_program(build, n))
     for ranks in audit_ranks:
         for size in sizes if ranks in timed_ranks else ():
-            iterations = iterations_at(counts.iterations, size, ranks)
+            iterations = plan.calls(counts.iterations, size, ranks)
             jobs.append(CollJob(build, ranks, max(1, size // 4), collectives, iterations,
                                 min(counts.blocks, iterations), suite=suite))
         for count in (plan.smoke_program_count,) if mode == "smoke" else plan.program_counts:

@@ -182,8 +182,7 @@ def jobs_for(build, mode, sizes, harness_variants, iterations=None, suite="colle
     some sizes only; `iterations(size)`: the harness's calls (by default the collectives
     suite's)."""
     counts = harness.COUNTS[mode]
-    iterations = iterations or (lambda size: harness.iterations_at(counts.iterations, size,
-                                                                        RANKS))
+    iterations = iterations or (lambda size: harness.PLAN.calls(counts.iterations, size, RANKS))
     return [OsuCollJob(build, v["op"], v["program"], max(1, size // 4), iterations(size),
                        suite=suite, benchmark=v.get("benchmark"))
             for size in sizes for v in build.variants
