@@ -173,7 +173,7 @@ static int run_windows(const wb_timing_options* o, const void* const* v, size_t 
     char name[160];
     if (setup_all(o, &v[i], 1, &state)) return 1;
     name_of(v[i], name, sizeof name);
-    wb_count_windows(calls_of, v[i], state, name, o->warmup, o->audit, o->instructions);
+    wb_count_windows(calls_of, v[i], state, name, o->count, o->warmup, o->audit, o->instructions);
     int wrong = verify_and_teardown(v[i], state);
     any_wrong |= wrong;
     if (rank != 0) continue;

@@ -9,6 +9,9 @@
  *       [--iterations I] [--warmup W] [--blocks B] [--audit K] [--instructions K]
  *   mpiexec -n 2 wb_kernels --variants ... --counts N:I,N:I,... [--blocks B]
  *       the timed blocks at several counts in one process, I round trips at count N
+ *   mpiexec -n 2 wb_kernels --jobs N:NAMES;N:NAMES;... [--iterations I] ... [--instructions K]
+ *       several variant lists, each at its own count, one after another in one process (one
+ *       valgrind start for all of a build's instruction counts)
  *
  * Timed mode runs the variants in interleaved blocks (block b of every variant, then block b+1),
  * so that every ratio is measured side by side; audit mode runs K round trips of each variant
@@ -24,8 +27,9 @@
 #include "harness_run.h"
 
 static const char usage[] =
-    "usage: wb_kernels --list | --info | --variants NAMES (--count N [--iterations I] "
-    "[--warmup W] | --counts N:I,...) [--blocks B] [--audit K] [--instructions K]\n";
+    "usage: wb_kernels --list | --info | (--variants NAMES (--count N [--iterations I] "
+    "[--warmup W] | --counts N:I,...) | --jobs N:NAMES;N:NAMES;... [--iterations I] "
+    "[--warmup W]) [--blocks B] [--audit K] [--instructions K]\n";
 
 /* The C compiler of the C kernels and of this harness. */
 static const char* c_compiler(void) {
@@ -74,10 +78,15 @@ static void print_info(void) {
 #endif
 }
 
-/* Reads the options after argv[0]; returns 0 on a usage error. */
+/* Reads the options after argv[0]; returns 0 on a usage error (--jobs with --variants or
+ * --counts, or neither --jobs nor --variants). */
 static int parse(int argc, char** argv, wb_run_options* options) {
-  const wb_arg counts = {"--counts", WB_ARG_TEXT, &options->counts};
-  return wb_parse_timing(argc, argv, &options->timing, &counts, 1);
+  const wb_arg extra[] = {{"--counts", WB_ARG_TEXT, &options->counts},
+                          {"--jobs", WB_ARG_TEXT, &options->jobs}};
+  options->timing.variants = ""; /* --jobs names each job's variants instead */
+  if (!wb_parse_timing(argc, argv, &options->timing, extra, 2)) return 0;
+  int variants = *options->timing.variants != '\0';
+  return options->jobs ? !variants && !options->counts : variants;
 }
 
 /* The communicator of this rank's pair: the world at 2 ranks; wb_node splits an even number of
@@ -108,12 +117,35 @@ static int measure_count(const wb_run_options* options) {
   return wrong ? 3 : 0;
 }
 
-/* Runs the measurement that the options ask for, at each of --counts in turn; returns the
- * exit status of the first that failed. */
+/* Runs each job of --jobs ("N:NAMES;...") in turn; returns the exit status of the first that
+ * failed. */
+static int measure_jobs(wb_run_options* options) {
+  for (const char* next = options->jobs; *next;) {
+    char* end = NULL;
+    options->timing.count = (size_t)strtoul(next, &end, 10);
+    size_t length = strcspn(end, ";");
+    if (options->timing.count == 0 || *end != ':' || length < 2)
+      return fputs("wb_kernels: --jobs wants N:NAMES;N:NAMES;...\n", stderr), 2;
+    char* names = malloc(length);
+    if (!names) return fputs("wb_kernels: out of memory\n", stderr), 2;
+    memcpy(names, end + 1, length - 1);
+    names[length - 1] = '\0';
+    options->timing.variants = names;
+    int status = measure_count(options);
+    free(names);
+    if (status != 0) return status;
+    next = end[length] ? end + length + 1 : end + length;
+  }
+  return 0;
+}
+
+/* Runs the measurement that the options ask for: --variants at --count, at each of --counts in
+ * turn, or each of --jobs; returns the exit status of the first that failed. */
 static int measure(wb_run_options* options) {
   options->pair = pair_of_ranks();
   if (options->pair == MPI_COMM_NULL)
     return fputs("wb_kernels: run me with exactly 2 ranks (wb_node: an even number)\n", stderr), 2;
+  if (options->jobs) return measure_jobs(options);
   if (!options->counts) return measure_count(options);
   long blocks = options->timing.blocks;
   for (const char* next = options->counts; *next;) {
@@ -135,7 +167,7 @@ static int measure(wb_run_options* options) {
 int main(int argc, char** argv) {
   if (argc == 2 && strcmp(argv[1], "--list") == 0) return print_list(), 0;
   if (argc == 2 && strcmp(argv[1], "--info") == 0) return print_info(), 0;
-  wb_run_options options = {{NULL, 1, 10000, 1000, 10, 0, 0}, NULL, MPI_COMM_NULL};
+  wb_run_options options = {{NULL, 1, 10000, 1000, 10, 0, 0}, NULL, NULL, MPI_COMM_NULL};
   if (!parse(argc, argv, &options)) return fputs(usage, stderr), 2;
   MPI_Init(&argc, &argv);
   int status = measure(&options);

@@ -228,8 +228,8 @@ int wb_run_windows(const wb_run_options* options, const wb_variant** selected, s
     char name[128];
     if (setup_all(options, &selected[i], 1, &state)) return 1;
     snprintf(name, sizeof name, "%s/%s", selected[i]->api, selected[i]->payload);
-    wb_count_windows(round_trips, selected[i], state, name, options->timing.warmup,
-                     options->timing.audit, options->timing.instructions);
+    wb_count_windows(round_trips, selected[i], state, name, options->timing.count,
+                     options->timing.warmup, options->timing.audit, options->timing.instructions);
     int wrong = verify_and_teardown(selected[i], state);
     any_wrong |= wrong;
     if (!rank_prints()) continue;

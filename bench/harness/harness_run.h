@@ -11,6 +11,9 @@ typedef struct wb_run_options {
   wb_timing_options timing; /* variants: "api/payload" names; count: elements per message */
   const char* counts;       /* "N:I,N:I,...": one process runs count N with I round trips (warm-up
                                I/10, blocks min(B, I)) for each pair in turn; NULL: count alone */
+  const char* jobs;         /* "N:NAMES;N:NAMES;...": the variants NAMES (comma-separated) at count
+                               N, each job in turn in one process (the instruction counts' one
+                               launch a build); NULL: --variants at --count */
   MPI_Comm pair;            /* the two ranks of this rank's ping-pong (MPI_COMM_WORLD at 2 ranks;
                                wb_node at 4 ranks: 0-1 and 2-3); the variants, the floor and the
                                payload checks live on it, the blocks start together on the world */

@@ -4,6 +4,8 @@ per-call difference of two windows, and the report's tables."""
 import tempfile
 import unittest
 from pathlib import Path
+from types import SimpleNamespace
+from unittest import mock
 
 from wrapper_bench.suites.audit import path_tables
 from wrapper_bench.suites.instructions import instructions
@@ -16,7 +18,7 @@ LIBMPI = "/usr/lib/x86_64-linux-gnu/libmpi.so.40.30.4"
 PML = "/usr/lib/x86_64-linux-gnu/openmpi/lib/openmpi3/mca_pml_ob1.so"
 
 
-def dump(rank, variant, calls, loop, into_mpi, polling, mallocs=0, callback=0):
+def dump(rank, variant, calls, loop, into_mpi, polling, mallocs=0, callback=0, count=1):
     """A callgrind dump (uncompressed names, as the driver asks) of a harness window: the loop's
     own `loop` instructions, a call into MPI_Recv costing `into_mpi` (inside which MPI polls
     `polling` times, allocates once through libc and calls a user function back), and `mallocs`
@@ -25,7 +27,8 @@ def dump(rank, variant, calls, loop, into_mpi, polling, mallocs=0, callback=0):
     total = loop + into_mpi + new_cost
     lines = ["# callgrind format", "version: 1", "creator: callgrind-3.19.0", "pid: 4242",
              "cmd:  wb_kernels --instructions 20", "part: 1", "", "desc: I1 cache: ",
-             f"desc: Trigger: Client Request: wb rank={rank} variant={variant} calls={calls}",
+             f"desc: Trigger: Client Request: wb rank={rank} variant={variant} count={count} "
+             f"calls={calls}",
              "", "positions: line", "events: Ir", f"summary: {total}", "",
              f"ob={EXE}", "fl=kernels.cpp", "fn=round_trips", f"12 {loop}",
              f"cob={LIBMPI}", "cfn=PMPI_Recv", f"calls={calls} 0", f"13 {into_mpi}"]
@@ -49,8 +52,10 @@ def dump(rank, variant, calls, loop, into_mpi, polling, mallocs=0, callback=0):
 
 class ParseTest(unittest.TestCase):
     def test_the_label_and_totals_are_read(self):
-        profile = instructions.parse_profile(dump(1, "thinmpi/scalar", 20, 1200, 50000, 48000))
-        self.assertEqual((profile.rank, profile.variant, profile.calls), (1, "thinmpi/scalar", 20))
+        profile = instructions.parse_profile(dump(1, "thinmpi/scalar", 20, 1200, 50000, 48000,
+                                                  count=8))
+        self.assertEqual((profile.rank, profile.variant, profile.count, profile.calls),
+                         (1, "thinmpi/scalar", 8, 20))
         self.assertEqual(profile.total, 51200)
 
     def test_what_runs_inside_mpi_is_left_out(self):
@@ -69,7 +74,7 @@ class ParseTest(unittest.TestCase):
         self.assertEqual(profile.outside_mpi, 900 + 30 * 20)
 
     def test_compressed_names_are_resolved(self):
-        text = "\n".join(["desc: Trigger: Client Request: wb rank=0 variant=c/x calls=5",
+        text = "\n".join(["desc: Trigger: Client Request: wb rank=0 variant=c/x count=1 calls=5",
                           "positions: line", "events: Ir", f"ob=(1) {EXE}", "fn=(1) loop",
                           "1 100", f"cob=(2) {LIBMPI}", "cfn=(2) PMPI_Send", "calls=5 0",
                           "2 70", "fn=(3) other", "+1 3", "cob=(2)", "cfn=(2)", "calls=1 0",
@@ -82,23 +87,32 @@ class ParseTest(unittest.TestCase):
 
 
 class PerCallTest(unittest.TestCase):
-    def windows(self, variant, per_call, polling_short, polling_long, setup=300, mallocs=0):
+    def windows(self, variant, per_call, polling_short, polling_long, setup=300, mallocs=0,
+                count=1):
         return [instructions.parse_profile(dump(rank, variant, calls, setup + per_call * calls,
-                                                polling, polling - 50, mallocs * calls))
+                                                polling, polling - 50, mallocs * calls,
+                                                count=count))
                 for rank in (0, 1) for calls, polling in ((20, polling_short),
                                                           (40, polling_long))]
 
     def test_the_difference_of_two_windows_cancels_their_setup_and_polling(self):
         figures = instructions.per_call(self.windows("c/int_buffer", 29, 70000, 310000))
-        self.assertEqual(figures["c/int_buffer"]["instructions"], 29)
-        self.assertEqual(figures["c/int_buffer"]["ranks"], 2)
-        self.assertAlmostEqual(figures["c/int_buffer"]["in_mpi"], 12000)
+        self.assertEqual(figures[("c/int_buffer", 1)]["instructions"], 29)
+        self.assertEqual(figures[("c/int_buffer", 1)]["ranks"], 2)
+        self.assertAlmostEqual(figures[("c/int_buffer", 1)]["in_mpi"], 12000)
+
+    def test_one_variant_at_two_counts_is_two_figures(self):
+        figures = instructions.per_call(self.windows("c/int_buffer", 29, 7000, 7000) +
+                                        self.windows("c/int_buffer", 61, 7000, 7000, count=64))
+        self.assertEqual(figures[("c/int_buffer", 1)]["instructions"], 29)
+        self.assertEqual(figures[("c/int_buffer", 64)]["instructions"], 61)
+        self.assertEqual(figures[("c/int_buffer", 64)]["ranks"], 2)
 
     def test_allocations_per_call(self):
         figures = instructions.per_call(self.windows("thinmpi/vector_alloc", 100, 9000, 9000,
                                                      mallocs=1))
-        self.assertEqual(figures["thinmpi/vector_alloc"]["allocations"], 1)
-        self.assertEqual(figures["thinmpi/vector_alloc"]["instructions"], 130)
+        self.assertEqual(figures[("thinmpi/vector_alloc", 1)]["allocations"], 1)
+        self.assertEqual(figures[("thinmpi/vector_alloc", 1)]["instructions"], 130)
 
     def test_a_variant_with_one_window_gives_nothing(self):
         profiles = self.windows("c/int_buffer", 29, 1000, 1000)[:1]
@@ -238,6 +252,9 @@ class LaunchTest(unittest.TestCase):
         self.assertLess(command.index("--collect-atstart=no"), command.index("/b/wb_kernels"))
         self.assertIn("--callgrind-out-file=/tmp/x/cg.%p", command)
         self.assertEqual(command[-2:], ["--instructions", str(instructions.ROUND_TRIPS)])
+        self.assertEqual(command[command.index("--variants") + 1:command.index("--count") + 2],
+                         ["c/int_buffer,thinmpi/scalar", "--count", "1"])
+        self.assertNotIn("--jobs", command)
 
     def test_mpi_objects(self):
         for path in (LIBMPI, PML, "/usr/lib/x86_64-linux-gnu/libmpich.so.12",
@@ -267,6 +284,87 @@ class CoveredLaunches(unittest.TestCase):
             self.launch("collectives", ("c/int_buffer",), 1, ("wb_coll",)), [tiny]))
         self.assertIsNone(instructions.covered_by(
             self.launch("sweep", ("c/int_buffer", "mpl/vector")), [tiny]))
+
+
+
+class Batches(unittest.TestCase):
+    """A build's ping-pong launches counted in one process (harness.c --jobs), split back."""
+
+    def launch(self, suite, variants, count=1, mpi="openmpi", program=("wb_kernels",)):
+        return instructions.Launch(suite, mpi, "gcc", "mpiexec", list(program),
+                                   tuple(variants), count)
+
+    def test_a_builds_tiny_launches_share_a_process_and_the_rest_run_alone(self):
+        tiny = self.launch("tiny", ("c/int_buffer", "thinmpi/scalar"))
+        strings = self.launch("tiny", ("c/char_buffer", "thinmpi/string"), 8)
+        sweep = self.launch("sweep", ("c/int_buffer", "thinmpi/span"), 1024)
+        mpich = self.launch("tiny", ("c/int_buffer",), mpi="mpich")
+        coll = self.launch("collectives", ("c/bcast/builtin",), 1, program=("wb_coll",))
+        coll_4k = self.launch("collectives", ("c/bcast/builtin",), 1024, program=("wb_coll",))
+        self.assertEqual(instructions.batches([tiny, coll, strings, mpich, sweep, coll_4k]),
+                         [[tiny, strings], [coll], [mpich], [sweep], [coll_4k]])
+
+    def test_the_jobs_count_each_variant_once_at_each_count(self):
+        first = self.launch("tiny", ("c/char_buffer", "thinmpi/string"), 8)
+        again = self.launch("tiny", ("c/char_buffer", "kamping/string"), 8)
+        same = self.launch("tiny", ("c/char_buffer",), 8)
+        other = self.launch("tiny", ("c/char_buffer",), 64)
+        self.assertEqual(instructions.jobs_of([first, again, same, other]),
+                         [(8, ("c/char_buffer", "thinmpi/string")), (8, ("kamping/string",)),
+                          (64, ("c/char_buffer",))])
+        command = instructions.command([first, again, same, other], "/tmp/x")
+        self.assertEqual(command[command.index("--jobs") + 1],
+                         "8:c/char_buffer,thinmpi/string;8:kamping/string;64:c/char_buffer")
+        self.assertNotIn("--variants", command)
+        self.assertNotIn("--count", command)
+
+    def test_each_launch_gets_its_variants_at_its_count(self):
+        first = self.launch("tiny", ("c/char_buffer", "thinmpi/string"), 8)
+        again = self.launch("tiny", ("kamping/string", "c/char_buffer"), 8)
+        other = self.launch("tiny", ("c/char_buffer",), 64)
+        records = [{"variant": "c/char_buffer", "count": 8, "n": 1},
+                   {"variant": "thinmpi/string", "count": 8, "baseline": "c/char_buffer"},
+                   {"variant": "kamping/string", "count": 8, "baseline": "c/char_buffer"},
+                   {"variant": "c/char_buffer", "count": 64, "n": 2}]
+        counted = {("c/char_buffer", 8): {"instructions": 10, "allocations": 0},
+                   ("thinmpi/string", 8): {"instructions": 20, "allocations": 0},
+                   ("kamping/string", 8): {"instructions": 30},
+                   ("c/char_buffer", 64): {"instructions": 40}}
+        mine, figures = instructions.of_launch(again, records, counted)
+        self.assertEqual([r["variant"] for r in mine], ["kamping/string", "c/char_buffer"])
+        self.assertEqual(mine[1]["n"], 1)
+        self.assertEqual(figures["c/char_buffer"], {"instructions": 10, "allocations": 0})
+        mine, figures = instructions.of_launch(other, records, counted)
+        self.assertEqual([(r["variant"], r["n"]) for r in mine], [("c/char_buffer", 2)])
+        self.assertEqual(figures, {"c/char_buffer": {"instructions": 40}})
+        self.assertEqual(instructions.rows_of(first, *instructions.of_launch(
+            first, records, counted))[1]["difference"], 10)
+
+    def test_a_failed_batch_is_counted_again_launch_by_launch(self):
+        good = self.launch("tiny", ("c/int_buffer",))
+        bad = self.launch("tiny", ("c/char_buffer",), 8)
+        calls = []
+
+        def fake(launches, timeout=None):
+            calls.append(launches)
+            if not isinstance(launches, instructions.Launch):
+                return [], {}, "a payload did not verify"
+            if launches is bad:
+                return [], {}, "wb_kernels: a payload did not verify"
+            return ([{"variant": "c/int_buffer", "count": 1}],
+                    {("c/int_buffer", 1): {"instructions": 29}}, None)
+
+        setup, part, lines = SimpleNamespace(failures=[]), {"failures": []}, []
+        with mock.patch.object(instructions, "run_launch", fake):
+            found = instructions._count([good, bad], "[instructions 1/1]", setup, part,
+                                        lines.append)
+        self.assertEqual(calls, [[good, bad], good, bad])
+        self.assertEqual(found[id(good)][1], {"c/int_buffer": {"instructions": 29}})
+        self.assertEqual(found[id(bad)], ([], {}))
+        self.assertEqual([f["what"] for f in setup.failures], [bad.key])
+        self.assertEqual(part["failures"][0]["error"], "wb_kernels: a payload did not verify")
+        self.assertIn("FAILED", lines[0])
+        self.assertIn("counting each of them alone", lines[1])
 
 
 if __name__ == "__main__":

@@ -3,7 +3,7 @@ hardware counters: `perf stat -e instructions:u` is <not supported>).
 
 Each harness (wb_kernels, wb_coll) runs under `valgrind --tool=callgrind --collect-atstart=no`
 with `--instructions K`: every variant runs K and then 2K round trips (or calls) in two collected
-windows, each dumped as its own profile labelled "wb rank=R variant=NAME calls=K"
+windows, each dumped as its own profile labelled "wb rank=R variant=NAME count=N calls=K"
 (bench/harness/callgrind_window.h). The difference of the two windows divided by K cancels what a
 window costs besides its calls; the sum over the ranks divided by ranks x K is the figure per call
 and rank. For the ping-pong that is per one-way message: one send on one rank and its receive on
@@ -36,6 +36,12 @@ from ...core.harness_run import find_builds
 from ...core.jobs import Filters
 from ...core.runner import ROOT_ENV
 
+# The suites whose launches (wb_kernels) share a process per build: harness.c's --jobs. The
+# tiny suite's counts (1 to 64 elements) count the same in one process as each in its own
+# (measured: all 2 x 172 rows equal); the sweep's 4 and 64 KiB do not (35 of its 36 rows moved
+# by up to 195 instructions, where a process's earlier jobs had left malloc's heap and its mmap
+# threshold otherwise), so each of its counts keeps a process of its own, as its timed cells do.
+BATCHED_SUITES = ("tiny",)
 ROUND_TRIPS = 20  # K: windows of K and 2K round trips (calls); the outside-MPI count is exact
 WARMUP = 10
 SWEEP_BYTES = (4, 4096, 65536)
@@ -43,7 +49,7 @@ COLL_BYTES = (4, 4096)
 LAUNCH_TIMEOUT_S = 300
 VALGRIND = ["valgrind", "--tool=callgrind", "--collect-atstart=no", "--compress-strings=no",
             "--compress-pos=no"]
-LABEL = re.compile(r"wb rank=(\d+) variant=(\S+) calls=(\d+)")
+LABEL = re.compile(r"wb rank=(\d+) variant=(\S+) count=(\d+) calls=(\d+)")
 # Objects of the MPI implementations and what they load (Open MPI's components, PMIx, UCX).
 MPI_OBJECT = re.compile(r"/lib(mpi|mpich|open-pal|open-rte|pmix|uc[pstm]|hwloc|fabric|event|"
                         r"psm|ibverbs|rdmacm|hcoll)[^/]*$|/mca_[^/]*$|/openmpi/|/ucx/")
@@ -64,6 +70,7 @@ class Profile:
 
     rank: int
     variant: str
+    count: int
     calls: int
     total: int
     outside_mpi: int
@@ -168,8 +175,9 @@ def parse_profile(text):
     into_mpi = sum(cost for ob, _, cob, _, _, cost in reader.edges
                    if not is_mpi_object(ob) and is_mpi_object(cob))
     back = sum(cost for ob, _, cob, _, _, cost in reader.edges if _program_callback(ob, cob))
-    return Profile(int(label.group(1)), label.group(2), int(label.group(3)), total,
-                   total - into_mpi + back, _allocations(reader.edges))
+    return Profile(int(label.group(1)), label.group(2), int(label.group(3)),
+                   int(label.group(4)), total, total - into_mpi + back,
+                   _allocations(reader.edges))
 
 
 def _allocations(edges):
@@ -181,29 +189,30 @@ def _allocations(edges):
 
 
 def per_call(profiles):
-    """{variant: {"instructions", "in_mpi", "allocations", "ranks"}} per call and rank, from
-    each rank's two windows (K and 2K calls): (2K window - K window) / K, summed over ranks."""
+    """{(variant, count): {"instructions", "in_mpi", "allocations", "ranks"}} per call and rank,
+    from each rank's two windows (K and 2K calls): (2K window - K window) / K, summed over
+    ranks."""
     windows = defaultdict(dict)
     for p in profiles:
-        windows[(p.variant, p.rank)][p.calls] = p
+        windows[(p.variant, p.count, p.rank)][p.calls] = p
     sums = defaultdict(lambda: {"outside": 0, "total": 0, "allocations": 0, "ranks": 0,
                                 "calls": 0})
-    for (variant, _), by_calls in windows.items():
+    for (variant, count, _), by_calls in windows.items():
         if len(by_calls) != 2:
             continue
         short, long_ = (by_calls[k] for k in sorted(by_calls))
         extra = long_.calls - short.calls
-        entry = sums[variant]
+        entry = sums[(variant, count)]
         entry["outside"] += long_.outside_mpi - short.outside_mpi
         entry["total"] += long_.total - short.total
         entry["allocations"] += long_.allocations - short.allocations
         entry["ranks"] += 1
         entry["calls"] = extra
-    return {variant: {"instructions": s["outside"] / (s["ranks"] * s["calls"]),
-                      "in_mpi": (s["total"] - s["outside"]) / (s["ranks"] * s["calls"]),
-                      "allocations": s["allocations"] / (s["ranks"] * s["calls"]),
-                      "ranks": s["ranks"]}
-            for variant, s in sums.items() if s["calls"] > 0}
+    return {key: {"instructions": s["outside"] / (s["ranks"] * s["calls"]),
+                  "in_mpi": (s["total"] - s["outside"]) / (s["ranks"] * s["calls"]),
+                  "allocations": s["allocations"] / (s["ranks"] * s["calls"]),
+                  "ranks": s["ranks"]}
+            for key, s in sums.items() if s["calls"] > 0}
 
 
 def read_profiles(folder):
@@ -236,28 +245,75 @@ class Launch:
         return f"instructions/{self.suite}/{self.mpi}-{self.compiler}/n{self.count}"
 
 
-def command(launch, folder):
-    """The launcher, valgrind and harness command line of a launch."""
-    return [launch.mpiexec, "-n", str(launch.ranks), *binding_flags(launch.mpi), *VALGRIND,
-            f"--callgrind-out-file={folder}/cg.%p", *launch.program, "--variants",
-            ",".join(launch.variants), "--count", str(launch.count), "--warmup", str(WARMUP),
-            "--instructions", str(ROUND_TRIPS)]
+def jobs_of(launches):
+    """The (count, variants) jobs that count every variant of `launches` once: a launch's
+    variants at its count, less those an earlier launch counts at the same count."""
+    jobs, seen = [], set()
+    for launch in launches:
+        variants = tuple(v for v in launch.variants if (v, launch.count) not in seen)
+        seen.update((v, launch.count) for v in variants)
+        if variants:
+            jobs.append((launch.count, variants))
+    return jobs
 
 
-def run_launch(launch, timeout=LAUNCH_TIMEOUT_S):
-    """(records of rank 0, {variant: per call}, error or None) of one launch."""
-    env = dict(os.environ, **ROOT_ENV, **(launch.env or {}))
+def command(launches, folder):
+    """The launcher, valgrind and harness command line that counts `launches` (one Launch, or
+    several of one p2p harness: its --jobs, each job in turn in one process)."""
+    launches = [launches] if isinstance(launches, Launch) else list(launches)
+    first = launches[0]
+    if len(launches) == 1:
+        what = ["--variants", ",".join(first.variants), "--count", str(first.count)]
+    else:
+        what = ["--jobs", ";".join(f"{count}:{','.join(variants)}"
+                                   for count, variants in jobs_of(launches))]
+    return [first.mpiexec, "-n", str(first.ranks), *binding_flags(first.mpi), *VALGRIND,
+            f"--callgrind-out-file={folder}/cg.%p", *first.program, *what, "--warmup",
+            str(WARMUP), "--instructions", str(ROUND_TRIPS)]
+
+
+def run_launch(launches, timeout=LAUNCH_TIMEOUT_S):
+    """(records of rank 0, {(variant, count): per call}, error or None) of one launch of the
+    harness that counts `launches` (a Launch, or several that can share a process: batches)."""
+    launches = [launches] if isinstance(launches, Launch) else list(launches)
+    env = dict(os.environ, **ROOT_ENV, **(launches[0].env or {}))
     with tempfile.TemporaryDirectory(prefix="wb_callgrind_") as folder:
         try:
-            result = subprocess.run(command(launch, folder), capture_output=True, text=True,
+            result = subprocess.run(command(launches, folder), capture_output=True, text=True,
                                     env=env, timeout=timeout)
         except (OSError, subprocess.TimeoutExpired) as error:
             return [], {}, f"{error}"
         records, counted = json_lines(result.stdout), per_call(read_profiles(folder))
-    if result.returncode != 0 or len(records) != len(launch.variants):
+    expected = sum(len(variants) for _, variants in jobs_of(launches))
+    if result.returncode != 0 or len(records) != expected:
         lines = [line for line in (result.stderr or "").splitlines() if not line.startswith("==")]
         return records, counted, "; ".join(lines[-3:]) or f"exit status {result.returncode}"
     return records, counted, None
+
+
+def batches(launches):
+    """`launches` in groups that one harness process counts: every tiny-suite launch of one
+    build (wb_kernels --jobs: valgrind starts once a build instead of once a count, some 2 s
+    each), and each other launch alone; in the order of their first launch."""
+    groups = {}
+    for launch in launches:
+        key = ((launch.mpi, launch.compiler, launch.mpiexec, tuple(launch.program),
+                launch.ranks, tuple(sorted((launch.env or {}).items())))
+               if launch.suite in BATCHED_SUITES else id(launch))
+        groups.setdefault(key, []).append(launch)
+    return list(groups.values())
+
+
+def of_launch(launch, records, counted):
+    """The records and {variant: per call} of one launch among those of its batch: each of
+    its variants' first record at its count, in its order."""
+    mine = {}
+    for record in records:
+        if record.get("count") == launch.count and record.get("variant") in launch.variants:
+            mine.setdefault(record["variant"], record)
+    return ([mine[v] for v in launch.variants if v in mine],
+            {variant: figures for (variant, count), figures in counted.items()
+             if count == launch.count})
 
 
 def p2p_launches(setup, filters):
@@ -377,6 +433,30 @@ def _same_launch(row, launch):
         (launch.suite, launch.mpi, launch.compiler, launch.count, launch.ranks)
 
 
+def _count(group, prefix, setup, part, progress):
+    """{id(launch): (records, {variant: per call})} of a batch's launches, counted in one
+    process; where that fails, each launch again on its own, so that one variant's failure
+    costs only its launch's rows. Failures go to the part and the setup."""
+    if len(group) > 1:
+        records, counted, error = run_launch(group)
+        names = ", ".join(f"{launch.suite} n{launch.count}" for launch in group)
+        progress(f"{prefix} {'FAILED ' if error else ''}instructions/"
+                 f"{group[0].mpi}-{group[0].compiler}: {len(group)} launches in one ({names})")
+        if not error:
+            return {id(launch): of_launch(launch, records, counted) for launch in group}
+        progress(f"{prefix} counting each of them alone: {error}")
+    found = {}
+    for launch in group:
+        records, counted, error = run_launch(launch)
+        if error:
+            part["failures"].append({"what": launch.key, "error": error})
+            setup.failures.append({"what": launch.key, "mpi": launch.mpi,
+                                   "compiler": launch.compiler, "error": error})
+        found[id(launch)] = of_launch(launch, records, counted)
+        progress(f"{prefix} {'FAILED ' if error else ''}{launch.key}")
+    return found
+
+
 def run(setup, options, filters, progress=print, compilers=None):
     """Every counted launch (of the builds of `compilers`, None: every compiler the filters
     keep); returns doc["instructions"]: rows, failures and the method."""
@@ -387,23 +467,19 @@ def run(setup, options, filters, progress=print, compilers=None):
     part = {"round_trips": ROUND_TRIPS, "rows": [], "failures": [],
             "compilers": sorted({launch.compiler for launch in launches}),
             "tool": "valgrind --tool=callgrind (outside-MPI instructions per call and rank)"}
-    for number, launch in enumerate(launches, 1):
-        covering = covered_by(launch, launches[:number - 1])
-        if covering:  # the same code at the same count: its rows, under this launch's suite
-            part["rows"] += [dict(row, suite=launch.suite, copied_from=covering.suite)
-                             for row in part["rows"] if _same_launch(row, covering)
+    covering = [covered_by(launch, launches[:number]) for number, launch in enumerate(launches)]
+    results = {}
+    groups = batches([launch for launch, covered in zip(launches, covering) if not covered])
+    for number, group in enumerate(groups, 1):
+        results.update(_count(group, f"[instructions {number}/{len(groups)}]", setup, part,
+                              progress))
+    for launch, covered in zip(launches, covering):
+        if covered:  # the same code at the same count: its rows, under this launch's suite
+            part["rows"] += [dict(row, suite=launch.suite, copied_from=covered.suite)
+                             for row in part["rows"] if _same_launch(row, covered)
                              and row["variant"] in launch.variants]
-            progress(f"[instructions {number}/{len(launches)}] {launch.key}: counted in "
-                     f"{covering.key}")
-            continue
-        records, counted, error = run_launch(launch)
-        if error:
-            part["failures"].append({"what": launch.key, "error": error})
-            setup.failures.append({"what": launch.key, "mpi": launch.mpi,
-                                   "compiler": launch.compiler, "error": error})
-        part["rows"] += rows_of(launch, records, counted)
-        progress(f"[instructions {number}/{len(launches)}] {'FAILED ' if error else ''}"
-                 f"{launch.key}")
+        else:
+            part["rows"] += rows_of(launch, *results[id(launch)])
     with_protocol_differences(part["rows"])
     return part
 
