@@ -10,6 +10,8 @@ cd "$(dirname "$0")/.."
 # The driver counts the setup below in its "where the time went" table (core/timing.py).
 export WB_SETUP_STARTED="${WB_SETUP_STARTED:-$(date +%s)}"
 
+# Each is installed once a machine (bench/setup/installed.sh: /usr/local/lib/thinmpi-bench,
+# WB_DEPS_PREFIX= for the clone's build/), so a later clone's setup finds them there.
 # The setup's builds run side by side, each writing its result or the reason it has none to its
 # own status.json: Boost.MPI and mpi4py for MPICH, and OSU for each MPI (osu_latency for the OSU
 # sweep's column, its collective and one-sided programs beside those suites). mpi4py's one large
@@ -31,6 +33,14 @@ for mpi in "${mpis[@]}"; do
   nice -n 10 bench/setup/build-osu.sh "$mpi" &
 done
 wait
+# What an earlier run had installed (bench/setup/installed.sh), for the report's setup row.
+found=()
+for name in boost-mpi-mpich mpi4py-mpich "${mpis[@]/#/osu-}"; do
+  /usr/bin/python3 -c 'import json,sys; sys.exit(not json.load(open(sys.argv[1])).get("found"))' \
+    "build/$name/status.json" 2>/dev/null && found+=("$name")
+done
+WB_SETUP_FOUND=$(IFS=,; echo "${found[*]}")
+export WB_SETUP_FOUND
 # A user's --osu-dir MPI=DIR comes later and wins.
 osu_dirs=()
 for mpi in "${mpis[@]}"; do

@@ -2,12 +2,17 @@
 # Builds Boost.MPI against MPICH from Debian's boost1.74 source package (Debian ships Boost.MPI for
 # OpenMPI only). The result, or the reason there is none, is recorded in <out>/status.json:
 #   bench/setup/build-boost-mpi.sh [out-dir]       default: build/boost-mpi-mpich
-# Cached: a second run with a good status.json does nothing. Adds a deb-src entry for bookworm
-# when there is none (bench/setup/deb-src.sh).
+# Cached: a second run with a good status.json does nothing; the default folder is installed once
+# a machine (bench/setup/installed.sh), build/boost-mpi-mpich/status.json its copy. Adds a
+# deb-src entry for bookworm when there is none (bench/setup/deb-src.sh).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 
 out=$(realpath -m "${1:-build/boost-mpi-mpich}")
+# Installed once a machine (bench/setup/installed.sh), unless an out-dir is given.
+source bench/setup/installed.sh
+[ $# -ge 1 ] || install_into out boost-mpi-mpich "$(cat bench/setup/build-boost-mpi.sh)" \
+  "$(mpicxx.mpich -show 2>&1)"
 src="$out/src"
 status="$out/status.json"
 mkdir -p "$out"

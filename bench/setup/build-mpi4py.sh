@@ -5,12 +5,17 @@
 # then with pip in a venv. The result, or the reason there is none, goes to <out>/status.json:
 #   bench/setup/build-mpi4py.sh [out-dir]       default: build/mpi4py-mpich
 # On success status.json names a PYTHONPATH folder; the driver checks with ldd which MPI its
-# extension links before pairing it with mpiexec.mpich. The Debian source package needs a deb-src
-# entry (bench/setup/deb-src.sh adds one where there is none).
+# extension links before pairing it with mpiexec.mpich. The default folder is installed once a
+# machine (bench/setup/installed.sh), build/mpi4py-mpich/status.json its copy. The Debian source
+# package needs a deb-src entry (bench/setup/deb-src.sh adds one where there is none).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 
 out=$(realpath -m "${1:-build/mpi4py-mpich}")
+# Installed once a machine (bench/setup/installed.sh), unless an out-dir is given.
+source bench/setup/installed.sh
+[ $# -ge 1 ] || install_into out mpi4py-mpich "$(cat bench/setup/build-mpi4py.sh)" \
+  "$(mpicc.mpich -show 2>&1)" "${WB_MPI4PY_SOURCE:-}"
 status="$out/status.json"
 mkdir -p "$out/download"
 

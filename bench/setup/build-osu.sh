@@ -8,12 +8,17 @@
 #   bench/setup/build-osu.sh openmpi|mpich [out-dir]       default: build/osu-<mpi>
 # On success status.json names the folder that holds osu_latency and the collective benchmarks
 # ({"ok": true, "dir": ..., "source": ...}); scripts/bench.sh passes it as --osu-dir <mpi>=DIR.
-# Cached: a second run with a good status.json does nothing.
+# Cached: a second run with a good status.json does nothing; the default folder is installed once
+# a machine (bench/setup/installed.sh), build/osu-<mpi>/status.json its copy.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 
 mpi=${1:?usage: build-osu.sh openmpi|mpich [out-dir]}
 out=$(realpath -m "${2:-build/osu-$mpi}")
+# Installed once a machine (bench/setup/installed.sh), unless an out-dir is given.
+source bench/setup/installed.sh
+[ $# -ge 2 ] || install_into out "osu-$mpi" "$(cat bench/setup/build-osu.sh)" \
+  "$(mpicc."$mpi" -show 2>&1)" "${WB_OSU_SOURCE:-}"
 status="$out/status.json"
 mkdir -p "$out"
 

@@ -5,7 +5,7 @@ import argparse
 import unittest
 
 from wrapper_bench import rooms
-from wrapper_bench.core.timing import SETUP_STARTED_ENV, Clock
+from wrapper_bench.core.timing import SETUP_FOUND_ENV, SETUP_STARTED_ENV, Clock
 from wrapper_bench.suites import timing
 from wrapper_bench.core import harness, harness_run, osu_programs
 from wrapper_bench.suites.instructions import ROOM as INSTRUCTIONS
@@ -35,10 +35,19 @@ class ClockRows(unittest.TestCase):
         clock.add_setup(1000.0, {SETUP_STARTED_ENV: "880"})
         self.assertEqual(clock.rows[0]["phase"], "setup")
         self.assertEqual(clock.rows[0]["seconds"], 120.0)
+        self.assertNotIn("installed", clock.rows[0]["what"])
         clock_alone = Clock()
         clock_alone.add_setup(1000.0, {})
         clock_alone.add_setup(1000.0, {SETUP_STARTED_ENV: "soon"})
         self.assertEqual(clock_alone.rows, [])
+
+    def test_the_setup_row_names_what_an_earlier_run_had_installed(self):
+        clock = Clock()
+        clock.add_setup(1000.0, {SETUP_STARTED_ENV: "996", SETUP_FOUND_ENV:
+                                 "boost-mpi-mpich,osu-openmpi"})
+        self.assertEqual(clock.rows[0]["seconds"], 4.0)
+        self.assertIn("found installed by an earlier run: boost-mpi-mpich, osu-openmpi",
+                      clock.rows[0]["what"])
 
     def test_the_table_has_a_share_per_phase_and_the_total(self):
         clock = Clock()

@@ -9,6 +9,8 @@ from contextlib import contextmanager
 # scripts/bench.sh exports the epoch second it started at, so the driver can count the setup
 # (Boost.MPI, mpi4py, OSU and the peers' sources) that ran before it.
 SETUP_STARTED_ENV = "WB_SETUP_STARTED"
+# ... and which of its builds an earlier run had installed (bench/setup/installed.sh), by name.
+SETUP_FOUND_ENV = "WB_SETUP_FOUND"
 
 
 class Clock:
@@ -40,14 +42,16 @@ class Clock:
     def add_setup(self, driver_started_epoch, environ=None):
         """The setup scripts' seconds before the driver, when scripts/bench.sh said when it
         started (nothing otherwise)."""
-        started = (environ if environ is not None else os.environ).get(SETUP_STARTED_ENV)
+        environ = environ if environ is not None else os.environ
         try:
-            seconds = driver_started_epoch - float(started)
+            seconds = driver_started_epoch - float(environ.get(SETUP_STARTED_ENV))
         except (TypeError, ValueError):
             return
+        found = [name for name in environ.get(SETUP_FOUND_ENV, "").split(",") if name]
+        what = "scripts/bench.sh (Boost.MPI, mpi4py, OSU, peers' sources" + (
+            f"; found installed by an earlier run: {', '.join(found)})" if found else ")")
         if seconds >= 0:
-            self.rows.insert(0, {"phase": "setup", "what": "scripts/bench.sh (Boost.MPI, "
-                                 "mpi4py, OSU, peers' sources)", "seconds": round(seconds, 1),
+            self.rows.insert(0, {"phase": "setup", "what": what, "seconds": round(seconds, 1),
                                  "launches": None})
 
     def part(self, total_seconds):
