@@ -449,5 +449,80 @@ class AlignedRecheck(unittest.TestCase):
         self.assertEqual(row["aligned"]["why"], f"past the re-timing budget ({budget:.0f} s)")
 
 
+class AloneRecheck(unittest.TestCase):
+    """A cell still below C when re-timed (and aligned, where tried) is timed once more with
+    only its variant and its C baseline in the process; below_c names the process's other
+    variants where that reaches 0.95x, and shows what it found where not."""
+
+    def setUp(self):
+        recheck.forget()
+        self.addCleanup(recheck.forget)
+        (self.cell,) = [c for c in below_c.part(fixture_doc())["cells"] if not c["named"]]
+        self.key = recheck.entry_key(self.cell)
+        self.launches = []
+
+    def register(self, plain, alone, seconds=1.0, variants=56):
+        def relaunch(processes):
+            self.launches.append(("job", processes))
+            return {self.key: plain}
+
+        def relaunch_alone(processes, names):
+            self.launches.append((tuple(names), processes))
+            return {self.key: alone} if alone else {}
+        recheck.register("coll job", {self.key: plain}, seconds, relaunch, relaunch_alone,
+                         variants)
+
+    def found(self, rows):
+        doc = fixture_doc()
+        doc["rechecks"] = rows
+        return {c["variant"]: c for c in below_c.part(doc)["cells"]}["kamping/int"]
+
+    def test_a_cell_that_reaches_c_alone_with_its_baseline_is_named(self):
+        self.register(spread(0.87, 0.81, 0.94), spread(1.01, 1.00, 1.02))
+        (row,), launches = recheck.run([self.cell], "quick")
+        self.assertEqual(self.launches, [("job", 2), ((self.cell["baseline"], "kamping/int"), 2)])
+        self.assertEqual(launches, 4)
+        self.assertEqual(row["alone"], {"ratio": spread(1.01, 1.00, 1.02), "why": None})
+        found = self.found([row])
+        self.assertTrue(found["named"])
+        self.assertEqual(found["cause"], "the process's other variants: re-timed in 2 more "
+                         "processes: 0.87x (0.81-0.94x); alone with its C baseline, 1.01x "
+                         "(1.00-1.02x) in 2 more processes (docs/bench.md, A wrapper faster "
+                         "than C)")
+
+    def test_a_cell_still_below_alone_stays_unnamed_and_shows_it(self):
+        self.register(spread(0.87, 0.81, 0.94), spread(0.88, 0.87, 0.89))
+        (row,), _ = recheck.run([self.cell], "quick")
+        found = self.found([row])
+        self.assertFalse(found["named"])
+        self.assertIn("re-timed in 2 more processes: 0.87x (0.81-0.94x); alone with its C "
+                      "baseline, 0.88x (0.87-0.89x) in 2 more processes", found["cause"])
+        self.register(spread(0.87, 0.81, 0.94), None)
+        (row,), _ = recheck.run([self.cell], "quick")
+        self.assertIn("not re-timed alone with its C baseline: the relaunch failed or did not "
+                      "time it", self.found([row])["cause"])
+
+    def test_a_cell_not_reproduced_or_of_an_engine_without_parts_is_not_timed_alone(self):
+        self.register(spread(0.98, 0.97, 0.99), spread(1.0, 1.0, 1.0))
+        (row,), launches = recheck.run([self.cell], "quick")
+        self.assertEqual((self.launches, launches), ([("job", 2)], 2))
+        self.assertNotIn("alone", row)
+        recheck.forget()
+        self.launches.clear()
+        recheck.register("node job", {self.key: spread(0.8, 0.8, 0.8)}, 1.0,
+                         lambda processes: {self.key: spread(0.8, 0.8, 0.8)})
+        (row,), _ = recheck.run([self.cell], "quick")
+        self.assertNotIn("alone", row)
+
+    def test_the_alone_relaunch_is_costed_at_two_variants_and_spends_what_is_left(self):
+        budget = recheck.BUDGET_S["quick"]
+        # The job's relaunch leaves 1 s; alone costs 2 x (40 s x 2/56 + 0.5 s) = 3.9 s.
+        self.register(spread(0.87, 0.81, 0.94), spread(1.0, 1.0, 1.0), seconds=40.0)
+        ticks = iter((0.0, budget - 1.0))
+        (row,), launches = recheck.run([self.cell], "quick", clock=lambda: next(ticks))
+        self.assertEqual((self.launches, launches), ([("job", 2)], 2))
+        self.assertEqual(row["alone"]["why"], f"past the re-timing budget ({budget:.0f} s)")
+
+
 if __name__ == "__main__":
     unittest.main()

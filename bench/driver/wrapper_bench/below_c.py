@@ -23,7 +23,11 @@ in the order they are tried, all of them named where they hold:
 7. where the buffers lie: a cell of 4 KiB and up that stays below is timed once more with every
    setup's buffers aligned (core/placement.py, as WB_ALIGN=1 does for a whole run), and that
    median reaches 0.95x: the gap was where glibc's heap put C's buffers and the wrapper's
-   (docs/bench.md, "Where the buffers lie").
+   (docs/bench.md, "Where the buffers lie");
+8. the process's other variants: a cell that stays below after both is timed once more with
+   only its variant and its C baseline in the process, and that median reaches 0.95x: the gap
+   was what the launch's other variants left in the caches before its blocks (core/recheck.py;
+   docs/bench.md, "A wrapper faster than C"). Both figures are shown.
 """
 
 from .core import recheck
@@ -185,6 +189,21 @@ def _placement_cause(row):
     return None
 
 
+def _alone_text(row):
+    """'alone with its C baseline, 1.00x (0.99-1.01x) in 2 more processes'."""
+    ratio = row["alone"]["ratio"]
+    return (f"alone with its C baseline, {ratio['median']:.2f}x "
+            f"({ratio['min']:.2f}-{ratio['max']:.2f}x) in {row['processes']} more processes")
+
+
+def _alone_cause(row):
+    alone = (row or {}).get("alone") or {}
+    if alone.get("ratio") and alone["ratio"]["median"] >= THRESHOLD:
+        return (f"the process's other variants: {_retimed(row)}; {_alone_text(row)} "
+                "(docs/bench.md, A wrapper faster than C)")
+    return None
+
+
 def _checked(entry, retimed=None):
     """What the run shows of a cell it cannot explain: '(the same calls as C; +41
     instructions outside MPI, allocations as C's; re-timed in 2 more processes: 0.86x
@@ -204,6 +223,10 @@ def _checked(entry, retimed=None):
         if aligned:
             found.append(_aligned_text(retimed) if aligned["ratio"] else
                          f"not re-timed with aligned buffers: {aligned['why']}")
+        alone = retimed.get("alone")
+        if alone:
+            found.append(_alone_text(retimed) if alone["ratio"] else
+                         f"not re-timed alone with its C baseline: {alone['why']}")
     elif retimed:
         found.append(f"not re-timed: {retimed['why']}")
     return f" ({'; '.join(found)})" if found else ""
@@ -224,7 +247,8 @@ def explained(entry, cores=None, rechecks=None):
     causes = [cause for cause in (_calls_cause(entry), _instructions_cause(entry),
                                   _spread_cause(entry), _oversubscribed(entry, cores),
                                   recorded(entry["variant"], entry["mpi"], entry["bytes"]),
-                                  _not_reproduced(retimed), _placement_cause(retimed))
+                                  _not_reproduced(retimed), _placement_cause(retimed),
+                                  _alone_cause(retimed))
               if cause]
     return dict(entry, named=bool(causes),
                 cause="; ".join(causes) or "no named cause" + _checked(entry, retimed))
@@ -273,7 +297,9 @@ CAPTION = ("Every timed cell where a wrapper (thinmpi, its checked mode, Boost.M
            "derive, not reproduced (the run timed the cell's launch again in more "
            "processes, after every suite, and their median reaches {threshold:.2f}x), or "
            "where the buffers lie (a cell of 4 KiB and up still below when re-timed reaches "
-           "{threshold:.2f}x timed once more with every setup's buffers aligned). "
+           "{threshold:.2f}x timed once more with every setup's buffers aligned), or the "
+           "process's other variants (a cell still below then reaches {threshold:.2f}x timed "
+           "once more with only its C baseline in the process). "
            "{below} cells below: {named} named, {unnamed} without a named cause "
            "(listed first); each of those means the C baseline is to be fixed or the cause "
            "found (docs/bench.md, \"A wrapper faster than C\").")

@@ -223,12 +223,15 @@ def register_recheck(launcher, job, outcomes, seconds):
         return
     records = [r for o in outcomes for r in o.records]
 
-    def relaunch(processes):
-        again = run_job(launcher, replace(job, counts=replace(job.counts, reps=processes)))
+    def relaunch(processes, variants=None):
+        part = replace(job, counts=replace(job.counts, reps=processes),
+                       variants=tuple(variants or job.variants))
+        again = run_job(launcher, part)
         if any(o.error for o in again):
             return {}
         return ratios_of([r for o in again for r in o.records])
-    recheck.register(job.key, ratios_of(records), seconds / max(1, len(outcomes)), relaunch)
+    recheck.register(job.key, ratios_of(records), seconds / max(1, len(outcomes)), relaunch,
+                     relaunch, len(job.variants))
 
 
 def run_all(jobs, setup, clock):

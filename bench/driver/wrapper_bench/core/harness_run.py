@@ -2,6 +2,7 @@
 builds at hand (each preset's harness and the mpi4py kernels), every job's repetitions, launches
 sized to fit on oversubscribed ranks, and a suite's whole plan with OSU's programs beside it."""
 
+import dataclasses
 import sys
 import time
 from pathlib import Path
@@ -119,11 +120,14 @@ def _ratios(job, records):
 
 def _register_recheck(job, records, seconds_per_process):
     """Lets core/recheck.py launch the job again in other processes."""
-    def relaunch(processes):
-        again = recheck.launched(lambda rep: harness.launch(job, rep), processes)
-        return _ratios(job, again) if again is not None else {}
+    def relaunch(processes, part=job):
+        again = recheck.launched(lambda rep: harness.launch(part, rep), processes)
+        return _ratios(part, again) if again is not None else {}
+
+    def alone(processes, variants):
+        return relaunch(processes, dataclasses.replace(job, variants=tuple(variants)))
     recheck.register((job.key, tuple(job.variants)), _ratios(job, records), seconds_per_process,
-                     relaunch)
+                     relaunch, alone, len(job.variants))
 
 
 def _probe(build, ranks, variant):

@@ -19,6 +19,14 @@ A cell of 4 KiB and up that stays below is then timed once more with every setup
 aligned (core/placement.py's aligned(), as WB_ALIGN=1 does for a whole run), with what is left
 of the budget: where its ratio then reaches the threshold, below_c.py names where the buffers
 lie as its cause.
+
+A cell that stays below after both is timed once more alone with its C baseline: its variant and
+the baseline only, in RECHECK_PROCESSES processes, where its engine can launch a part of a job
+(register()'s `alone`). A collectives launch at 1 MiB holds some 56 variants, each with its own
+megabytes of buffers, run in interleaved blocks of 2 calls: what ran just before a variant (its
+neighbour in the list, whose buffers left the caches and the TLB as they are) moves its blocks,
+and such a cell read 0.87x in one run and 1.01x in the next. Where the two alone reach the
+threshold, below_c.py names the process's other variants as the cause, with both figures.
 """
 
 import time
@@ -34,7 +42,9 @@ NO_LIBRARY = "no library"
 # place their C baseline's buffers and not theirs, so an aligned relaunch tells nothing of them.
 OWN_ALLOCATORS = ("go", "gompi", "mpi4py")
 BUDGET_S = {"quick": 90.0, "full": 600.0, "smoke": 20.0}
-_JOBS = {}  # job id -> {"seconds": per process, "relaunch": fn(processes) -> {key: spread}}
+ALONE_START_S = 0.5  # a launch's start, for the alone relaunches' estimate
+_JOBS = {}  # job id -> {"seconds": per process, "relaunch": fn(processes) -> {key: spread},
+#             "alone": fn(processes, variants) -> {key: spread}, or None, "variants": n}
 _CELLS = {}  # cell key -> job id
 
 
@@ -44,10 +54,13 @@ def cell_key(suite, mpi, compiler, ranks, variant, size, fs=None):
     return (suite, mpi, compiler, ranks or 2, variant, size, fs)
 
 
-def register(job_id, keys, seconds_per_process, relaunch):
+def register(job_id, keys, seconds_per_process, relaunch, alone=None, variants=1):
     """An engine launched job `job_id`, whose cells are `keys`, in about `seconds_per_process`
-    a process; relaunch(processes) times it again and returns {cell key: ratio spread}."""
-    _JOBS[job_id] = {"seconds": seconds_per_process, "relaunch": relaunch}
+    a process; relaunch(processes) times it again and returns {cell key: ratio spread};
+    alone(processes, variants), where the engine can, times only `variants` of it (a cell's
+    variant and its baseline) the same way; `variants`: how many the job has."""
+    _JOBS[job_id] = {"seconds": seconds_per_process, "relaunch": relaunch, "alone": alone,
+                     "variants": max(1, variants)}
     for key in keys:
         _CELLS[key] = job_id
 
@@ -98,6 +111,25 @@ def _relaunch_all(job_ids, processes, budget, spent, clock, where=None):
     return answers, spent
 
 
+def _alone_all(entries, processes, budget, spent, clock):
+    """{entry index: the relaunch of its variant and baseline alone, or None past the budget},
+    the cheapest first (a job's seconds scaled to 2 of its variants, and a launch's start)."""
+    answers = {}
+
+    def cost(index):
+        job = _JOBS[_CELLS[entry_key(entries[index])]]
+        return (job["seconds"] * 2 / job["variants"] + ALONE_START_S) * processes
+    for index in sorted(range(len(entries)), key=cost):
+        if spent + cost(index) > budget:
+            answers[index] = None
+            continue
+        started, entry = clock(), entries[index]
+        answers[index] = _JOBS[_CELLS[entry_key(entry)]]["alone"](
+            processes, (entry["baseline"], entry["variant"]))
+        spent += clock() - started
+    return answers, spent
+
+
 def _median_below(found, key, threshold):
     spread = (found or {}).get(key)
     return bool(spread) and spread["median"] < threshold
@@ -122,7 +154,9 @@ def run(entries, mode, processes=RECHECK_PROCESSES, clock=time.monotonic, thresh
     (placement.aligned), with what is left of the budget (not those of OWN_ALLOCATORS). Returns
     results.json `rechecks` (one row per entry with its key's fields, the processes, the
     re-timed ratio spread, None when its job was not relaunched, and why not; "aligned": the
-    same for the aligned relaunch, None where it was not tried) and the launches made."""
+    same for the aligned relaunch, None where it was not tried; "alone": the same for the
+    relaunch of the cell's variant with its baseline alone, where it was tried) and the
+    launches made."""
     budget = BUDGET_S.get(mode, BUDGET_S["quick"])
     wanted = {_CELLS[entry_key(e)] for e in entries if entry_key(e) in _CELLS}
     answers, spent = _relaunch_all(wanted, processes, budget, 0.0, clock)
@@ -130,8 +164,19 @@ def run(entries, mode, processes=RECHECK_PROCESSES, clock=time.monotonic, thresh
         e for e in entries if (e.get("message_bytes", e.get("bytes")) or 0) >= PLACEMENT_BYTES
         and _median_below(answers.get(_CELLS.get(entry_key(e))), entry_key(e), threshold)]
     alignable = [e for e in tried if e["variant"].split("/")[0] not in OWN_ALLOCATORS]
-    aligned, _ = _relaunch_all({_CELLS[entry_key(e)] for e in alignable}, processes, budget,
-                               spent, clock, placement.aligned)
+    aligned, spent = _relaunch_all({_CELLS[entry_key(e)] for e in alignable}, processes,
+                                   budget, spent, clock, placement.aligned)
+
+    def still_below(entry):
+        key = entry_key(entry)
+        if key not in _CELLS or not _JOBS[_CELLS[key]]["alone"] or not entry.get("baseline") \
+                or not _median_below(answers.get(_CELLS[key]), key, threshold):
+            return False
+        found = aligned.get(_CELLS[key]) if entry in alignable else None
+        return not (isinstance(found, dict) and found.get(key)
+                    and found[key]["median"] >= threshold)
+    lonely = [e for e in entries if still_below(e)]
+    alone, _ = _alone_all(lonely, processes, budget, spent, clock)
     rows = []
     for entry in entries:
         key = entry_key(entry)
@@ -149,6 +194,9 @@ def run(entries, mode, processes=RECHECK_PROCESSES, clock=time.monotonic, thresh
         elif entry in tried:
             row["aligned"] = {"ratio": None, "why": f"its buffers are its runtime's, which "
                                                     f"{placement.LIBRARY} does not place"}
+        if entry in lonely:
+            row["alone"] = _outcome(alone[lonely.index(entry)], key, budget)
         rows.append(row)
-    relaunched = [a for a in (*answers.values(), *aligned.values()) if a is not None]
+    relaunched = [a for a in (*answers.values(), *aligned.values(), *alone.values())
+                  if a is not None]
     return rows, processes * len(relaunched)
