@@ -13,7 +13,7 @@ KEY = "instructions"
 
 
 # The compilers counted by default: gcc's builds (the counts of a path differ little between
-# the compilers, and each preset's launches under callgrind take about 2 minutes here); --full
+# the compilers, and each preset's launches under callgrind take some 15 s here); --full
 # counts every compiler, --instruction-compilers chooses.
 DEFAULT_COMPILERS = ("gcc",)
 
