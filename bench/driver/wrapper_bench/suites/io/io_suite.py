@@ -18,7 +18,7 @@ import sys
 import tempfile
 import time
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ...core import placement, recheck
@@ -337,18 +337,21 @@ def _ratios(records):
 def register_recheck(job, records, options, mode, seconds_per_process):
     """Lets core/recheck.py launch the job again in other processes, in new folders of its
     file system (the run's are removed by then)."""
-    def relaunch(processes):
+    def relaunch(processes, part=job):
         folders, again = make_folders(options, mode), None
         try:
-            if job.fs in folders:
+            if part.fs in folders:
                 again = recheck.launched(
-                    lambda rep: launch(job, rep, folders[job.fs][0]), processes)
+                    lambda rep: launch(part, rep, folders[part.fs][0]), processes)
         finally:
             for folder, _ in folders.values():
                 shutil.rmtree(folder, ignore_errors=True)
         return _ratios(again) if again is not None else {}
+
+    def alone(processes, variants):  # the cell's variant and its baseline, at every size
+        return relaunch(processes, replace(job, variants=tuple(variants)))
     recheck.register((job.key, tuple(job.variants)), _ratios(records), seconds_per_process,
-                     relaunch)
+                     relaunch, alone, len(job.variants))
 
 
 def run_job(job, reps, directory, part, failures):
