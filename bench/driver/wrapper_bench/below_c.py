@@ -174,34 +174,33 @@ def _not_reproduced(row):
     return None
 
 
-def _aligned_text(row):
+# The re-timings after the plain one (core/recheck.py), each a results.json `rechecks` field:
+# (field, how its figure reads, the cause it names where it reaches THRESHOLD, the docs section,
+# how a cell not re-timed so reads).
+STAGES = (("aligned", "with every setup's buffers aligned", "where the buffers lie",
+           "Where the buffers lie", "not re-timed with aligned buffers"),
+          ("alone", "alone with its C baseline", "the process's other variants",
+           "A wrapper faster than C", "not re-timed alone with its C baseline"))
+
+
+def _stage_text(row, stage):
     """'with every setup's buffers aligned, 1.00x (0.99-1.01x) in 2 more processes'."""
-    ratio = row["aligned"]["ratio"]
-    return (f"with every setup's buffers aligned, {ratio['median']:.2f}x "
-            f"({ratio['min']:.2f}-{ratio['max']:.2f}x) in {row['processes']} more processes")
+    field, reads = stage[:2]
+    ratio = row[field]["ratio"]
+    return (f"{reads}, {ratio['median']:.2f}x ({ratio['min']:.2f}-{ratio['max']:.2f}x) in "
+            f"{row['processes']} more processes")
 
 
-def _placement_cause(row):
-    aligned = (row or {}).get("aligned") or {}
-    if aligned.get("ratio") and aligned["ratio"]["median"] >= THRESHOLD:
-        return (f"where the buffers lie: {_retimed(row)}; {_aligned_text(row)} "
-                "(docs/bench.md, Where the buffers lie)")
-    return None
-
-
-def _alone_text(row):
-    """'alone with its C baseline, 1.00x (0.99-1.01x) in 2 more processes'."""
-    ratio = row["alone"]["ratio"]
-    return (f"alone with its C baseline, {ratio['median']:.2f}x "
-            f"({ratio['min']:.2f}-{ratio['max']:.2f}x) in {row['processes']} more processes")
-
-
-def _alone_cause(row):
-    alone = (row or {}).get("alone") or {}
-    if alone.get("ratio") and alone["ratio"]["median"] >= THRESHOLD:
-        return (f"the process's other variants: {_retimed(row)}; {_alone_text(row)} "
-                "(docs/bench.md, A wrapper faster than C)")
-    return None
+def _stage_causes(row):
+    """The causes the later re-timings name: each one whose median reaches THRESHOLD."""
+    causes = []
+    for stage in STAGES:
+        field, _, cause, section, _ = stage
+        found = (row or {}).get(field) or {}
+        if found.get("ratio") and found["ratio"]["median"] >= THRESHOLD:
+            causes.append(f"{cause}: {_retimed(row)}; {_stage_text(row, stage)} "
+                          f"(docs/bench.md, {section})")
+    return causes
 
 
 def _checked(entry, retimed=None):
@@ -219,14 +218,11 @@ def _checked(entry, retimed=None):
                      f"{row['c_allocations']:g}")
     if retimed and retimed["ratio"]:
         found.append(_retimed(retimed))
-        aligned = retimed.get("aligned")
-        if aligned:
-            found.append(_aligned_text(retimed) if aligned["ratio"] else
-                         f"not re-timed with aligned buffers: {aligned['why']}")
-        alone = retimed.get("alone")
-        if alone:
-            found.append(_alone_text(retimed) if alone["ratio"] else
-                         f"not re-timed alone with its C baseline: {alone['why']}")
+        for stage in STAGES:
+            tried = retimed.get(stage[0])
+            if tried:
+                found.append(_stage_text(retimed, stage) if tried["ratio"] else
+                             f"{stage[4]}: {tried['why']}")
     elif retimed:
         found.append(f"not re-timed: {retimed['why']}")
     return f" ({'; '.join(found)})" if found else ""
@@ -247,8 +243,7 @@ def explained(entry, cores=None, rechecks=None):
     causes = [cause for cause in (_calls_cause(entry), _instructions_cause(entry),
                                   _spread_cause(entry), _oversubscribed(entry, cores),
                                   recorded(entry["variant"], entry["mpi"], entry["bytes"]),
-                                  _not_reproduced(retimed), _placement_cause(retimed),
-                                  _alone_cause(retimed))
+                                  _not_reproduced(retimed), *_stage_causes(retimed))
               if cause]
     return dict(entry, named=bool(causes),
                 cause="; ".join(causes) or "no named cause" + _checked(entry, retimed))

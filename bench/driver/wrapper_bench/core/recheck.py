@@ -90,44 +90,47 @@ def entry_key(entry):
                     entry["variant"], entry["bytes"], entry.get("fs"))
 
 
+def _within_budget(items, cost, relaunch, budget, spent, clock):
+    """{item: relaunch(item), or None where it would pass the budget}, the cheapest (by
+    cost(item) seconds) first, and the seconds spent."""
+    answers = {}
+    for item in sorted(items, key=cost):
+        if spent + cost(item) > budget:
+            answers[item] = None
+            continue
+        started = clock()
+        answers[item] = relaunch(item)
+        spent += clock() - started
+    return answers, spent
+
+
 def _relaunch_all(job_ids, processes, budget, spent, clock, where=None):
     """{job id: its relaunch's answer, or None past the budget}, the cheapest first, and the
     seconds spent. where: a context each relaunch runs in (placement.aligned); its answer is
     then "no library" when no launch got it."""
-    answers = {}
-    for job_id in sorted(job_ids, key=lambda j: _JOBS[j]["seconds"]):
-        job = _JOBS[job_id]
-        if spent + job["seconds"] * processes > budget:
-            answers[job_id] = None
-            continue
-        started = clock()
+    def relaunch(job_id):
         if where is None:
-            answers[job_id] = job["relaunch"](processes)
-        else:
-            with where() as handed:
-                found = job["relaunch"](processes)
-                answers[job_id] = found if handed() else NO_LIBRARY
-        spent += clock() - started
-    return answers, spent
+            return _JOBS[job_id]["relaunch"](processes)
+        with where() as handed:
+            found = _JOBS[job_id]["relaunch"](processes)
+            return found if handed() else NO_LIBRARY
+    return _within_budget(job_ids, lambda j: _JOBS[j]["seconds"] * processes, relaunch,
+                          budget, spent, clock)
 
 
 def _alone_all(entries, processes, budget, spent, clock):
     """{entry index: the relaunch of its variant and baseline alone, or None past the budget},
     the cheapest first (a job's seconds scaled to 2 of its variants, and a launch's start)."""
-    answers = {}
+    def job(index):
+        return _JOBS[_CELLS[entry_key(entries[index])]]
 
     def cost(index):
-        job = _JOBS[_CELLS[entry_key(entries[index])]]
-        return (job["seconds"] * 2 / job["variants"] + ALONE_START_S) * processes
-    for index in sorted(range(len(entries)), key=cost):
-        if spent + cost(index) > budget:
-            answers[index] = None
-            continue
-        started, entry = clock(), entries[index]
-        answers[index] = _JOBS[_CELLS[entry_key(entry)]]["alone"](
-            processes, (entry["baseline"], entry["variant"]))
-        spent += clock() - started
-    return answers, spent
+        return (job(index)["seconds"] * 2 / job(index)["variants"] + ALONE_START_S) * processes
+
+    def relaunch(index):
+        return job(index)["alone"](processes, (entries[index]["baseline"],
+                                               entries[index]["variant"]))
+    return _within_budget(range(len(entries)), cost, relaunch, budget, spent, clock)
 
 
 def _median_below(found, key, threshold):
@@ -174,7 +177,7 @@ def run(entries, mode, processes=RECHECK_PROCESSES, clock=time.monotonic, thresh
             return False
         found = aligned.get(_CELLS[key]) if entry in alignable else None
         return not (isinstance(found, dict) and found.get(key)
-                    and found[key]["median"] >= threshold)
+                    and not _median_below(found, key, threshold))
     lonely = [e for e in entries if still_below(e)]
     alone, _ = _alone_all(lonely, processes, budget, spent, clock)
     rows = []
