@@ -201,8 +201,10 @@ class collective_allgather {
   requires(!detail::serialized_payload<Send>)
       [[nodiscard]] detail::varying_for<Data, Send> allgatherv(const Send& send,
                                                                exchange_counts_t) const {
+    detail::require_sendable<Send>();
+    detail::require_varying_data<Data, detail::element_t<Send>>();
     detail::varying_for<Data, Send> result;
-    allgatherv(send, result, exchange_counts);
+    detail::allgatherv_exchanging<true>(detail::send_buffer(send), result, ranks(), comm());
     return result;
   }
   /// allgatherv that exchanges counts (as above) into `all`, a thinmpi::varying the caller
@@ -221,27 +223,7 @@ class collective_allgather {
     detail::require_sendable<Send>();
     detail::require_varying_data<Data, E>();
     detail::require_same_element<Send, Data>();
-    detail::collective_call call{"MPI_Allgather", comm()};
-    const detail::const_buffer out = detail::send_buffer(send);
-    detail::own_count_fits(call, out);
-    detail::agree_if_checked(call);
-    const int n = ranks();
-    detail::resize_to(all.counts, static_cast<std::size_t>(n));
-    const int mine = detail::to_int(out.count);
-    detail::check_collective(
-        MPI_Allgather(&mine, 1, MPI_INT, all.counts.data(), 1, MPI_INT, comm()), call);
-    call.operation = "MPI_Allgatherv";
-    // Every rank has the same counts now, so every rank makes these checks alike (out of line:
-    // scalars only on the hot path).
-    detail::resize_to(all.displs, static_cast<std::size_t>(n));
-    const detail::packed_scan blocks = detail::scan_packed(all.counts, all.displs);
-    if (blocks.negative || !blocks.layout.fits_int) [[unlikely]] {
-      detail::exchanged_allgatherv_fails(call.comm, all.counts, n, out.type);
-    }
-    detail::resize_to(all.data, blocks.layout.extent);
-    const int rc = MPI_Allgatherv(out.data, mine, out.type, all.data.data(), all.counts.data(),
-                                  all.displs.data(), out.type, comm());
-    detail::check_collective(rc, call, out.count, out.type);
+    detail::allgatherv_exchanging<false>(detail::send_buffer(send), all, ranks(), comm());
   }
   /// Every rank's serialized value (serialization/serialized.hpp), in rank order: 2 MPI calls,
   /// an MPI_Allgather of the byte counts (one int each) and an MPI_Allgatherv of the bytes, then

@@ -195,8 +195,11 @@ class collective_alltoall {
   [[nodiscard]] detail::varying_for<Data, Send> alltoallv(const Send& send,
                                                           std::span<const int> sendcounts,
                                                           exchange_counts_t) const {
+    detail::require_sendable<Send>();
+    detail::require_varying_data<Data, detail::element_t<Send>>();
     detail::varying_for<Data, Send> result;
-    alltoallv(send, sendcounts, result, exchange_counts);
+    detail::alltoallv_exchanging<true>(detail::collective_call{"MPI_Alltoall", comm()},
+                                       detail::send_buffer(send), sendcounts, result, ranks());
     return result;
   }
   /// alltoallv that exchanges counts (as above) into `all`, a thinmpi::varying the caller keeps
@@ -208,8 +211,8 @@ class collective_alltoall {
     detail::require_sendable<Send>();
     detail::require_varying_data<Data, E>();
     detail::require_same_element<Send, Data>();
-    detail::alltoallv_exchanging(detail::collective_call{"MPI_Alltoall", comm()},
-                                 detail::send_buffer(send), sendcounts, all, ranks());
+    detail::alltoallv_exchanging<false>(detail::collective_call{"MPI_Alltoall", comm()},
+                                        detail::send_buffer(send), sendcounts, all, ranks());
   }
   /// Exchanges serialized values (serialization/serialized.hpp): `values` holds size() values,
   /// values[d] for rank d. 2 MPI calls, an MPI_Alltoall of the byte counts and an

@@ -18,6 +18,7 @@
 #include "thinmpi/collectives/detail/persistent_calls.hpp"
 #include "thinmpi/collectives/detail/root_checks.hpp"
 #include "thinmpi/collectives/detail/v_calls.hpp"
+#include "thinmpi/collectives/exchange_counts.hpp"
 #include "thinmpi/core/detail/buffers.hpp"
 #include "thinmpi/core/detail/comm_queries.hpp"
 #include "thinmpi/core/detail/large_count.hpp"
@@ -79,6 +80,34 @@ template <class Send, class Into>
   std::vector<int> displs;
   check_varying_fits(packed_displacements(call, counts, ranks, "recvcounts", displs), call, type);
   std::abort();  // one of the checks failed
+}
+
+/// allgatherv(send, exchange_counts) into `all` (a thinmpi::varying: Fresh, the returning
+/// form's new one, built at its sizes; else the caller's, resized): an MPI_Allgather of this
+/// rank's count, the displacements, the data sized, the MPI_Allgatherv. The exchanged counts
+/// are the same on every rank, so every rank makes their checks alike (out of line: scalars
+/// only on the hot path).
+template <bool Fresh, class E, class Data>
+[[gnu::always_inline]] inline void allgatherv_exchanging(const const_buffer& out,
+                                                         varying<E, Data>& all, int ranks,
+                                                         MPI_Comm comm) {
+  collective_call call{"MPI_Allgather", comm};
+  own_count_fits(call, out);
+  agree_if_checked(call);
+  const auto n = static_cast<std::size_t>(ranks);
+  size_for<Fresh>(all.counts, n);
+  const int mine = to_int(out.count);
+  check_collective(MPI_Allgather(&mine, 1, MPI_INT, all.counts.data(), 1, MPI_INT, comm), call);
+  call.operation = "MPI_Allgatherv";
+  size_for<Fresh>(all.displs, n);
+  const packed_scan blocks = scan_packed(all.counts, all.displs);
+  if (blocks.negative || !blocks.layout.fits_int) [[unlikely]] {
+    exchanged_allgatherv_fails(comm, all.counts, ranks, out.type);
+  }
+  size_for<Fresh>(all.data, blocks.layout.extent);
+  const int rc = MPI_Allgatherv(out.data, mine, out.type, all.data.data(), all.counts.data(),
+                                all.displs.data(), out.type, comm);
+  check_collective(rc, call, out.count, out.type);
 }
 
 /// The stages of iallgatherv(send, exchange_counts) (count_exchange_state): an MPI_Iallgather

@@ -187,13 +187,16 @@ class send_displacements {
   std::abort();  // one of the checks failed
 }
 
-/// alltoallv(send, sendcounts, exchange_counts) into `all` (a thinmpi::varying, new or the
-/// caller's, whose storage is resized): the send displacements, an MPI_Alltoall of the counts,
-/// the received displacements, the data sized, the MPI_Alltoallv. Every count and array is
-/// this rank's own: a failure ends the job (checked: every rank throws, at each agreement).
-template <class E, class Data>
-void alltoallv_exchanging(collective_call call, const const_buffer& out,
-                          std::span<const int> sendcounts, varying<E, Data>& all, int ranks) {
+/// alltoallv(send, sendcounts, exchange_counts) into `all` (a thinmpi::varying: Fresh, the
+/// returning form's new one, built at its sizes; else the caller's, resized): the send
+/// displacements, an MPI_Alltoall of the counts, the received displacements, the data sized, the
+/// MPI_Alltoallv. Every count and array is this rank's own: a failure ends the job (checked: every
+/// rank throws, at each agreement).
+template <bool Fresh, class E, class Data>
+[[gnu::always_inline]] inline void alltoallv_exchanging(collective_call call,
+                                                        const const_buffer& out,
+                                                        std::span<const int> sendcounts,
+                                                        varying<E, Data>& all, int ranks) {
   const auto n = static_cast<std::size_t>(ranks);
   send_displacements storage(n);
   const std::span<int> send_displs = storage.get();
@@ -207,18 +210,18 @@ void alltoallv_exchanging(collective_call call, const const_buffer& out,
     exchanged_alltoallv_sent_fails(call.comm, out, sendcounts, ranks);
   }
   agree_if_checked(call);
-  resize_to(all.counts, n);
+  size_for<Fresh>(all.counts, n);
   check_collective(
       MPI_Alltoall(sendcounts.data(), 1, MPI_INT, all.counts.data(), 1, MPI_INT, call.comm), call);
   call.operation = "MPI_Alltoallv";
   // What arrived is this rank's own: the second agreement, checked.
-  resize_to(all.displs, n);
+  size_for<Fresh>(all.displs, n);
   const packed_scan received = scan_packed(all.counts, all.displs);
   if (received.negative || !received.layout.fits_int) [[unlikely]] {
     exchanged_alltoallv_received_fails(call.comm, all.counts, ranks, out.type);
   }
   agree_if_checked(call);
-  resize_to(all.data, received.layout.extent);
+  size_for<Fresh>(all.data, received.layout.extent);
   const mutable_buffer in = recv_buffer(all.data);
   const int rc = alltoallv_call(out, in, {sendcounts, send_displs, all.counts, all.displs},
                                 sent.layout, received.layout, call);
