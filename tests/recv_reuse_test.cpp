@@ -80,6 +80,24 @@ TEST(RecvReuse, BytesThatAreNotWholeElementsAreAnErrorAndConsumed) {
   next.wait();
 }
 
+TEST(RecvReuse, AFailedProbeNamesTheCallSourceAndTagAndLeavesTheVector) {
+  auto world = thinmpi::world();
+  const int outside = world.size() + 3;
+  std::vector<int> in{7, 8};
+  const auto e = error_from([&] { world.recv_reuse(in, outside, 9); });
+  EXPECT_EQ(e.error_class(), MPI_ERR_RANK);
+  EXPECT_TRUE(contains(e.what(), "MPI_Mprobe")) << e.what();
+  EXPECT_TRUE(contains(e.what(), "source " + std::to_string(outside))) << e.what();
+  EXPECT_TRUE(contains(e.what(), "tag 9")) << e.what();
+  EXPECT_EQ(in, (std::vector<int>{7, 8}));
+  // The communicator still carries messages.
+  const ring r(world);
+  auto sent = world.isend(iota_from(r.rank, 3), r.next(), 9);
+  world.recv_reuse(in, r.prev(), 9);
+  EXPECT_EQ(in, iota_from(r.prev(), 3));
+  sent.wait();
+}
+
 TEST(RecvAtMost, ReceivesUpToTheBoundInOneCall) {
   auto world = thinmpi::world();
   const ring r(world);

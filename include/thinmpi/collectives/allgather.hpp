@@ -49,7 +49,7 @@ class collective_allgather {
   ///     std::vector<int> ranks(world.size());
   ///     world.allgather(world.rank(), ranks);
   template <class Send, class Into>
-  void allgather(const Send& send, Into&& into) const {
+  [[gnu::always_inline]] void allgather(const Send& send, Into&& into) const {
     detail::require_sendable<Send>();
     detail::require_receivable<Into&&>();
     detail::require_same_element<Send, Into>();
@@ -70,7 +70,8 @@ class collective_allgather {
   ///
   ///     std::vector<int> ranks = world.allgather(world.rank());
   template <class Send>
-  [[nodiscard]] std::vector<detail::element_t<Send>> allgather(const Send& send) const {
+  [[nodiscard, gnu::always_inline]] std::vector<detail::element_t<Send>> allgather(
+      const Send& send) const {
     detail::require_sendable<Send>();
     const detail::collective_call call{"MPI_Allgather", comm()};
     const detail::const_buffer out = detail::send_buffer(send);
@@ -107,8 +108,9 @@ class collective_allgather {
   /// entry per rank, none negative, and `into` room for every block (else an mpi_error, before
   /// MPI is called); a larger std::vector or std::string shrinks to the extent of the blocks.
   template <class Send, class Into>
-  void allgatherv(const Send& send, Into&& into, std::span<const int> recvcounts,
-                  std::span<const int> displs) const {
+  [[gnu::always_inline]] void allgatherv(const Send& send, Into&& into,
+                                         std::span<const int> recvcounts,
+                                         std::span<const int> displs) const {
     detail::require_sendable<Send>();
     detail::require_receivable<Into&&>();
     detail::require_same_element<Send, Into>();
@@ -139,7 +141,8 @@ class collective_allgather {
   /// INT_MAX, MPI_Allgatherv_c on MPI-4 libraries (MPICH 4.0), an mpi_error stating the sizes
   /// on Open MPI 4.1 (raised before MPI is called).
   template <class Send, class Into>
-  void allgatherv(const Send& send, Into&& into, std::span<const int> recvcounts) const {
+  [[gnu::always_inline]] void allgatherv(const Send& send, Into&& into,
+                                         std::span<const int> recvcounts) const {
     detail::require_sendable<Send>();
     detail::require_receivable<Into&&>();
     detail::require_same_element<Send, Into>();
@@ -170,7 +173,8 @@ class collective_allgather {
   ///     const thinmpi::block_layout blocks(counts);  // once
   ///     world.allgatherv(mine, all, blocks);         // each step
   template <class Send, class Into>
-  void allgatherv(const Send& send, Into&& into, const block_layout& layout) const {
+  [[gnu::always_inline]] void allgatherv(const Send& send, Into&& into,
+                                         const block_layout& layout) const {
     detail::require_sendable<Send>();
     detail::require_receivable<Into&&>();
     detail::require_same_element<Send, Into>();
@@ -199,8 +203,9 @@ class collective_allgather {
   ///     use(all.data, all.counts, all.displs);
   template <class Data = detail::vector_of_elements, class Send>
   requires(!detail::serialized_payload<Send>)
-      [[nodiscard]] detail::varying_for<Data, Send> allgatherv(const Send& send,
-                                                               exchange_counts_t) const {
+      [[nodiscard,
+        gnu::always_inline]] detail::varying_for<Data, Send> allgatherv(const Send& send,
+                                                                        exchange_counts_t) const {
     detail::require_sendable<Send>();
     detail::require_varying_data<Data, detail::element_t<Send>>();
     detail::varying_for<Data, Send> result;
@@ -217,9 +222,9 @@ class collective_allgather {
   ///     for (int step = 0; step < steps; ++step)
   ///       world.allgatherv(mine, all, thinmpi::exchange_counts);  // 2 MPI calls
   template <class Send, class E, class Data>
-  requires(!detail::serialized_payload<Send>) void allgatherv(const Send& send,
-                                                              varying<E, Data>& all,
-                                                              exchange_counts_t) const {
+  requires(!detail::serialized_payload<Send>)
+      [[gnu::always_inline]] void allgatherv(const Send& send, varying<E, Data>& all,
+                                             exchange_counts_t) const {
     detail::require_sendable<Send>();
     detail::require_varying_data<Data, E>();
     detail::require_same_element<Send, Data>();

@@ -49,7 +49,7 @@ class collective_alltoall {
   ///     std::vector<int> to_each(world.size(), world.rank()), from_each(world.size());
   ///     world.alltoall(to_each, from_each);
   template <class Send, class Into>
-  void alltoall(const Send& send, Into&& into) const {
+  [[gnu::always_inline]] void alltoall(const Send& send, Into&& into) const {
     detail::require_sendable<Send>();
     detail::require_receivable<Into&&>();
     detail::require_same_element<Send, Into>();
@@ -72,7 +72,8 @@ class collective_alltoall {
   }
   /// alltoall into a new std::vector of as many elements as `send` (one MPI_Alltoall).
   template <class Send>
-  [[nodiscard]] std::vector<detail::element_t<Send>> alltoall(const Send& send) const {
+  [[nodiscard, gnu::always_inline]] std::vector<detail::element_t<Send>> alltoall(
+      const Send& send) const {
     detail::require_sendable<Send>();
     std::vector<detail::element_t<Send>> received(detail::send_buffer(send).count);
     alltoall(send, received);
@@ -100,8 +101,10 @@ class collective_alltoall {
   /// their blocks (else an mpi_error, before MPI is called); a larger std::vector or
   /// std::string `into` shrinks to the extent of the blocks.
   template <class Send, class Into>
-  void alltoallv(const Send& send, std::span<const int> sendcounts, std::span<const int> sdispls,
-                 Into&& into, std::span<const int> recvcounts, std::span<const int> rdispls) const {
+  [[gnu::always_inline]] void alltoallv(const Send& send, std::span<const int> sendcounts,
+                                        std::span<const int> sdispls, Into&& into,
+                                        std::span<const int> recvcounts,
+                                        std::span<const int> rdispls) const {
     detail::require_sendable<Send>();
     detail::require_receivable<Into&&>();
     detail::require_same_element<Send, Into>();
@@ -137,8 +140,8 @@ class collective_alltoall {
   /// they pass INT_MAX, MPI_Alltoallv_c on MPI-4 libraries (MPICH 4.0), an mpi_error stating
   /// the sizes on Open MPI 4.1 (raised before MPI is called).
   template <class Send, class Into>
-  void alltoallv(const Send& send, std::span<const int> sendcounts, Into&& into,
-                 std::span<const int> recvcounts) const {
+  [[gnu::always_inline]] void alltoallv(const Send& send, std::span<const int> sendcounts,
+                                        Into&& into, std::span<const int> recvcounts) const {
     detail::require_sendable<Send>();
     detail::require_receivable<Into&&>();
     detail::require_same_element<Send, Into>();
@@ -167,8 +170,8 @@ class collective_alltoall {
   /// comparison each; a too small `into` receives into scratch, then throws; a send side that
   /// does not fit ends the job, as in the other forms), then makes the one MPI_Alltoallv.
   template <class Send, class Into>
-  void alltoallv(const Send& send, const block_layout& sent, Into&& into,
-                 const block_layout& received) const {
+  [[gnu::always_inline]] void alltoallv(const Send& send, const block_layout& sent, Into&& into,
+                                        const block_layout& received) const {
     detail::require_sendable<Send>();
     detail::require_receivable<Into&&>();
     detail::require_same_element<Send, Into>();
@@ -192,9 +195,8 @@ class collective_alltoall {
   ///     std::vector<int> counts_to_each(world.size(), 2), outgoing(2 * world.size(), rank);
   ///     auto mine = world.alltoallv(outgoing, counts_to_each, thinmpi::exchange_counts);
   template <class Data = detail::vector_of_elements, class Send>
-  [[nodiscard]] detail::varying_for<Data, Send> alltoallv(const Send& send,
-                                                          std::span<const int> sendcounts,
-                                                          exchange_counts_t) const {
+  [[nodiscard, gnu::always_inline]] detail::varying_for<Data, Send> alltoallv(
+      const Send& send, std::span<const int> sendcounts, exchange_counts_t) const {
     detail::require_sendable<Send>();
     detail::require_varying_data<Data, detail::element_t<Send>>();
     detail::varying_for<Data, Send> result;
@@ -206,8 +208,8 @@ class collective_alltoall {
   /// from call to call: resized, so once its capacity suffices a call allocates nothing (the
   /// send displacements live on the stack up to 64 ranks). `send` must not be part of `all`.
   template <class Send, class E, class Data>
-  void alltoallv(const Send& send, std::span<const int> sendcounts, varying<E, Data>& all,
-                 exchange_counts_t) const {
+  [[gnu::always_inline]] void alltoallv(const Send& send, std::span<const int> sendcounts,
+                                        varying<E, Data>& all, exchange_counts_t) const {
     detail::require_sendable<Send>();
     detail::require_varying_data<Data, E>();
     detail::require_same_element<Send, Data>();

@@ -61,7 +61,7 @@ class collective_reduce {
   ///     std::vector<double> local(n, 1.0), totals(n);
   ///     world.allreduce(local, totals, std::plus<>{});
   template <class Send, class Recv, class Op>
-  void allreduce(const Send& send, Recv&& recv, Op op) const {
+  [[gnu::always_inline]] void allreduce(const Send& send, Recv&& recv, Op op) const {
     detail::reduce_all<&MPI_Allreduce>({"MPI_Allreduce", comm()}, send, std::forward<Recv>(recv),
                                        op);
   }
@@ -72,7 +72,8 @@ class collective_reduce {
   ///     double mine = 0.5 * world.rank();
   ///     double total = world.allreduce(mine, std::plus<>{});
   template <class Send, class Op>
-  [[nodiscard]] detail::reduction_result_t<Send> allreduce(const Send& send, Op op) const {
+  [[nodiscard, gnu::always_inline]] detail::reduction_result_t<Send> allreduce(const Send& send,
+                                                                               Op op) const {
     return detail::reduce_all_result<&MPI_Allreduce>({"MPI_Allreduce", comm()}, send, op);
   }
 

@@ -121,7 +121,7 @@ class collective_reduce_scatter {
   /// rank, before MPI is called) and recv hold a block (a rank whose recv is too small takes
   /// part into scratch, then throws MPI_ERR_COUNT); a larger vector is shrunk to the block.
   template <class Send, class Recv, class Op>
-  void reduce_scatter_block(const Send& send, Recv&& recv, Op op) const {
+  [[gnu::always_inline]] void reduce_scatter_block(const Send& send, Recv&& recv, Op op) const {
     detail::require_reduction<Send, Op>();
     detail::require_reduction_target<Send, Recv>();
     const detail::collective_call call{"MPI_Reduce_scatter_block", comm()};

@@ -31,7 +31,7 @@ class collective_scan {
   ///     std::vector<int> mine(n, 1), prefix(n);
   ///     world.scan(mine, prefix, std::plus<>{});
   template <class Send, class Recv, class Op>
-  void scan(const Send& send, Recv&& recv, Op op) const {
+  [[gnu::always_inline]] void scan(const Send& send, Recv&& recv, Op op) const {
     detail::reduce_all<&MPI_Scan>({"MPI_Scan", comm()}, send, std::forward<Recv>(recv), op);
   }
 
@@ -55,7 +55,7 @@ class collective_scan {
   /// MPI defines no result: recv's contents there are undefined (the allocating form returns
   /// std::nullopt instead). Sizes checked as for scan.
   template <class Send, class Recv, class Op>
-  void exscan(const Send& send, Recv&& recv, Op op) const {
+  [[gnu::always_inline]] void exscan(const Send& send, Recv&& recv, Op op) const {
     detail::reduce_all<&MPI_Exscan>({"MPI_Exscan", comm()}, send, std::forward<Recv>(recv), op);
   }
 
