@@ -275,3 +275,88 @@ class Matrix(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+def char_records(thin_us, mpl_us, rep=0):
+    """One process at 8 chars: C known count 1.0 µs, thinmpi's span and MPL's buffer."""
+    return [tiny_record("c/char_buffer", 1.0, rep=rep),
+            tiny_record("thinmpi/char_span", thin_us, "c/char_buffer", rep=rep),
+            tiny_record("mpl/char_buffer", mpl_us, "c/char_buffer", rep=rep)]
+
+
+def spread(median, low, high):
+    return {"median": median, "min": low, "max": high}
+
+
+class PeerRetiming(unittest.TestCase):
+    """A line whose gap the run names no cause for is a case to time again (core/recheck.py,
+    run_peers), and its line then says what that gave."""
+
+    def setUp(self):
+        from wrapper_bench.core import recheck
+        self.recheck = recheck
+        recheck.forget()
+        self.addCleanup(recheck.forget)
+        self.doc = {"cells": compare.aggregate(char_records(1.10, 1.00)
+                                               + char_records(1.12, 1.01, rep=1)),
+                    "audit": AUDIT + [{"mpi": "openmpi", "compiler": "gcc", "variant": v,
+                                       "count": 8, "calls": {"MPI_Send": 1.0, "MPI_Recv": 1.0}}
+                                      for v in ("c/char_buffer", "thinmpi/char_span",
+                                                "mpl/char_buffer")]}
+
+    def test_an_unexplained_line_is_a_case_and_a_named_or_noisy_one_is_not(self):
+        (case,) = peers.unexplained_cases(self.doc)
+        self.assertEqual(case, {"suite": "tiny", "mpi": "openmpi", "compiler": "gcc",
+                                "ranks": 2, "bytes": 32, "c": "c/char_buffer",
+                                "thinmpi": "thinmpi/char_span", "peer": "mpl/char_buffer"})
+        level = {"cells": compare.aggregate(char_records(1.01, 1.00)), "audit": self.doc["audit"]}
+        self.assertEqual(peers.unexplained_cases(level), [])
+
+    def relaunched(self, found, seconds=1.0):
+        made = []
+        thin, peer = (self.recheck.cell_key("tiny", "openmpi", "gcc", 2, v, 32)
+                      for v in ("thinmpi/char_span", "mpl/char_buffer"))
+
+        def alone(processes, names):
+            made.append((tuple(names), processes))
+            return {thin: found[0], peer: found[1]} if found else {}
+        self.recheck.register("tiny job", {thin: spread(1.1, 1.1, 1.1), peer: spread(1, 1, 1)},
+                              seconds, lambda processes: {}, alone, 12)
+        rows, launches = self.recheck.run_peers(peers.unexplained_cases(self.doc), "quick")
+        return rows, launches, made
+
+    def line(self, rows):
+        doc = dict(self.doc, peer_rechecks=rows)
+        section = peers.section(doc, Section)
+        return next(p for p in section.paragraphs if "chars of known count" in p)
+
+    def test_a_gap_that_timing_again_does_not_show_is_not_reproduced(self):
+        rows, launches, made = self.relaunched((spread(1.01, 1.00, 1.02), spread(1.00, 0.99,
+                                                                                 1.01)))
+        self.assertEqual(made, [(("c/char_buffer", "thinmpi/char_span", "mpl/char_buffer"), 2)])
+        self.assertEqual(launches, 2)
+        self.assertEqual(rows[0]["processes"], 2)
+        line = self.line(rows)
+        self.assertIn("not reproduced: timed again alone with C in 2 more processes, thinmpi "
+                      "1.01× against MPL's 1.00×", line)
+        self.assertNotIn("wrappers' own code", line)
+
+    def test_a_gap_that_stays_keeps_its_unnamed_line_with_the_new_figures(self):
+        rows, _, _ = self.relaunched((spread(1.09, 1.08, 1.10), spread(1.00, 0.99, 1.01)))
+        line = self.line(rows)
+        self.assertIn("timed again alone with C in 2 more processes, thinmpi 1.09× against "
+                      "MPL's 1.00×: so the gap is the wrappers' own code", line)
+        self.assertNotIn("not reproduced", line)
+
+    def test_a_line_not_timed_again_says_why(self):
+        rows, launches, _ = self.relaunched(None)
+        self.assertEqual(launches, 2)
+        self.assertIn("(not timed again: the relaunch failed or did not time it)",
+                      self.line(rows))
+        self.recheck.forget()
+        rows, launches, made = self.relaunched((spread(1.0, 1.0, 1.0),) * 2, seconds=1000.0)
+        self.assertEqual((made, launches), ([], 0))
+        self.assertIn("past the re-timing budget (40 s)", self.line(rows))
+        self.recheck.forget()
+        rows, _ = self.recheck.run_peers(peers.unexplained_cases(self.doc), "quick")
+        self.assertIn("does not relaunch a part of its jobs", self.line(rows))

@@ -27,6 +27,12 @@ megabytes of buffers, run in interleaved blocks of 2 calls: what ran just before
 neighbour in the list, whose buffers left the caches and the TLB as they are) moves its blocks,
 and such a cell read 0.87x in one run and 1.01x in the next. Where the two alone reach the
 threshold, below_c.py names the process's other variants as the cause, with both figures.
+
+The peers table's lines work the same way (run_peers): where a peer beats thinmpi by more than
+its noise on a path with the same MPI calls and the run names no cause (suites/peers/peers.py,
+unexplained_cases), thinmpi's variant and the peer's are timed once more alone with the path's C
+in RECHECK_PROCESSES processes, within PEER_BUDGET_S, and the line shows what they gave: "not
+reproduced" where thinmpi is then within the noise of the peer.
 """
 
 import time
@@ -42,6 +48,7 @@ NO_LIBRARY = "no library"
 # place their C baseline's buffers and not theirs, so an aligned relaunch tells nothing of them.
 OWN_ALLOCATORS = ("go", "gompi", "mpi4py")
 BUDGET_S = {"quick": 90.0, "full": 600.0, "smoke": 20.0}
+PEER_BUDGET_S = {"quick": 40.0, "full": 200.0, "smoke": 10.0}
 ALONE_START_S = 0.5  # a launch's start, for the alone relaunches' estimate
 _JOBS = {}  # job id -> {"seconds": per process, "relaunch": fn(processes) -> {key: spread},
 #             "alone": fn(processes, variants) -> {key: spread}, or None, "variants": n}
@@ -203,3 +210,56 @@ def run(entries, mode, processes=RECHECK_PROCESSES, clock=time.monotonic, thresh
     relaunched = [a for a in (*answers.values(), *aligned.values(), *alone.values())
                   if a is not None]
     return rows, processes * len(relaunched)
+
+
+def _peer_keys(case):
+    """The recheck cell keys of a peers-table case's thinmpi and peer variants."""
+    return tuple(cell_key(case["suite"], case["mpi"], case["compiler"], case.get("ranks"),
+                          case[api], case["bytes"]) for api in ("thinmpi", "peer"))
+
+
+def _peer_job(case):
+    """The job that timed both variants of a case and can launch a part of itself, or None."""
+    thin, peer = _peer_keys(case)
+    job_id = _CELLS.get(thin)
+    if job_id is None or _CELLS.get(peer) != job_id or not _JOBS[job_id]["alone"]:
+        return None
+    return job_id
+
+
+def run_peers(cases, mode, processes=RECHECK_PROCESSES, clock=time.monotonic):
+    """Times each case of the peers table (suites/peers/peers.py, unexplained_cases: a path
+    where a peer is ahead of thinmpi and the run names no cause; its "c", "thinmpi" and "peer"
+    variants, whose baseline is that C) once more: the three variants alone in `processes`
+    processes, the cheapest first, within the mode's PEER_BUDGET_S. Returns results.json
+    `peer_rechecks` (a row per case: its fields, the processes, thinmpi's and the peer's ratio
+    spreads against the C, None where not re-timed, and why not) and the launches made."""
+    budget = PEER_BUDGET_S.get(mode, PEER_BUDGET_S["quick"])
+    runnable = [i for i, case in enumerate(cases) if _peer_job(case) is not None]
+
+    def cost(index):
+        job = _JOBS[_peer_job(cases[index])]
+        return (job["seconds"] * 3 / job["variants"] + ALONE_START_S) * processes
+
+    def relaunch(index):
+        case = cases[index]
+        return _JOBS[_peer_job(case)]["alone"](processes,
+                                               (case["c"], case["thinmpi"], case["peer"]))
+    answers, _ = _within_budget(runnable, cost, relaunch, budget, 0.0, clock)
+    rows = []
+    for index, case in enumerate(cases):
+        row = dict(case, processes=0, thinmpi_ratio=None, peer_ratio=None, why=None)
+        if index not in answers:
+            rows.append(dict(row, why="its suite does not relaunch a part of its jobs, or the "
+                                      "two ran in different processes"))
+            continue
+        found = answers[index]
+        thin, peer = _peer_keys(case)
+        if found is None:
+            row["why"] = f"past the re-timing budget ({budget:.0f} s)"
+        elif not (found.get(thin) and found.get(peer)):
+            row["why"] = "the relaunch failed or did not time it"
+        else:
+            row.update(processes=processes, thinmpi_ratio=found[thin], peer_ratio=found[peer])
+        rows.append(row)
+    return rows, processes * sum(1 for a in answers.values() if a is not None)

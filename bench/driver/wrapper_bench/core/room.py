@@ -26,6 +26,8 @@ class Room:
         matrix's).
     run(setup, options, mode, filters): {document key: part} of the launches it makes itself.
     recompute(old): {document key: part} again, from an earlier results document.
+    retime(doc, mode): ({document key: part}, launches) of what it times again after every suite
+        and the re-timing of the cells below C (the peers table's unexplained lines).
     draw(doc, out_dir): [(title, png file name)] of its charts.
     sections(doc, charts, section_type): {section name: a Section or a list of them};
         report.py lists the names in the report's order.
@@ -54,6 +56,7 @@ class Room:
     setup_jobs: Callable = None
     run: Callable = None
     recompute: Callable = None
+    retime: Callable = None
     draw: Callable = None
     sections: Callable = None
     runners: dict = field(default_factory=dict)

@@ -202,10 +202,46 @@ def _larger_than_the_code(thin_ratio, best_ratio, c_time, fixed):
             "in those processes")
 
 
-def why_line(where, values, c_time=None, fixed=False):
+OWN_CODE = ("so the gap is the wrappers' own code around them; count instructions per call "
+            "(--instructions) to find it")
+
+
+def why_line(where, values, c_time=None, fixed=False, retimed=None):
     """A line saying why thinmpi is not the fastest convenient library here, or None. c_time:
     the path's C time (µs a message); fixed: the path sends and receives the caller's buffer
-    (FIXED_PATHS_C)."""
+    (FIXED_PATHS_C); retimed: the line's results.json `peer_rechecks` row, where the run timed
+    the two again (core/recheck.py, run_peers)."""
+    found = _explained(where, values, c_time, fixed)
+    if not isinstance(found, tuple):
+        return found
+    head, calls, best = found
+    return _unexplained(head, calls, dict(COLUMNS)[best], retimed)
+
+
+def _overlap(ratio, other):
+    """Whether two re-timed spreads' ranges overlap."""
+    return ratio["min"] <= other["max"] and other["min"] <= ratio["max"]
+
+
+def _unexplained(head, calls, name, retimed):
+    """The line of a gap the run names no cause for, with what timing it again gave: "not
+    reproduced" where thinmpi is then within the noise of the peer (2 %, or their ranges over
+    the new processes overlap)."""
+    if not retimed:
+        return f"{head}: {calls}, {OWN_CODE}."
+    if not retimed.get("thinmpi_ratio"):
+        return f"{head}: {calls}, {OWN_CODE} (not timed again: {retimed['why']})."
+    thin, peer = retimed["thinmpi_ratio"], retimed["peer_ratio"]
+    again = (f"timed again alone with C in {retimed['processes']} more processes, thinmpi "
+             f"{times(thin['median'])} against {name}'s {times(peer['median'])}")
+    if thin["median"] <= peer["median"] * NOISE or _overlap(thin, peer):
+        return f"{head}: {calls}; not reproduced: {again}."
+    return f"{head}: {calls}; {again}: {OWN_CODE}."
+
+
+def _explained(where, values, c_time, fixed):
+    """why_line's named causes: None (thinmpi is the fastest, or nothing to compare), the line
+    of a named cause, or (head, calls, the fastest peer's api) where the run names none."""
     measured = {api: v for api, v in values.items() if v[0] is not None}
     if "thinmpi" not in measured or len(measured) < 2:
         return None
@@ -237,8 +273,41 @@ def why_line(where, values, c_time=None, fixed=False):
     larger = _larger_than_the_code(thin_ratio, best_ratio, c_time, fixed)
     if larger:
         return f"{head}: {calls}; {larger}."
-    return (f"{head}: {calls}, so the gap is the wrappers' own code around them; count "
-            "instructions per call (--instructions) to find it.")
+    return head, calls, best
+
+
+def _case(suite, mpi, compiler, c_variant, values, best):
+    """A peers-table line to time again (core/recheck.py, run_peers): the suite, build and size,
+    the path's C and the two variants; None where the two are not both measured against that C
+    in the same processes (mpi4py's run in its own, a row whose cell chains through another
+    baseline)."""
+    thin, peer = values["thinmpi"][2], values[best][2]
+    if not thin or not peer or peer.get("compiler") == "python" or \
+            thin.get("baseline") != c_variant or peer.get("baseline") != c_variant:
+        return None
+    return {"suite": suite, "mpi": mpi, "compiler": compiler, "ranks": thin.get("ranks") or 2,
+            "bytes": thin.get("bytes"), "c": c_variant, "thinmpi": thin["variant"],
+            "peer": peer["variant"]}
+
+
+def _case_key(case):
+    return (case["suite"], case["mpi"], case["compiler"], case["bytes"], case["thinmpi"],
+            case["peer"])
+
+
+def _line(where, values, at, rechecks, cases, c_time=None, fixed=False):
+    """The why_line of a row at `at` (suite, mpi, compiler, the path's C variant), with its
+    re-timing where the run made one (`rechecks`: {_case_key: results.json peer_rechecks row});
+    a row whose gap the run names no cause for is appended to `cases` (a list, or None)."""
+    found = _explained(where, values, c_time, fixed)
+    if not isinstance(found, tuple):
+        return found
+    head, calls, best = found
+    case = _case(*at, values, best)
+    if case and cases is not None:
+        cases.append(case)
+    retimed = (rechecks or {}).get(_case_key(case)) if case else None
+    return _unexplained(head, calls, dict(COLUMNS)[best], retimed)
 
 
 # The libraries a (MPI, compiler) group of the C++ builds has; a group without one (the Go
@@ -270,10 +339,12 @@ def _add_ratios(found, suite, label, mpi, compiler, values):
               for api, (ratio, _, cell, *_) in values.items() if ratio is not None]
 
 
-def tiny_rows(cells, audit_rows, suite="tiny", suite_paths=TINY_PATHS, ratios=None):
+def tiny_rows(cells, audit_rows, suite="tiny", suite_paths=TINY_PATHS, ratios=None,
+              rechecks=None, cases=None):
     """(rows, why lines) of the ping-pong paths of `suite`: one row per path, count, MPI and
     compiler (a path's counts None: every count the run has for its C cell); each ratio a row
-    shows is also appended to `ratios` (a list, or None) as a PathRatio."""
+    shows is also appended to `ratios` (a list, or None) as a PathRatio; rechecks and cases as
+    _line's."""
     peers_built = [c for c in cells if c["suite"] == suite]
     rows, lines = [], []
     for mpi, compiler in _groups(peers_built):
@@ -293,8 +364,9 @@ def tiny_rows(cells, audit_rows, suite="tiny", suite_paths=TINY_PATHS, ratios=No
                 if row and (suite == "tiny" or any(values[api][0] is not None
                                                    for api in CONVENIENT if api != "thinmpi")):
                     rows.append([MPI_NAMES.get(mpi, mpi), compiler] + row)
-                    lines.append(why_line(where, values, time_of(index.get(paths["c"])),
-                                          paths["c"] in FIXED_PATHS_C))
+                    lines.append(_line(where, values, (suite, mpi, compiler, paths["c"]),
+                                       rechecks, cases, time_of(index.get(paths["c"])),
+                                       paths["c"] in FIXED_PATHS_C))
                     _add_ratios(ratios, suite, label, mpi, compiler, values)
     return rows, [line for line in lines if line]
 
@@ -304,9 +376,10 @@ def _python_cells(cells, mpi, count, suite="tiny"):
             c["count"] == count and c["compiler"] == "python"}
 
 
-def coll_rows(collectives, count=1, ratios=None):
+def coll_rows(collectives, count=1, ratios=None, rechecks=None, cases=None):
     """(rows, why lines) of the collectives paths at `count` ints per rank, 2 ranks; each ratio
-    a row shows is also appended to `ratios` (a list, or None) as a PathRatio."""
+    a row shows is also appended to `ratios` (a list, or None) as a PathRatio; rechecks and
+    cases as _line's."""
     coll_cells, coll_audit = collectives.get("cells", []), collectives.get("audit", [])
     rows, lines = [], []
     for mpi, compiler in _groups(coll_cells):
@@ -315,8 +388,9 @@ def coll_rows(collectives, count=1, ratios=None):
             row, values = _row(label, paths, cells, calls)
             if row:
                 rows.append([MPI_NAMES.get(mpi, mpi), compiler] + row)
-                lines.append(why_line(f"{MPI_NAMES.get(mpi, mpi)} {compiler}, {label} "
-                                      f"({count * 4} B)", values))
+                lines.append(_line(f"{MPI_NAMES.get(mpi, mpi)} {compiler}, {label} "
+                                   f"({count * 4} B)", values,
+                                   ("collectives", mpi, compiler, paths["c"]), rechecks, cases))
                 _add_ratios(ratios, "collectives", label, mpi, compiler, values)
     return rows, [line for line in lines if line]
 
@@ -356,13 +430,28 @@ def path_ratios(doc):
     return found
 
 
+def unexplained_cases(doc):
+    """The lines of the peers tables where a peer is ahead of thinmpi and the run names no cause,
+    as cases for core/recheck.py's run_peers (_case), in the tables' order."""
+    cases = []
+    cells, audit_rows = doc.get("cells", []), doc.get("audit", [])
+    tiny_rows(cells, audit_rows, cases=cases)
+    for _, _, suite, paths in PING_PONG_SUITES:
+        tiny_rows(cells, audit_rows, suite, paths, cases=cases)
+    if "collectives" in doc:
+        coll_rows(doc["collectives"], cases=cases)
+    return cases
+
+
 def section(doc, section_type):
     """The report's "thinmpi and its peers" section (report.py lists it)."""
     cells, audit_rows = doc.get("cells", []), doc.get("audit", [])
-    tiny, tiny_why = tiny_rows(cells, audit_rows)
-    ping_pong = [(key, title, *tiny_rows(cells, audit_rows, suite, paths))
+    rechecks = {_case_key(row): row for row in doc.get("peer_rechecks") or []}
+    tiny, tiny_why = tiny_rows(cells, audit_rows, rechecks=rechecks)
+    ping_pong = [(key, title, *tiny_rows(cells, audit_rows, suite, paths, rechecks=rechecks))
                  for key, title, suite, paths in PING_PONG_SUITES]
-    coll, coll_why = coll_rows(doc.get("collectives", {})) if "collectives" in doc else ([], [])
+    coll, coll_why = coll_rows(doc.get("collectives", {}), rechecks=rechecks) \
+        if "collectives" in doc else ([], [])
     if not tiny and not coll and not any(rows for _, _, rows, _ in ping_pong):
         return None
     tables = [Table("peers_tiny", "Ping-pong paths: ratio against C, and the calls behind it",
