@@ -235,17 +235,16 @@ def run_peers(cases, mode, processes=RECHECK_PROCESSES, clock=time.monotonic):
     `peer_rechecks` (a row per case: its fields, the processes, thinmpi's and the peer's ratio
     spreads against the C, None where not re-timed, and why not) and the launches made."""
     budget = PEER_BUDGET_S.get(mode, PEER_BUDGET_S["quick"])
-    runnable = [i for i, case in enumerate(cases) if _peer_job(case) is not None]
+    jobs = {i: _JOBS[job_id] for i, case in enumerate(cases)
+            if (job_id := _peer_job(case)) is not None}
 
     def cost(index):
-        job = _JOBS[_peer_job(cases[index])]
-        return (job["seconds"] * 3 / job["variants"] + ALONE_START_S) * processes
+        return (jobs[index]["seconds"] * 3 / jobs[index]["variants"] + ALONE_START_S) * processes
 
     def relaunch(index):
         case = cases[index]
-        return _JOBS[_peer_job(case)]["alone"](processes,
-                                               (case["c"], case["thinmpi"], case["peer"]))
-    answers, _ = _within_budget(runnable, cost, relaunch, budget, 0.0, clock)
+        return jobs[index]["alone"](processes, (case["c"], case["thinmpi"], case["peer"]))
+    answers, _ = _within_budget(jobs, cost, relaunch, budget, 0.0, clock)
     rows = []
     for index, case in enumerate(cases):
         row = dict(case, processes=0, thinmpi_ratio=None, peer_ratio=None, why=None)

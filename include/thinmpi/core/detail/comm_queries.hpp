@@ -30,37 +30,33 @@ inline std::atomic<int> world_size_kept{-1};
   raise(rc, error_site{.operation = operation, .comm = comm});
 }
 
-/// This process's rank in comm (MPI_Comm_rank; MPI_COMM_WORLD's asked once). Inline: on the
-/// world a compare and a load.
-[[nodiscard, gnu::always_inline]] inline int rank_in(MPI_Comm comm) {
+/// What MPI_Comm_rank or MPI_Comm_size (Query) answers for comm; MPI_COMM_WORLD's is asked
+/// once and kept in `kept`. Inline: on the world a compare and a load.
+template <int (*Query)(MPI_Comm, int*)>
+[[nodiscard, gnu::always_inline]] inline int kept_query(MPI_Comm comm, std::atomic<int>& kept,
+                                                        const char* operation) {
   const bool world = comm == MPI_COMM_WORLD;
   if (world) {
-    if (const int kept = world_rank_kept.load(std::memory_order_relaxed); kept >= 0) [[likely]] {
-      return kept;
+    if (const int value = kept.load(std::memory_order_relaxed); value >= 0) [[likely]] {
+      return value;
     }
   }
-  int rank = 0;
-  if (const int rc = MPI_Comm_rank(comm, &rank); rc != MPI_SUCCESS) [[unlikely]] {
-    raise_query(rc, "MPI_Comm_rank", comm);
+  int value = 0;
+  if (const int rc = Query(comm, &value); rc != MPI_SUCCESS) [[unlikely]] {
+    raise_query(rc, operation, comm);
   }
-  if (world) world_rank_kept.store(rank, std::memory_order_relaxed);
-  return rank;
+  if (world) kept.store(value, std::memory_order_relaxed);
+  return value;
 }
 
-/// The number of ranks in comm (MPI_Comm_size; MPI_COMM_WORLD's asked once), as rank_in.
+/// This process's rank in comm (MPI_Comm_rank; MPI_COMM_WORLD's asked once).
+[[nodiscard, gnu::always_inline]] inline int rank_in(MPI_Comm comm) {
+  return kept_query<&MPI_Comm_rank>(comm, world_rank_kept, "MPI_Comm_rank");
+}
+
+/// The number of ranks in comm (MPI_Comm_size; MPI_COMM_WORLD's asked once).
 [[nodiscard, gnu::always_inline]] inline int size_of(MPI_Comm comm) {
-  const bool world = comm == MPI_COMM_WORLD;
-  if (world) {
-    if (const int kept = world_size_kept.load(std::memory_order_relaxed); kept >= 0) [[likely]] {
-      return kept;
-    }
-  }
-  int size = 0;
-  if (const int rc = MPI_Comm_size(comm, &size); rc != MPI_SUCCESS) [[unlikely]] {
-    raise_query(rc, "MPI_Comm_size", comm);
-  }
-  if (world) world_size_kept.store(size, std::memory_order_relaxed);
-  return size;
+  return kept_query<&MPI_Comm_size>(comm, world_size_kept, "MPI_Comm_size");
 }
 
 }  // namespace thinmpi::detail

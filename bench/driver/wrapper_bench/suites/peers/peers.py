@@ -206,15 +206,21 @@ OWN_CODE = ("so the gap is the wrappers' own code around them; count instruction
             "(--instructions) to find it")
 
 
-def why_line(where, values, c_time=None, fixed=False, retimed=None):
+def why_line(where, values, c_time=None, fixed=False, at=None, rechecks=None, cases=None):
     """A line saying why thinmpi is not the fastest convenient library here, or None. c_time:
     the path's C time (µs a message); fixed: the path sends and receives the caller's buffer
-    (FIXED_PATHS_C); retimed: the line's results.json `peer_rechecks` row, where the run timed
-    the two again (core/recheck.py, run_peers)."""
+    (FIXED_PATHS_C). at: the row's (suite, mpi, compiler, the path's C variant), where the row
+    is one of the tables': a line whose gap the run names no cause for is then appended to
+    `cases` (a list, or None; unexplained_cases) and shows its re-timing where the run made one
+    (`rechecks`: {_case_key: results.json peer_rechecks row}; core/recheck.py, run_peers)."""
     found = _explained(where, values, c_time, fixed)
     if not isinstance(found, tuple):
         return found
     head, calls, best = found
+    case = _case(*at, values, best) if at else None
+    if case and cases is not None:
+        cases.append(case)
+    retimed = (rechecks or {}).get(_case_key(case)) if case else None
     return _unexplained(head, calls, dict(COLUMNS)[best], retimed)
 
 
@@ -295,21 +301,6 @@ def _case_key(case):
             case["peer"])
 
 
-def _line(where, values, at, rechecks, cases, c_time=None, fixed=False):
-    """The why_line of a row at `at` (suite, mpi, compiler, the path's C variant), with its
-    re-timing where the run made one (`rechecks`: {_case_key: results.json peer_rechecks row});
-    a row whose gap the run names no cause for is appended to `cases` (a list, or None)."""
-    found = _explained(where, values, c_time, fixed)
-    if not isinstance(found, tuple):
-        return found
-    head, calls, best = found
-    case = _case(*at, values, best)
-    if case and cases is not None:
-        cases.append(case)
-    retimed = (rechecks or {}).get(_case_key(case)) if case else None
-    return _unexplained(head, calls, dict(COLUMNS)[best], retimed)
-
-
 # The libraries a (MPI, compiler) group of the C++ builds has; a group without one (the Go
 # harness's, OSU's) has no row: mpi4py's cells join the C++ builds' rows.
 CXX_APIS = ("thinmpi", "kamping", "mpl", "boost")
@@ -344,7 +335,7 @@ def tiny_rows(cells, audit_rows, suite="tiny", suite_paths=TINY_PATHS, ratios=No
     """(rows, why lines) of the ping-pong paths of `suite`: one row per path, count, MPI and
     compiler (a path's counts None: every count the run has for its C cell); each ratio a row
     shows is also appended to `ratios` (a list, or None) as a PathRatio; rechecks and cases as
-    _line's."""
+    why_line's."""
     peers_built = [c for c in cells if c["suite"] == suite]
     rows, lines = [], []
     for mpi, compiler in _groups(peers_built):
@@ -364,9 +355,9 @@ def tiny_rows(cells, audit_rows, suite="tiny", suite_paths=TINY_PATHS, ratios=No
                 if row and (suite == "tiny" or any(values[api][0] is not None
                                                    for api in CONVENIENT if api != "thinmpi")):
                     rows.append([MPI_NAMES.get(mpi, mpi), compiler] + row)
-                    lines.append(_line(where, values, (suite, mpi, compiler, paths["c"]),
-                                       rechecks, cases, time_of(index.get(paths["c"])),
-                                       paths["c"] in FIXED_PATHS_C))
+                    lines.append(why_line(where, values, time_of(index.get(paths["c"])),
+                                          paths["c"] in FIXED_PATHS_C,
+                                          (suite, mpi, compiler, paths["c"]), rechecks, cases))
                     _add_ratios(ratios, suite, label, mpi, compiler, values)
     return rows, [line for line in lines if line]
 
@@ -379,7 +370,7 @@ def _python_cells(cells, mpi, count, suite="tiny"):
 def coll_rows(collectives, count=1, ratios=None, rechecks=None, cases=None):
     """(rows, why lines) of the collectives paths at `count` ints per rank, 2 ranks; each ratio
     a row shows is also appended to `ratios` (a list, or None) as a PathRatio; rechecks and
-    cases as _line's."""
+    cases as why_line's."""
     coll_cells, coll_audit = collectives.get("cells", []), collectives.get("audit", [])
     rows, lines = [], []
     for mpi, compiler in _groups(coll_cells):
@@ -388,9 +379,10 @@ def coll_rows(collectives, count=1, ratios=None, rechecks=None, cases=None):
             row, values = _row(label, paths, cells, calls)
             if row:
                 rows.append([MPI_NAMES.get(mpi, mpi), compiler] + row)
-                lines.append(_line(f"{MPI_NAMES.get(mpi, mpi)} {compiler}, {label} "
-                                   f"({count * 4} B)", values,
-                                   ("collectives", mpi, compiler, paths["c"]), rechecks, cases))
+                lines.append(why_line(f"{MPI_NAMES.get(mpi, mpi)} {compiler}, {label} "
+                                      f"({count * 4} B)", values,
+                                      at=("collectives", mpi, compiler, paths["c"]),
+                                      rechecks=rechecks, cases=cases))
                 _add_ratios(ratios, "collectives", label, mpi, compiler, values)
     return rows, [line for line in lines if line]
 
@@ -418,15 +410,21 @@ NOTE = ("Each library's cell: its time against the C code of the path (the C col
         "library computes them. " + SPREAD_NOTE)
 
 
+def _every_table(doc, **collect):
+    """Walks every peers table of `doc` (the tiny suite's, PING_PONG_SUITES', the collectives')
+    for what `collect` gathers: tiny_rows' and coll_rows' `ratios` or `cases` lists."""
+    cells, audit_rows = doc.get("cells", []), doc.get("audit", [])
+    tiny_rows(cells, audit_rows, **collect)
+    for _, _, suite, paths in PING_PONG_SUITES:
+        tiny_rows(cells, audit_rows, suite, paths, **collect)
+    if "collectives" in doc:
+        coll_rows(doc["collectives"], **collect)
+
+
 def path_ratios(doc):
     """Every ratio the peers tables show, as PathRatios (the report's first screen)."""
     found = []
-    cells, audit_rows = doc.get("cells", []), doc.get("audit", [])
-    tiny_rows(cells, audit_rows, ratios=found)
-    for _, _, suite, paths in PING_PONG_SUITES:
-        tiny_rows(cells, audit_rows, suite, paths, ratios=found)
-    if "collectives" in doc:
-        coll_rows(doc["collectives"], ratios=found)
+    _every_table(doc, ratios=found)
     return found
 
 
@@ -434,12 +432,7 @@ def unexplained_cases(doc):
     """The lines of the peers tables where a peer is ahead of thinmpi and the run names no cause,
     as cases for core/recheck.py's run_peers (_case), in the tables' order."""
     cases = []
-    cells, audit_rows = doc.get("cells", []), doc.get("audit", [])
-    tiny_rows(cells, audit_rows, cases=cases)
-    for _, _, suite, paths in PING_PONG_SUITES:
-        tiny_rows(cells, audit_rows, suite, paths, cases=cases)
-    if "collectives" in doc:
-        coll_rows(doc["collectives"], cases=cases)
+    _every_table(doc, cases=cases)
     return cases
 
 
